@@ -1,0 +1,134 @@
+import * as z from "zod/mini";
+import { jsonObjectSchema } from "./event-schemas.js";
+
+/** The largest delay `setTimeout` honours; anything above fires at once. */
+export const MAX_DELAY_MS = 2_147_483_647;
+
+const common = {
+  /** A message for the user (Claude Code's `systemMessage`). */
+  systemMessage: z.optional(z.string()),
+  /** Hide this hook's output from the transcript. */
+  suppressOutput: z.optional(z.boolean()),
+};
+
+export const continueResponseSchema = z.object({
+  action: z.literal("continue"),
+  /**
+   * A JSON merge patch (RFC 7386) of the event's modifiable fields, e.g.
+   * `{ args: { timeout: 30000 } }` for PreToolUse.
+   */
+  modified: z.optional(jsonObjectSchema),
+  /** `allow` skips the host's permission prompt; `ask` forces it. A deny is a block. */
+  permission: z.optional(z.enum(["allow", "ask"])),
+  /** Text added to the model's context. */
+  additionalContext: z.optional(z.string()),
+  ...common,
+});
+
+export const blockResponseSchema = z.object({
+  action: z.literal("block"),
+  reason: z.string().check(z.minLength(1, "a block needs a non-empty reason")),
+  ...common,
+});
+
+export const retryResponseSchema = z.object({
+  action: z.literal("retry"),
+  /** Milliseconds to wait before the host tries again. */
+  delay: z.optional(z.number().check(z.nonnegative(), z.lte(MAX_DELAY_MS))),
+  reason: z.optional(z.string()),
+  ...common,
+});
+
+export const skipResponseSchema = z.object({
+  action: z.literal("skip"),
+  ...common,
+});
+
+/** What a hook answers. Validated before the engine uses it. */
+export const hookResponseSchema = z.discriminatedUnion("action", [
+  continueResponseSchema,
+  blockResponseSchema,
+  retryResponseSchema,
+  skipResponseSchema,
+]);
+
+export type ContinueResponse = z.output<typeof continueResponseSchema>;
+export type BlockResponse = z.output<typeof blockResponseSchema>;
+export type RetryResponse = z.output<typeof retryResponseSchema>;
+export type SkipResponse = z.output<typeof skipResponseSchema>;
+
+/**
+ * A hook's answer:
+ * - `continue`: go on, optionally with `modified`, `permission`, `additionalContext`, …
+ * - `block`: stop the operation, with a reason the agent can show (a permission deny is a block)
+ * - `retry`: the host should try again after `delay` ms
+ * - `skip`: ignore the hooks after this one; the operation goes on
+ */
+export type HookResponse = ContinueResponse | BlockResponse | RetryResponse | SkipResponse;
+export type HookAction = HookResponse["action"];
+export type PermissionDecision = "allow" | "ask" | "deny";
+
+type Extra = Omit<ContinueResponse, "action">;
+
+/** The shared "go on" answer. Frozen, so it is safe to return from any hook. */
+export const CONTINUE: ContinueResponse = Object.freeze({ action: "continue" });
+
+/** Go on, optionally with extra fields. */
+export function proceed(extra: Extra = {}): ContinueResponse {
+  return Object.keys(extra).length === 0 ? CONTINUE : { action: "continue", ...extra };
+}
+
+/** Stop the operation. */
+export function block(
+  reason: string,
+  extra: Pick<BlockResponse, "systemMessage" | "suppressOutput"> = {},
+): BlockResponse {
+  return { action: "block", reason, ...extra };
+}
+
+/** A permission deny: the same as {@link block}. */
+export const deny = block;
+
+/** Go on, and tell the host no permission prompt is needed. */
+export function allow(extra: Omit<Extra, "permission"> = {}): ContinueResponse {
+  return { action: "continue", permission: "allow", ...extra };
+}
+
+/** Go on, but make the host ask the user. */
+export function ask(extra: Omit<Extra, "permission"> = {}): ContinueResponse {
+  return { action: "continue", permission: "ask", ...extra };
+}
+
+/**
+ * Go on with a merge patch of the event's modifiable fields.
+ *
+ * @example
+ * ```ts
+ * engine.register({ event: "PreToolUse", matcher: "Bash",
+ *   handler: (e) => modify({ args: { timeout: 30_000 } }) });
+ * ```
+ */
+export function modify(
+  patch: Record<string, unknown>,
+  extra: Omit<Extra, "modified"> = {},
+): ContinueResponse {
+  return { action: "continue", modified: patch, ...extra };
+}
+
+/** Ask the host to retry the operation after `delay` milliseconds. */
+export function retry(delay?: number, reason?: string): RetryResponse {
+  const response: RetryResponse = { action: "retry" };
+  if (delay !== undefined) response.delay = delay;
+  if (reason !== undefined) response.reason = reason;
+  return response;
+}
+
+/** Ignore the hooks after this one; the operation goes on. */
+export function skip(): SkipResponse {
+  return { action: "skip" };
+}
+
+/** Go on and add text to the model's context. */
+export function addContext(text: string): ContinueResponse {
+  return { action: "continue", additionalContext: text };
+}

@@ -1,0 +1,65 @@
+/** JSON merge patch (RFC 7386), immutable: the target is never changed; untouched branches are shared. */
+
+const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  // Plain assignment of "__proto__" would change the prototype; keys are data here.
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+/** Apply `patch` to `target` and return the result. `null` in the patch deletes a field. */
+export function applyMergePatch<T>(target: T, patch: unknown): T {
+  if (!isPlainObject(patch)) return patch as T;
+  const base: Record<string, unknown> = isPlainObject(target) ? target : {};
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(base)) define(out, key, base[key]);
+  for (const key of Object.keys(patch)) {
+    const value = patch[key];
+    if (value === null) delete out[key];
+    else define(out, key, applyMergePatch(out[key], value));
+  }
+  return out as T;
+}
+
+/**
+ * The leaf paths a patch writes: `{ args: { command: "x", env: { A: null } } }` →
+ * `[["args","command"], ["args","env","A"]]`. An empty object writes nothing.
+ */
+export function patchPaths(patch: unknown, prefix: string[] = []): string[][] {
+  if (!isPlainObject(patch)) return [prefix];
+  const out: string[][] = [];
+  for (const key of Object.keys(patch)) out.push(...patchPaths(patch[key], [...prefix, key]));
+  return out;
+}
+
+/** The first key in a patch that could reach an object's prototype, if any. */
+export function findForbiddenKey(patch: unknown, prefix: string[] = []): string[] | undefined {
+  if (!isPlainObject(patch)) return undefined;
+  for (const key of Object.keys(patch)) {
+    if (FORBIDDEN_KEYS.has(key)) return [...prefix, key];
+    const deeper = findForbiddenKey(patch[key], [...prefix, key]);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
+/** The value at a path, or undefined. */
+export function getPath(value: unknown, path: readonly string[]): unknown {
+  let cur = value;
+  for (const key of path) {
+    if (!isPlainObject(cur)) return undefined;
+    cur = cur[key];
+  }
+  return cur;
+}

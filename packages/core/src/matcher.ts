@@ -1,0 +1,181 @@
+import picomatch from "picomatch/posix";
+import type { HookEvent, HookEventMap, HookEventName } from "./event-schemas.js";
+import { eventSpecs, matcherSubject } from "./event-spec.js";
+import { HookError } from "./hook-error.js";
+
+/** seed 000's object matcher, for tool events. */
+export interface ToolMatcher {
+  /** A string matcher over the tool name (same rules as a string matcher). */
+  tool?: string;
+  /** A glob over the tool's path argument (`file_path`, `path`, …): `*.env`, `src/**\/*.ts`. */
+  pathPattern?: string;
+  /** A regular expression searched in the `command` argument. */
+  commandPattern?: string;
+}
+
+/**
+ * What a registration may match on: a string (tested against the event's matcher target),
+ * a {@link ToolMatcher}, or, for in-process hooks, a predicate.
+ */
+export type Matcher<E extends HookEventName = HookEventName> =
+  | string
+  | ToolMatcher
+  | ((event: HookEventMap[E]) => boolean);
+
+/** A compiled matcher; `null` means "matches everything" so the engine can skip the call. */
+export type CompiledMatcher = ((event: HookEvent) => boolean) | null;
+
+const PLAIN = /^[\w.:-]+(?:\|[\w.:-]+)*$/;
+const WILDCARD = /^[\w.:*-]+(?:\|[\w.:*-]+)*$/;
+const PATH_KEYS = ["file_path", "path", "filePath", "notebook_path"] as const;
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function compileRegex(source: string, flags: string, field: readonly (string | number)[]): RegExp {
+  try {
+    return new RegExp(source, flags);
+  } catch (error) {
+    throw new HookError(
+      "INVALID_PATTERN",
+      `${field.join(".")}: invalid regular expression ${JSON.stringify(source)}: ${(error as Error).message}`,
+      {
+        cause: error,
+        path: field,
+      },
+    );
+  }
+}
+
+/**
+ * Compile a string matcher into a test over one name. Rules, in order:
+ * `""`, `"*"` match everything; `builtin:…` / `mcp:…` match by tool origin (MCP tools are
+ * named `mcp__server__tool`); a plain name matches exactly; `a|b` is a list of names; `*`
+ * inside an otherwise plain name is a wildcard (`mcp__github__*`); anything else is a regular
+ * expression that must match the whole name.
+ */
+export function compileNameMatcher(
+  pattern: string,
+  field: readonly (string | number)[] = ["matcher"],
+): ((name: string | undefined) => boolean) | null {
+  const p = pattern.trim();
+  if (p === "" || p === "*") return null;
+  const origin = /^(builtin|mcp):(.*)$/.exec(p);
+  if (origin) {
+    const wantMcp = origin[1] === "mcp";
+    const inner = compileNameMatcher(origin[2] ?? "", field);
+    return (name) =>
+      name !== undefined && name.startsWith("mcp__") === wantMcp && (inner === null || inner(name));
+  }
+  if (PLAIN.test(p) && !p.includes("|")) return (name) => name === p;
+  if (PLAIN.test(p)) {
+    const names = new Set(p.split("|"));
+    return (name) => name !== undefined && names.has(name);
+  }
+  if (WILDCARD.test(p)) {
+    const source = p
+      .split("|")
+      .map((alt) => alt.split("*").map(escapeRegex).join(".*"))
+      .join("|");
+    const re = compileRegex(`^(?:${source})$`, "", field);
+    return (name) => name !== undefined && re.test(name);
+  }
+  const re = compileRegex(`^(?:${p})$`, "", field);
+  return (name) => name !== undefined && re.test(name);
+}
+
+function pathArgument(event: HookEvent): string | undefined {
+  const args = (event as { args?: Record<string, unknown> }).args;
+  if (!args) return undefined;
+  for (const key of PATH_KEYS) {
+    const value = args[key];
+    if (typeof value === "string") return value;
+  }
+  return undefined;
+}
+
+function compileToolMatcher(
+  matcher: ToolMatcher,
+  field: readonly (string | number)[],
+): CompiledMatcher {
+  const tests: ((event: HookEvent) => boolean)[] = [];
+  if (matcher.tool !== undefined) {
+    const byName = compileNameMatcher(matcher.tool, [...field, "tool"]);
+    if (byName) tests.push((e) => byName((e as { tool?: string }).tool));
+  }
+  if (matcher.pathPattern !== undefined && matcher.pathPattern !== "") {
+    let glob: (path: string) => boolean;
+    try {
+      // `basename`: a pattern without a slash (`*.env`) matches the file name in any folder.
+      glob = picomatch(matcher.pathPattern, { dot: true, basename: true });
+    } catch (error) {
+      throw new HookError(
+        "INVALID_PATTERN",
+        `${[...field, "pathPattern"].join(".")}: invalid glob ${JSON.stringify(matcher.pathPattern)}`,
+        {
+          cause: error,
+          path: [...field, "pathPattern"],
+        },
+      );
+    }
+    tests.push((e) => {
+      const path = pathArgument(e);
+      return path !== undefined && glob(path);
+    });
+  }
+  if (matcher.commandPattern !== undefined && matcher.commandPattern !== "") {
+    const re = compileRegex(matcher.commandPattern, "", [...field, "commandPattern"]);
+    tests.push((e) => {
+      const command = (e as { args?: { command?: unknown } }).args?.command;
+      return typeof command === "string" && re.test(command);
+    });
+  }
+  if (tests.length === 0) return null;
+  if (tests.length === 1) return tests[0]!;
+  return (e) => tests.every((t) => t(e));
+}
+
+/**
+ * Compile a registration's matcher once, at registration. Throws `INVALID_PATTERN` for a
+ * pattern that does not compile and `INVALID_REGISTRATION` for a matcher that cannot apply to
+ * the event (an object matcher on a non-tool event, a name matcher on an event with no target).
+ */
+export function compileMatcher(
+  event: HookEventName,
+  matcher: Matcher | undefined,
+  field: readonly (string | number)[] = ["matcher"],
+): CompiledMatcher {
+  if (matcher === undefined || matcher === null) return null;
+  if (typeof matcher === "function") {
+    return matcher as (event: HookEvent) => boolean;
+  }
+  const spec = eventSpecs[event];
+  if (typeof matcher === "string") {
+    const byName = compileNameMatcher(matcher, field);
+    if (byName === null) return null;
+    if (spec.matcherTarget === undefined) {
+      throw new HookError(
+        "INVALID_REGISTRATION",
+        `${field.join(".")}: ${event} has nothing to match a name against; use "*" or leave the matcher out (got ${JSON.stringify(matcher)})`,
+        { path: field },
+      );
+    }
+    return (e) => byName(matcherSubject(e));
+  }
+  if (typeof matcher === "object") {
+    if (!spec.toolEvent) {
+      throw new HookError(
+        "INVALID_REGISTRATION",
+        `${field.join(".")}: { tool, pathPattern, commandPattern } matchers apply to tool events only, not ${event}`,
+        { path: field },
+      );
+    }
+    return compileToolMatcher(matcher, field);
+  }
+  throw new HookError(
+    "INVALID_REGISTRATION",
+    `${field.join(".")}: expected a string, an object or a function`,
+    { path: field },
+  );
+}

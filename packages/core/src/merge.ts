@@ -1,0 +1,339 @@
+import type { HookEvent } from "./event-schemas.js";
+import { eventSpecs } from "./event-spec.js";
+import { HookError } from "./hook-error.js";
+import type { HookAction, HookResponse, PermissionDecision } from "./hook-response.js";
+import { applyMergePatch, findForbiddenKey, getPath, patchPaths } from "./json-merge-patch.js";
+import type { ValidationResult } from "./validation.js";
+
+export type FailBehavior = "continue" | "block";
+
+/** How a hook's run ended. */
+export type OutcomeStatus =
+  /** Answered with a valid response. */
+  | "ok"
+  /** Threw, rejected, answered garbage, or its modification was invalid. */
+  | "failed"
+  /** Did not answer within its timeout; its `AbortSignal` was aborted. */
+  | "timeout"
+  /** A fire-and-forget hook: started, not awaited. */
+  | "async"
+  /** The firing was aborted, or the hook was not run (sequential mode after a block or skip). */
+  | "cancelled";
+
+/** One hook's contribution, as the fold takes it. */
+export interface OutcomeInput {
+  hookId: string;
+  name?: string | undefined;
+  status: OutcomeStatus;
+  response?: HookResponse | undefined;
+  error?: HookError | undefined;
+  failBehavior: FailBehavior;
+  duration: number;
+}
+
+/** One hook's contribution, as reported in the result. */
+export interface HookOutcome {
+  hookId: string;
+  name?: string;
+  status: OutcomeStatus;
+  /** The action this hook contributed (a failure contributes its fail behaviour). */
+  action: HookAction;
+  duration: number;
+  reason?: string;
+  error?: { code: string; message: string };
+  /** Dotted paths this hook's patch changed. */
+  modifiedPaths?: string[];
+  /** True when the fold ended before this outcome (an earlier block or skip). */
+  ignored?: boolean;
+}
+
+/** Two hooks wrote the same field; the later one won. */
+export interface PatchConflict {
+  path: string;
+  hookIds: [earlier: string, later: string];
+}
+
+/** The merged answer of every hook that ran for one firing. */
+export interface HookResult<E extends HookEvent = HookEvent> {
+  /** `block` > `retry` > `continue`. (A `skip` ends the fold; the result is `continue`.) */
+  action: "continue" | "block" | "retry";
+  /** The block reason (or the retry reason). */
+  reason?: string;
+  /** The id of the hook whose block won. */
+  blockedBy?: string;
+  /** The event with every accepted patch applied (the same object when nothing changed). */
+  event: E;
+  /** True when some hook's patch changed the event. */
+  modified: boolean;
+  /** deny (a block) > ask > allow; undefined when no hook said. */
+  permission?: PermissionDecision;
+  /** The largest delay any retry asked for, in milliseconds. */
+  retryDelay?: number;
+  systemMessages: string[];
+  /** Every hook's additional context, joined by newlines. */
+  additionalContext?: string;
+  suppressOutput: boolean;
+  /** Per-hook outcomes, in execution order. */
+  outcomes: HookOutcome[];
+  /** Fields more than one hook wrote. */
+  conflicts: PatchConflict[];
+  /** Things worth a look that did not change the result (a block on an event that cannot block). */
+  warnings: string[];
+}
+
+export interface MergeOptions {
+  /**
+   * Checks an event after a patch; an invalid patch counts as a failure of the hook that sent
+   * it. The engine passes the event's schema (and the tool's input schema where it has one).
+   */
+  validateEvent?: (event: HookEvent) => ValidationResult<unknown>;
+}
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+function isWithin(path: readonly string[], allowed: readonly string[][]): boolean {
+  return allowed.some((a) => a.length <= path.length && a.every((k, i) => path[i] === k));
+}
+
+/**
+ * The incremental fold. The engine feeds it outcomes in execution order (priority, then
+ * registration order), whether the hooks ran in parallel or one after another, so the result
+ * depends on execution order alone, never on which hook finished first.
+ */
+export class ResultFolder<E extends HookEvent = HookEvent> {
+  readonly #spec;
+  readonly #allowed: string[][];
+  readonly #validate: MergeOptions["validateEvent"];
+  #event: E;
+  #done = false;
+  #blocked: { reason: string; hookId: string } | undefined;
+  #retry: { delay: number; reason?: string } | undefined;
+  #permission: "allow" | "ask" | undefined;
+  #systemMessages: string[] | undefined;
+  #context: string[] | undefined;
+  #suppress = false;
+  #modified = false;
+  #written: Map<string, string> | undefined;
+  #conflicts: PatchConflict[] | undefined;
+  #warnings: string[] | undefined;
+  readonly #outcomes: HookOutcome[] = [];
+
+  constructor(event: E, options: MergeOptions = {}) {
+    this.#event = event;
+    this.#spec = eventSpecs[event.eventType];
+    this.#allowed = (this.#spec?.modifiable ?? []).map((p) => p.split("."));
+    this.#validate = options.validateEvent;
+  }
+
+  /** The event as patched so far (what the next hook sees in sequential mode). */
+  get event(): E {
+    return this.#event;
+  }
+
+  /** True once a block or skip has ended the fold. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** Add the next outcome in execution order. Returns true when the fold has ended. */
+  add(input: OutcomeInput): boolean {
+    const outcome: HookOutcome = {
+      hookId: input.hookId,
+      status: input.status,
+      action: "continue",
+      duration: input.duration,
+    };
+    if (input.name !== undefined) outcome.name = input.name;
+    this.#outcomes.push(outcome);
+    if (this.#done) {
+      outcome.ignored = true;
+      if (input.response) outcome.action = input.response.action;
+      return true;
+    }
+    if (input.status === "async" || input.status === "cancelled") return false;
+
+    let response = input.response;
+    if (input.status !== "ok" || response === undefined) {
+      const error = input.error ?? new HookError("INTERNAL", "hook produced no response");
+      response = this.#failure(outcome, input, error);
+    }
+    if (response.systemMessage) (this.#systemMessages ??= []).push(response.systemMessage);
+    if (response.suppressOutput) this.#suppress = true;
+
+    switch (response.action) {
+      case "block": {
+        outcome.action = "block";
+        outcome.reason = response.reason;
+        if (!this.#spec?.canBlock) {
+          (this.#warnings ??= []).push(
+            `hook ${input.name ?? input.hookId} tried to block ${this.#event.eventType}, which cannot be blocked; treated as continue`,
+          );
+          outcome.action = "continue";
+          return false;
+        }
+        this.#blocked = { reason: response.reason, hookId: input.hookId };
+        this.#done = true;
+        return true;
+      }
+      case "retry": {
+        outcome.action = "retry";
+        const delay = response.delay ?? 0;
+        if (response.reason !== undefined) outcome.reason = response.reason;
+        if (!this.#retry || delay > this.#retry.delay) {
+          this.#retry = {
+            delay,
+            ...(response.reason !== undefined ? { reason: response.reason } : {}),
+          };
+        }
+        return false;
+      }
+      case "skip":
+        outcome.action = "skip";
+        this.#done = true;
+        return true;
+      default: {
+        if (
+          response.modified !== undefined &&
+          !this.#applyPatch(outcome, input, response.modified)
+        ) {
+          return this.#done;
+        }
+        if (response.permission === "ask") this.#permission = "ask";
+        else if (response.permission === "allow" && this.#permission === undefined)
+          this.#permission = "allow";
+        if (response.additionalContext) (this.#context ??= []).push(response.additionalContext);
+        return false;
+      }
+    }
+  }
+
+  /** A failed hook contributes its fail behaviour. */
+  #failure(outcome: HookOutcome, input: OutcomeInput, error: HookError): HookResponse {
+    outcome.error = { code: error.code, message: error.message };
+    if (outcome.status === "ok") outcome.status = "failed";
+    if (input.failBehavior === "block") {
+      const what = input.status === "timeout" ? "timed out" : "failed";
+      return {
+        action: "block",
+        reason: `hook ${input.name ?? input.hookId} ${what}: ${error.message}`,
+      };
+    }
+    return { action: "continue" };
+  }
+
+  /** Validate and apply one patch. Returns false when the patch was refused. */
+  #applyPatch(outcome: HookOutcome, input: OutcomeInput, patch: Record<string, unknown>): boolean {
+    const refuse = (message: string, path: readonly string[] = []): boolean => {
+      const error = new HookError("INVALID_MODIFICATION", message, { path });
+      const fallback = this.#failure(outcome, input, error);
+      if (fallback.action === "block") {
+        outcome.action = "block";
+        outcome.reason = fallback.reason;
+        if (this.#spec?.canBlock) {
+          this.#blocked = { reason: fallback.reason, hookId: input.hookId };
+          this.#done = true;
+        }
+      }
+      return false;
+    };
+    const forbidden = findForbiddenKey(patch);
+    if (forbidden)
+      return refuse(`modified.${forbidden.join(".")}: this key is not allowed`, forbidden);
+    const paths = patchPaths(patch);
+    if (paths.length === 0) return true;
+    for (const path of paths) {
+      if (!isWithin(path, this.#allowed)) {
+        const allowed = this.#spec?.modifiable.join(", ") || "nothing";
+        return refuse(
+          `modified.${path.join(".")}: ${this.#event.eventType} allows hooks to modify ${allowed}`,
+          path,
+        );
+      }
+    }
+    const next = applyMergePatch(this.#event, patch);
+    if (this.#validate) {
+      const checked = this.#validate(next);
+      if (!checked.success) return refuse(`modified: ${checked.error.message}`);
+    }
+    const dotted = paths.map((p) => p.join("."));
+    for (const [i, key] of dotted.entries()) {
+      const earlier = this.#written?.get(key);
+      if (earlier !== undefined && earlier !== input.hookId) {
+        const before = getPath(this.#event, paths[i]!);
+        const after = getPath(next, paths[i]!);
+        if (JSON.stringify(before) !== JSON.stringify(after)) {
+          (this.#conflicts ??= []).push({ path: key, hookIds: [earlier, input.hookId] });
+        }
+      }
+      (this.#written ??= new Map()).set(key, input.hookId);
+    }
+    outcome.modifiedPaths = dotted;
+    this.#event = next;
+    this.#modified = true;
+    return true;
+  }
+
+  /** The merged result. */
+  finish(): HookResult<E> {
+    const result: HookResult<E> = {
+      action: this.#blocked ? "block" : this.#retry ? "retry" : "continue",
+      event: this.#event,
+      modified: this.#modified,
+      systemMessages: this.#systemMessages ?? (EMPTY as never[]),
+      suppressOutput: this.#suppress,
+      outcomes: this.#outcomes,
+      conflicts: this.#conflicts ?? (EMPTY as never[]),
+      warnings: this.#warnings ?? (EMPTY as never[]),
+    };
+    if (this.#blocked) {
+      result.reason = this.#blocked.reason;
+      result.blockedBy = this.#blocked.hookId;
+      result.permission = "deny";
+    } else {
+      if (this.#retry) {
+        result.retryDelay = this.#retry.delay;
+        if (this.#retry.reason !== undefined) result.reason = this.#retry.reason;
+      }
+      if (this.#permission) result.permission = this.#permission;
+    }
+    if (this.#context) result.additionalContext = this.#context.join("\n");
+    return result;
+  }
+}
+
+/**
+ * The merge algorithm of DESIGN.md §3 as a pure function: fold per-hook outcomes, given in
+ * execution order, into one result.
+ *
+ * @example
+ * ```ts
+ * const result = mergeOutcomes(event, [
+ *   { hookId: "a", status: "ok", response: modify({ args: { timeout: 1 } }), failBehavior: "continue", duration: 1 },
+ *   { hookId: "b", status: "ok", response: block("no"), failBehavior: "continue", duration: 1 },
+ * ]);
+ * result.action; // "block"
+ * ```
+ */
+export function mergeOutcomes<E extends HookEvent>(
+  event: E,
+  outcomes: readonly OutcomeInput[],
+  options: MergeOptions = {},
+): HookResult<E> {
+  const folder = new ResultFolder(event, options);
+  for (const outcome of outcomes) folder.add(outcome);
+  return folder.finish();
+}
+
+/** The result of a firing no hook answered: continue, event unchanged. */
+export function emptyResult<E extends HookEvent>(event: E): HookResult<E> {
+  return {
+    action: "continue",
+    event,
+    modified: false,
+    systemMessages: EMPTY as never[],
+    suppressOutput: false,
+    outcomes: EMPTY as never[],
+    conflicts: EMPTY as never[],
+    warnings: EMPTY as never[],
+  };
+}

@@ -1,0 +1,214 @@
+import * as z from "zod/mini";
+import type { HookEvent } from "./event-schemas.js";
+import { HookError } from "./hook-error.js";
+import {
+  CONTINUE,
+  type ContinueResponse,
+  type HookResponse,
+  hookResponseSchema,
+} from "./hook-response.js";
+import { type ValidationResult, validate } from "./validation.js";
+
+const opt = z.optional;
+const str = z.string();
+const bool = z.boolean();
+const obj = z.record(z.string(), z.unknown());
+
+/**
+ * Every field of every supported output dialect, with its type. Unknown fields are ignored
+ * (scripts print extra things), but a known field of the wrong type is an error that names it.
+ */
+const dialectSchema = z.object({
+  // seed 000 / our own
+  action: opt(z.enum(["continue", "block", "retry", "skip", "CONTINUE", "BLOCK", "RETRY", "SKIP"])),
+  modified: opt(obj),
+  delay: opt(z.number().check(z.nonnegative())),
+  retry_delay_ms: opt(z.number().check(z.nonnegative())),
+  retryDelay: opt(z.number().check(z.nonnegative())),
+  permission: opt(z.enum(["allow", "ask", "deny"])),
+  // seed 001 HookOutput
+  continue_execution: opt(bool),
+  stop_reason: opt(z.nullable(str)),
+  suppress_logging: opt(bool),
+  system_message: opt(z.nullable(str)),
+  updated_input: opt(z.nullable(obj)),
+  additional_context: opt(z.nullable(str)),
+  // seed 003 / seed 004 / Claude Code
+  decision: opt(z.nullable(z.enum(["allow", "deny", "ask", "none", "approve", "block", "modify"]))),
+  reason: opt(z.nullable(str)),
+  modified_args: opt(z.nullable(obj)),
+  metadata: opt(obj),
+  continue: opt(bool),
+  stopReason: opt(str),
+  suppressOutput: opt(bool),
+  systemMessage: opt(str),
+  additionalContext: opt(str),
+  updatedInput: opt(obj),
+  hookSpecificOutput: opt(
+    z.object({
+      hookEventName: opt(str),
+      permissionDecision: opt(z.enum(["allow", "deny", "ask"])),
+      permissionDecisionReason: opt(str),
+      updatedInput: opt(obj),
+      additionalContext: opt(str),
+      decision: opt(
+        z.object({
+          behavior: z.enum(["allow", "deny", "ask"]),
+          updatedInput: opt(obj),
+          message: opt(str),
+        }),
+      ),
+    }),
+  ),
+});
+
+const KNOWN_FIELDS = Object.keys(dialectSchema.shape);
+
+export interface NormalizeOptions {
+  /**
+   * The event the output answers. With it, a whole-input replacement (Claude Code's
+   * `updatedInput`, seed 001's `updated_input`) removes the arguments it leaves out, as it does
+   * in Claude Code; without it, the replacement is merged into the arguments.
+   */
+  event?: HookEvent;
+}
+
+function replaceArgs(
+  next: Record<string, unknown>,
+  event: HookEvent | undefined,
+): Record<string, unknown> {
+  const current = (event as { args?: unknown } | undefined)?.args;
+  if (!current || typeof current !== "object") return { args: next };
+  const patch: Record<string, unknown> = { ...next };
+  for (const key of Object.keys(current)) if (!Object.hasOwn(next, key)) patch[key] = null;
+  return { args: patch };
+}
+
+/**
+ * Turn a hook's output, in any supported dialect, into one {@link HookResponse}:
+ *
+ * - seed 000: `{ action, reason, modified, delay | retry_delay_ms }`
+ * - seed 001: `{ continue_execution, stop_reason, system_message, updated_input, additional_context, suppress_logging }`
+ * - seed 003: `{ decision: "allow" | "deny" | "ask" | "none", reason }`
+ * - seed 004: `{ continue, decision: "approve" | "block" | "modify", reason, modified_args }`
+ * - Claude Code: `{ continue, stopReason, decision, reason, systemMessage, suppressOutput,
+ *   hookSpecificOutput: { permissionDecision, permissionDecisionReason, updatedInput, additionalContext } }`
+ *
+ * When fields disagree, the most restrictive wins: any block beats any allow.
+ * `undefined`, `null` and `{}` are "continue".
+ */
+export function tryNormalizeHookOutput(
+  value: unknown,
+  options: NormalizeOptions = {},
+): ValidationResult<HookResponse> {
+  if (value === undefined || value === null) return { success: true, data: CONTINUE };
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return {
+      success: false,
+      error: new HookError(
+        "INVALID_OUTPUT",
+        `hook output: expected a JSON object, got ${Array.isArray(value) ? "an array" : typeof value}`,
+      ),
+    };
+  }
+  const checked = validate(dialectSchema, value, "INVALID_OUTPUT");
+  if (!checked.success) return checked;
+  const out = checked.data;
+  const keys = Object.keys(value);
+  if (keys.length > 0 && !keys.some((k) => KNOWN_FIELDS.includes(k))) {
+    return {
+      success: false,
+      error: new HookError(
+        "INVALID_OUTPUT",
+        `hook output: no recognised field in {${keys.slice(0, 5).join(", ")}}; expected one of action, decision, continue, hookSpecificOutput, …`,
+      ),
+    };
+  }
+
+  const hso = out.hookSpecificOutput;
+  const action = out.action?.toLowerCase();
+  const reason =
+    out.reason ??
+    out.stopReason ??
+    out.stop_reason ??
+    hso?.permissionDecisionReason ??
+    hso?.decision?.message ??
+    undefined;
+  const systemMessage = out.systemMessage ?? out.system_message ?? undefined;
+  const suppressOutput = out.suppressOutput ?? out.suppress_logging;
+  const extras = {
+    ...(systemMessage ? { systemMessage } : {}),
+    ...(suppressOutput !== undefined ? { suppressOutput } : {}),
+  };
+
+  // 1. Anything that says "stop" wins.
+  const blocked =
+    action === "block" ||
+    out.continue === false ||
+    out.continue_execution === false ||
+    out.decision === "block" ||
+    out.decision === "deny" ||
+    out.permission === "deny" ||
+    hso?.permissionDecision === "deny" ||
+    hso?.decision?.behavior === "deny";
+  if (blocked) {
+    return {
+      success: true,
+      data: { action: "block", reason: reason || "Blocked by hook", ...extras },
+    };
+  }
+  if (action === "retry") {
+    const delay = out.delay ?? out.retry_delay_ms ?? out.retryDelay;
+    const parsed = validate(
+      hookResponseSchema,
+      {
+        action: "retry",
+        ...(delay !== undefined ? { delay } : {}),
+        ...(reason ? { reason } : {}),
+        ...extras,
+      },
+      "INVALID_OUTPUT",
+    );
+    return parsed;
+  }
+  if (action === "skip") return { success: true, data: { action: "skip", ...extras } };
+
+  // 2. Continue, with whatever the dialects add.
+  const response: ContinueResponse = { action: "continue", ...extras };
+  const replacement =
+    hso?.decision?.updatedInput ??
+    hso?.updatedInput ??
+    out.updatedInput ??
+    out.updated_input ??
+    undefined;
+  if (out.modified) response.modified = out.modified;
+  else if (replacement) response.modified = replaceArgs(replacement, options.event);
+  else if (out.modified_args) response.modified = { args: out.modified_args };
+
+  const ask =
+    out.decision === "ask" ||
+    out.permission === "ask" ||
+    hso?.permissionDecision === "ask" ||
+    hso?.decision?.behavior === "ask";
+  const allowed =
+    out.decision === "allow" ||
+    out.decision === "approve" ||
+    out.permission === "allow" ||
+    hso?.permissionDecision === "allow" ||
+    hso?.decision?.behavior === "allow";
+  if (ask) response.permission = "ask";
+  else if (allowed) response.permission = "allow";
+
+  const context = [out.additionalContext, out.additional_context, hso?.additionalContext].filter(
+    (c): c is string => typeof c === "string" && c.length > 0,
+  );
+  if (context.length > 0) response.additionalContext = context.join("\n");
+  return { success: true, data: Object.keys(response).length === 1 ? CONTINUE : response };
+}
+
+/** {@link tryNormalizeHookOutput}, throwing `HookError` (`INVALID_OUTPUT`) on bad output. */
+export function normalizeHookOutput(value: unknown, options: NormalizeOptions = {}): HookResponse {
+  const result = tryNormalizeHookOutput(value, options);
+  if (!result.success) throw result.error;
+  return result.data;
+}

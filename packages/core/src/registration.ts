@@ -1,0 +1,181 @@
+import * as z from "zod/mini";
+import type { HookEventMap, HookEventName } from "./event-schemas.js";
+import { resolveEventName } from "./event-spec.js";
+import { HookError } from "./hook-error.js";
+import type { HookResponse } from "./hook-response.js";
+import { MAX_DELAY_MS } from "./hook-response.js";
+import type { Matcher, ToolMatcher } from "./matcher.js";
+import type { FailBehavior } from "./merge.js";
+import { parseOrThrow } from "./validation.js";
+
+/** Names accepted where an event name is expected: the canonical ones plus aliases. */
+export type HookEventNameInput = HookEventName | "ToolError";
+/** The canonical name for an accepted name. */
+export type CanonicalEventName<N extends HookEventNameInput> = N extends "ToolError"
+  ? "PostToolUseFailure"
+  : N;
+
+/** What a handler gets besides the event. */
+export interface HookContext {
+  /** Aborted when the hook times out or the firing is cancelled. Pass it to fetch, spawn, … */
+  readonly signal: AbortSignal;
+  readonly hookId: string;
+  readonly sessionId: string;
+  readonly eventId: string;
+}
+
+/** What a handler may return: a response, or nothing for "continue". */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing is a valid "continue".
+export type HookHandlerResult = HookResponse | undefined | void;
+
+/** A hook function, typed by the event it handles. */
+export type HookHandler<E extends HookEventName = HookEventName> = (
+  event: HookEventMap[E],
+  ctx: HookContext,
+) => HookHandlerResult | PromiseLike<HookHandlerResult>;
+
+/** Per-hook settings shared by every way of registering. */
+export interface HookOptions {
+  /** Lower runs earlier; ties run in registration order. Default 0. */
+  priority?: number;
+  /** Milliseconds before the hook is aborted and contributes its fail behaviour. */
+  timeout?: number;
+  /** What a failed or timed-out hook contributes: `continue` (default) or `block`. */
+  failBehavior?: FailBehavior;
+  /** Fire-and-forget: started, never awaited, never able to block. */
+  async?: boolean;
+  /** Unregister after the first firing that matches. */
+  once?: boolean;
+  /** Unregister when this signal aborts. */
+  signal?: AbortSignal;
+  /** A caller-chosen id, unique in the engine. One is made when left out. */
+  id?: string;
+  /** A human name for listings and messages. */
+  name?: string;
+  /** Where the hook came from (`settings:/path`, `remote:client-id`, …), for listings. */
+  source?: string;
+}
+
+/** One hook for one event. */
+export interface HookRegistration<N extends HookEventNameInput = HookEventName>
+  extends HookOptions {
+  event: N;
+  handler: HookHandler<CanonicalEventName<N>>;
+  matcher?: Matcher<CanonicalEventName<N>>;
+}
+
+/** seed 001's hook object: one handler for several events. */
+export interface MultiEventHook<N extends HookEventNameInput = HookEventName>
+  extends Omit<HookOptions, "name"> {
+  name: string;
+  events: readonly N[];
+  /** A string or tool matcher, applied to each event that has a matcher target. */
+  matcher?: string | ToolMatcher;
+  execute: HookHandler<CanonicalEventName<N>>;
+}
+
+/** What `register` returns: the id, and the way to undo it (also `using`-disposable). */
+export interface HookHandle extends Disposable {
+  /** The hook's id (for a multi-event hook, the id its per-event ids start with). */
+  readonly id: string;
+  /** Every id this registration made (one per event). */
+  readonly ids: readonly string[];
+  /** Remove the hook(s). Returns false when already removed. */
+  unregister(): boolean;
+}
+
+const isFunction = (v: unknown) => typeof v === "function";
+const isSignal = (v: unknown) =>
+  typeof v === "object" &&
+  v !== null &&
+  typeof (v as AbortSignal).addEventListener === "function" &&
+  "aborted" in v;
+
+const toolMatcherSchema = z.strictObject({
+  tool: z.optional(z.string()),
+  pathPattern: z.optional(z.string()),
+  commandPattern: z.optional(z.string()),
+});
+
+const optionsShape = {
+  priority: z.optional(z.number().check(z.refine(Number.isFinite, "expected a finite number"))),
+  timeout: z.optional(z.number().check(z.positive(), z.lte(MAX_DELAY_MS))),
+  failBehavior: z.optional(z.enum(["continue", "block"])),
+  async: z.optional(z.boolean()),
+  once: z.optional(z.boolean()),
+  signal: z.optional(z.custom<AbortSignal>(isSignal, "expected an AbortSignal")),
+  id: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+  name: z.optional(z.string().check(z.maxLength(256))),
+  source: z.optional(z.string().check(z.maxLength(4096))),
+};
+
+const matcherSchema = z.optional(
+  z.union([
+    z.string().check(z.maxLength(4096)),
+    toolMatcherSchema,
+    z.custom<(e: unknown) => boolean>(isFunction, "expected a function"),
+  ]),
+);
+
+const registrationSchema = z.object({
+  event: z.string(),
+  handler: z.custom<HookHandler>(isFunction, "expected a function"),
+  matcher: matcherSchema,
+  ...optionsShape,
+});
+
+const multiSchema = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(256)),
+  events: z.array(z.string()).check(z.minLength(1)),
+  matcher: z.optional(z.union([z.string().check(z.maxLength(4096)), toolMatcherSchema])),
+  execute: z.custom<HookHandler>(isFunction, "expected a function"),
+  ...Object.fromEntries(Object.entries(optionsShape).filter(([k]) => k !== "name")),
+});
+
+/** A registration after validation, with its event name made canonical. */
+export type ValidRegistration = HookRegistration<HookEventName>;
+
+function canonicalEvent(name: string, path: (string | number)[]): HookEventName {
+  const canonical = resolveEventName(name);
+  if (!canonical) {
+    throw new HookError(
+      "UNKNOWN_EVENT",
+      `${path.join(".")}: unknown event name ${JSON.stringify(name)}`,
+      { path },
+    );
+  }
+  return canonical;
+}
+
+/** Validate either registration form; return one registration per event. */
+export function normalizeRegistration(input: unknown): ValidRegistration[] {
+  if (input === null || typeof input !== "object") {
+    throw new HookError(
+      "INVALID_REGISTRATION",
+      `registration: expected an object, got ${input === null ? "null" : typeof input}`,
+    );
+  }
+  if ("events" in input || "execute" in input) {
+    const hook = parseOrThrow(multiSchema, input, "INVALID_REGISTRATION", [
+      "registration",
+    ]) as unknown as MultiEventHook;
+    const events = hook.events.map((e, i) => canonicalEvent(e, ["registration", "events", i]));
+    const { events: _e, execute, name, ...options } = hook;
+    return events.map((event) => {
+      const registration: ValidRegistration = {
+        ...options,
+        event,
+        handler: execute as HookHandler,
+        name,
+      };
+      if (options.id !== undefined)
+        registration.id = events.length > 1 ? `${options.id}:${event}` : options.id;
+      return registration;
+    });
+  }
+  const registration = parseOrThrow(registrationSchema, input, "INVALID_REGISTRATION", [
+    "registration",
+  ]);
+  const event = canonicalEvent(registration.event, ["registration", "event"]);
+  return [{ ...(registration as unknown as ValidRegistration), event }];
+}

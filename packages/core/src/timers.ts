@@ -1,0 +1,36 @@
+/**
+ * The clock and timers the engine uses. Inject fakes in tests; the default reads the globals
+ * at call time, so `vi.useFakeTimers()` works too.
+ */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  /** A monotonic clock in milliseconds, for durations. */
+  now(): number;
+}
+
+export const defaultTimers: Timers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+  now: () => globalThis.performance.now(),
+};
+
+/** Resolve after `ms`, or reject with the signal's reason when it aborts first. */
+export function sleep(
+  ms: number,
+  timers: Timers = defaultTimers,
+  signal?: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      timers.clearTimeout(handle);
+      reject(signal?.reason);
+    };
+    const handle = timers.setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

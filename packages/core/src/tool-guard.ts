@@ -1,0 +1,175 @@
+import { createEvent } from "./create-event.js";
+import type { PostToolUseEvent, PreToolUseEvent, ToolArgs, ToolContext } from "./event-schemas.js";
+import type { HookEngine } from "./hook-engine.js";
+import { HookError } from "./hook-error.js";
+import type { HookResult } from "./merge.js";
+import { defaultTimers, sleep, type Timers } from "./timers.js";
+
+/** What a tool returns to the guard. A thrown error, or `success: false`, is a failure. */
+export interface ToolOutput {
+  output: string;
+  exitCode?: number;
+  /** Default true. */
+  success?: boolean;
+}
+
+export interface ToolInvocation {
+  sessionId: string;
+  tool: string;
+  args: ToolArgs;
+  toolUseId?: string;
+  context?: ToolContext;
+  metadata?: Record<string, unknown>;
+}
+
+export interface RunToolOptions {
+  /** How often a `retry` answer is honoured before giving up with `RETRY_EXHAUSTED`. Default 3. */
+  maxRetries?: number;
+  /** Timers for the retry delay; inject fakes in tests. */
+  timers?: Timers;
+  signal?: AbortSignal;
+  /**
+   * Runs after PreToolUse allowed the call and before the tool: the place for the host's
+   * permission flow. Throw (a `HookError` with code `BLOCKED`, say) to stop the call.
+   */
+  authorize?: (args: ToolArgs, pre: HookResult<PreToolUseEvent>) => void | Promise<void>;
+}
+
+export interface GuardedToolResult {
+  /** The tool's output, as PostToolUse hooks left it. */
+  output: string;
+  success: boolean;
+  exitCode?: number;
+  duration: number;
+  /** The arguments the tool ran with (after PreToolUse hooks). */
+  args: ToolArgs;
+  pre: HookResult<PreToolUseEvent>;
+  post: HookResult;
+  /** Context the hooks added for the model, from PreToolUse and PostToolUse. */
+  additionalContext?: string;
+}
+
+/** A tool call a hook blocked. `reason` is what the agent shows the model. */
+export class ToolBlockedError extends HookError {
+  override name = "ToolBlockedError";
+  readonly tool: string;
+  readonly reason: string;
+  readonly result: HookResult;
+  constructor(tool: string, result: HookResult) {
+    const reason = result.reason ?? "blocked by hook";
+    super("BLOCKED", `${tool} was blocked by a hook: ${reason}`, {
+      details: { tool, hookId: result.blockedBy },
+    });
+    this.tool = tool;
+    this.reason = reason;
+    this.result = result;
+  }
+}
+
+/**
+ * Run one tool call the way seed 000's agent loop does: PreToolUse (block → {@link ToolBlockedError};
+ * retry → wait and fire again, at most `maxRetries` times; modified args → used), then the tool,
+ * then PostToolUse (or PostToolUseFailure), with duration and exit code.
+ *
+ * @example
+ * ```ts
+ * const { output } = await runTool(engine, { sessionId, tool: "Bash", args: { command: "ls" } },
+ *   async (args) => ({ output: await sh(String(args.command)) }));
+ * ```
+ */
+export async function runTool(
+  engine: HookEngine,
+  call: ToolInvocation,
+  execute: (args: ToolArgs, signal: AbortSignal | undefined) => Promise<ToolOutput> | ToolOutput,
+  options: RunToolOptions = {},
+): Promise<GuardedToolResult> {
+  const timers = options.timers ?? defaultTimers;
+  const maxRetries = options.maxRetries ?? 3;
+  const fireOptions = options.signal ? { signal: options.signal } : {};
+  const base = {
+    sessionId: call.sessionId,
+    tool: call.tool,
+    ...(call.toolUseId !== undefined ? { toolUseId: call.toolUseId } : {}),
+    ...(call.metadata !== undefined ? { metadata: call.metadata } : {}),
+  };
+
+  let pre: HookResult<PreToolUseEvent>;
+  for (let attempt = 0; ; attempt++) {
+    const event = createEvent("PreToolUse", {
+      ...base,
+      args: call.args,
+      ...(call.context !== undefined ? { context: call.context } : {}),
+    });
+    pre = await engine.fire(event, fireOptions);
+    if (pre.action === "block") throw new ToolBlockedError(call.tool, pre);
+    if (pre.action !== "retry") break;
+    if (attempt >= maxRetries) {
+      throw new HookError(
+        "RETRY_EXHAUSTED",
+        `${call.tool}: hooks asked to retry more than ${maxRetries} times`,
+        {
+          details: { tool: call.tool, retries: attempt },
+        },
+      );
+    }
+    await sleep(pre.retryDelay ?? 0, timers, options.signal);
+  }
+
+  const args = pre.event.args;
+  await options.authorize?.(args, pre);
+
+  const start = timers.now();
+  let output: ToolOutput;
+  let failure: unknown;
+  try {
+    output = await execute(args, options.signal);
+  } catch (error) {
+    failure = error;
+    output = { output: "", success: false };
+  }
+  const duration = Math.max(0, timers.now() - start);
+  const success = failure === undefined && output.success !== false;
+
+  let post: HookResult;
+  let text = output.output;
+  if (success) {
+    const event: PostToolUseEvent = createEvent("PostToolUse", {
+      ...base,
+      args,
+      result: {
+        success,
+        output: output.output,
+        duration,
+        ...(output.exitCode !== undefined ? { exitCode: output.exitCode } : {}),
+      },
+    });
+    post = await engine.fire(event, fireOptions);
+    text = (post.event as PostToolUseEvent).result.output;
+  } else {
+    const message =
+      failure !== undefined ? HookError.from(failure).message : output.output || "tool failed";
+    post = await engine.fire(
+      createEvent("PostToolUseFailure", {
+        ...base,
+        args,
+        error: message,
+        duration,
+        ...(output.exitCode !== undefined ? { exitCode: output.exitCode } : {}),
+      }),
+      fireOptions,
+    );
+    if (failure !== undefined) throw failure;
+  }
+
+  const context = [pre.additionalContext, post.additionalContext].filter(Boolean).join("\n");
+  return {
+    output: text,
+    success,
+    ...(output.exitCode !== undefined ? { exitCode: output.exitCode } : {}),
+    duration,
+    args,
+    pre,
+    post,
+    ...(context ? { additionalContext: context } : {}),
+  };
+}
