@@ -37,7 +37,7 @@ import {
   type ValidRegistration,
 } from "./registration.js";
 import { defaultTimers, type Timers } from "./timers.js";
-import { type ValidationResult, validate } from "./validation.js";
+import { toHookError, type ValidationResult, validate } from "./validation.js";
 
 /** Something that validates a tool's input, such as a zod schema. */
 export interface InputSchema {
@@ -467,12 +467,21 @@ export class HookEngine {
     const tool = (next as { tool?: string }).tool;
     const toolSchema = tool === undefined ? undefined : this.#toolSchemas?.[tool];
     if (toolSchema && eventSpecs[next.eventType].modifiable.includes("args")) {
-      return validate(
-        toolSchema as never,
-        (next as { args: unknown }).args,
-        "INVALID_MODIFICATION",
-        ["args"],
-      );
+      const args = (next as { args: unknown }).args;
+      const checked = toolSchema.safeParse(args);
+      if (checked.success) return schemaCheck;
+      // Any schema library will do: zod errors get their fields named, others their message.
+      const error = checked.error as { issues?: unknown; message?: unknown } | undefined;
+      return {
+        success: false,
+        error: Array.isArray(error?.issues)
+          ? toHookError("INVALID_MODIFICATION", error as never, args, ["args"])
+          : new HookError(
+              "INVALID_MODIFICATION",
+              `args: ${typeof error?.message === "string" ? error.message : "rejected by the tool's input schema"}`,
+              { path: ["args"] },
+            ),
+      };
     }
     return schemaCheck;
   }
