@@ -34,10 +34,12 @@ export function applyMergePatch<T>(target: T, patch: unknown): T {
 
 /**
  * The leaf paths a patch writes: `{ args: { command: "x", env: { A: null } } }` →
- * `[["args","command"], ["args","env","A"]]`. An empty object writes nothing.
+ * `[["args","command"], ["args","env","A"]]`. An empty object at the root writes nothing, but
+ * a nested one is a write: it turns a non-object value into `{}` (RFC 7386).
  */
 export function patchPaths(patch: unknown, prefix: string[] = []): string[][] {
   if (!isPlainObject(patch)) return [prefix];
+  if (prefix.length > 0 && Object.keys(patch).length === 0) return [prefix];
   const out: string[][] = [];
   for (const key of Object.keys(patch)) out.push(...patchPaths(patch[key], [...prefix, key]));
   return out;

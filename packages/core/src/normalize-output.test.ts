@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { createEvent } from "./create-event.js";
+import { HookError } from "./hook-error.js";
+import { normalizeHookOutput, tryNormalizeHookOutput } from "./normalize-output.js";
+
+const event = createEvent("PreToolUse", {
+  sessionId: "s",
+  tool: "Bash",
+  args: { command: "ls", cwd: "/x" },
+});
+
+describe("normalizeHookOutput", () => {
+  it.each([
+    ["nothing", undefined, { action: "continue" }],
+    ["null", null, { action: "continue" }],
+    ["an empty object", {}, { action: "continue" }],
+    // seed 000
+    [
+      "seed 000 block",
+      { action: "block", reason: "Dangerous" },
+      { action: "block", reason: "Dangerous" },
+    ],
+    ["seed 000 proto enum name", { action: "SKIP" }, { action: "skip" }],
+    ["seed 000 retry", { action: "retry", retry_delay_ms: 250 }, { action: "retry", delay: 250 }],
+    [
+      "seed 000 modified",
+      { action: "continue", modified: { args: { timeout: 1 } } },
+      { action: "continue", modified: { args: { timeout: 1 } } },
+    ],
+    // seed 001
+    [
+      "seed 001 block",
+      { continue_execution: false, stop_reason: "nope" },
+      { action: "block", reason: "nope" },
+    ],
+    [
+      "seed 001 allow with extras",
+      {
+        continue_execution: true,
+        system_message: "note",
+        additional_context: "ctx",
+        suppress_logging: true,
+      },
+      { action: "continue", systemMessage: "note", additionalContext: "ctx", suppressOutput: true },
+    ],
+    // seed 003
+    ["seed 003 allow", { decision: "allow" }, { action: "continue", permission: "allow" }],
+    [
+      "seed 003 deny",
+      { decision: "deny", reason: "Dangerous command" },
+      { action: "block", reason: "Dangerous command" },
+    ],
+    ["seed 003 ask", { decision: "ask" }, { action: "continue", permission: "ask" }],
+    ["seed 003 none", { decision: "none" }, { action: "continue" }],
+    // seed 004
+    [
+      "seed 004 approve",
+      { continue: true, decision: "approve", reason: "safe", metadata: { a: 1 } },
+      { action: "continue", permission: "allow" },
+    ],
+    [
+      "seed 004 block",
+      { continue: false, decision: "block", reason: "risky" },
+      { action: "block", reason: "risky" },
+    ],
+    [
+      "seed 004 modify",
+      { decision: "modify", modified_args: { command: "ls -la" } },
+      { action: "continue", modified: { args: { command: "ls -la" } } },
+    ],
+    // Claude Code
+    [
+      "Claude continue false",
+      { continue: false, stopReason: "Build failed" },
+      { action: "block", reason: "Build failed" },
+    ],
+    [
+      "Claude legacy decision block",
+      { decision: "block", reason: "fix lint first" },
+      { action: "block", reason: "fix lint first" },
+    ],
+    [
+      "Claude PreToolUse deny",
+      {
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: "no rm",
+        },
+      },
+      { action: "block", reason: "no rm" },
+    ],
+    [
+      "Claude UserPromptSubmit context",
+      {
+        hookSpecificOutput: {
+          hookEventName: "UserPromptSubmit",
+          additionalContext: "today is Sunday",
+        },
+        systemMessage: "hi",
+      },
+      { action: "continue", additionalContext: "today is Sunday", systemMessage: "hi" },
+    ],
+    [
+      "Claude PermissionRequest allow",
+      {
+        hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+      },
+      { action: "continue", permission: "allow" },
+    ],
+    [
+      "a block without reason still gets one",
+      { continue: false },
+      { action: "block", reason: "Blocked by hook" },
+    ],
+  ])("%s", (_name, input, expected) => {
+    expect(normalizeHookOutput(input)).toEqual(expected);
+  });
+
+  it("applies Claude Code's updatedInput as a replacement of the arguments when the event is known", () => {
+    const out = {
+      hookSpecificOutput: { permissionDecision: "allow", updatedInput: { command: "ls -la" } },
+    };
+    expect(normalizeHookOutput(out, { event })).toEqual({
+      action: "continue",
+      permission: "allow",
+      modified: { args: { command: "ls -la", cwd: null } },
+    });
+    expect(normalizeHookOutput(out)).toMatchObject({ modified: { args: { command: "ls -la" } } });
+    expect(normalizeHookOutput({ updated_input: { command: "pwd" } }, { event })).toMatchObject({
+      modified: { args: { command: "pwd", cwd: null } },
+    });
+  });
+
+  it("lets the most restrictive field win when dialects disagree", () => {
+    expect(normalizeHookOutput({ continue: true, decision: "block", reason: "r" }).action).toBe(
+      "block",
+    );
+    expect(
+      normalizeHookOutput({
+        decision: "approve",
+        hookSpecificOutput: { permissionDecision: "deny" },
+      }).action,
+    ).toBe("block");
+    expect(
+      normalizeHookOutput({
+        decision: "approve",
+        hookSpecificOutput: { permissionDecision: "ask" },
+      }),
+    ).toMatchObject({
+      permission: "ask",
+    });
+  });
+
+  it.each([
+    ["a string", "yes", "expected a JSON object, got string"],
+    ["an array", [1, 2], "expected a JSON object, got an array"],
+    ["a number", 7, "got number"],
+    ["continue of the wrong type", { continue: "yes" }, 'continue: expected boolean, got "yes"'],
+    ["an unknown decision", { decision: "maybe" }, "decision: expected one of"],
+    ["an unknown action", { action: "explode" }, "action: expected one of"],
+    ["a negative delay", { action: "retry", delay: -1 }, "delay"],
+    [
+      "a bad permissionDecision",
+      { hookSpecificOutput: { permissionDecision: "perhaps" } },
+      "hookSpecificOutput.permissionDecision",
+    ],
+    ["no recognised field", { status: "ok", foo: 1 }, "no recognised field in {status, foo}"],
+  ])("refuses %s with INVALID_OUTPUT naming the field", (_name, input, message) => {
+    const result = tryNormalizeHookOutput(input);
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.error.code).toBe("INVALID_OUTPUT");
+    expect(result.error.message).toContain(message);
+    expect(() => normalizeHookOutput(input)).toThrow(HookError);
+  });
+
+  it("keeps error messages short for huge input", () => {
+    const result = tryNormalizeHookOutput({ decision: "x".repeat(1_000_000) });
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error.message.length).toBeLessThan(300);
+  });
+});
