@@ -25,21 +25,27 @@ export type Matcher<E extends HookEventName = HookEventName> =
 /** A compiled matcher; `null` means "matches everything" so the engine can skip the call. */
 export type CompiledMatcher = ((event: HookEvent) => boolean) | null;
 
-const PLAIN = /^[\w.:-]+(?:\|[\w.:-]+)*$/;
-const WILDCARD = /^[\w.:*-]+(?:\|[\w.:*-]+)*$/;
+// A dot is not a plain-name character: Claude Code users write `Notebook.*` meaning a regex.
+const PLAIN = /^[\w:-]+(?:\|[\w:-]+)*$/;
+const WILDCARD = /^[\w:*-]+(?:\|[\w:*-]+)*$/;
 const PATH_KEYS = ["file_path", "path", "filePath", "notebook_path"] as const;
 
 function escapeRegex(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 }
 
-function compileRegex(source: string, flags: string, field: readonly (string | number)[]): RegExp {
+function compileRegex(
+  source: string,
+  flags: string,
+  field: readonly (string | number)[],
+  written = source,
+): RegExp {
   try {
     return new RegExp(source, flags);
   } catch (error) {
     throw new HookError(
       "INVALID_PATTERN",
-      `${field.join(".")}: invalid regular expression ${JSON.stringify(source)}: ${(error as Error).message}`,
+      `${field.join(".")}: invalid regular expression ${JSON.stringify(written)}: ${(error as Error).message}`,
       {
         cause: error,
         path: field,
@@ -78,10 +84,10 @@ export function compileNameMatcher(
       .split("|")
       .map((alt) => alt.split("*").map(escapeRegex).join(".*"))
       .join("|");
-    const re = compileRegex(`^(?:${source})$`, "", field);
+    const re = compileRegex(`^(?:${source})$`, "", field, p);
     return (name) => name !== undefined && re.test(name);
   }
-  const re = compileRegex(`^(?:${p})$`, "", field);
+  const re = compileRegex(`^(?:${p})$`, "", field, p);
   return (name) => name !== undefined && re.test(name);
 }
 
@@ -107,8 +113,13 @@ function compileToolMatcher(
   if (matcher.pathPattern !== undefined && matcher.pathPattern !== "") {
     let glob: (path: string) => boolean;
     try {
-      // `basename`: a pattern without a slash (`*.env`) matches the file name in any folder.
-      glob = picomatch(matcher.pathPattern, { dot: true, basename: true });
+      // A pattern without a slash (`*.env`) matches the file name in any folder. picomatch's
+      // `basename` option is only for such patterns: with a slash it stops matching at all.
+      const pattern = matcher.pathPattern;
+      glob = picomatch(
+        pattern,
+        pattern.includes("/") ? { dot: true } : { dot: true, basename: true },
+      );
     } catch (error) {
       throw new HookError(
         "INVALID_PATTERN",

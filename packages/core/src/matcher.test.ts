@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { createEvent } from "./create-event.js";
+import type { HookEvent } from "./event-schemas.js";
+import { HookError } from "./hook-error.js";
+import { compileMatcher, compileNameMatcher } from "./matcher.js";
+
+function names(pattern: string, candidates: string[]): string[] {
+  const test = compileNameMatcher(pattern);
+  return candidates.filter((n) => test === null || test(n));
+}
+
+const tools = [
+  "Bash",
+  "Write",
+  "Edit",
+  "NotebookEdit",
+  "mcp__github__create_issue",
+  "mcp__fs__read",
+  "bash_execute",
+];
+
+describe("compileNameMatcher", () => {
+  it.each([
+    ["", tools],
+    ["*", tools],
+    ["  *  ", tools],
+    ["Bash", ["Bash"]],
+    ["Edit", ["Edit"]],
+    ["Write|Edit", ["Write", "Edit"]],
+    ["mcp__*", ["mcp__github__create_issue", "mcp__fs__read"]],
+    ["mcp__github__*", ["mcp__github__create_issue"]],
+    ["*Edit", ["Edit", "NotebookEdit"]],
+    ["builtin:*", ["Bash", "Write", "Edit", "NotebookEdit", "bash_execute"]],
+    ["mcp:*", ["mcp__github__create_issue", "mcp__fs__read"]],
+    ["builtin:Bash|Write", ["Bash", "Write"]],
+    ["Notebook.*", ["NotebookEdit"]],
+    ["(Write|Edit)", ["Write", "Edit"]],
+    ["[Bb]ash.*", ["Bash", "bash_execute"]],
+  ])("%j matches %j", (pattern, expected) => {
+    expect(names(pattern, tools)).toEqual(expected);
+  });
+
+  it("reads a dot as regex, as Claude Code does (`Notebook.*`)", () => {
+    expect(names("a.b", ["a.b", "axb", "a.bc"])).toEqual(["a.b", "axb"]);
+  });
+
+  it("anchors regular expressions so Edit does not match NotebookEdit", () => {
+    expect(names("Ed.t", ["Edit", "NotebookEdit", "Editor"])).toEqual(["Edit"]);
+  });
+
+  it("never matches a missing subject unless it matches everything", () => {
+    expect(compileNameMatcher("Bash")!(undefined)).toBe(false);
+    expect(compileNameMatcher("a|b")!(undefined)).toBe(false);
+    expect(compileNameMatcher("x*")!(undefined)).toBe(false);
+  });
+
+  it("names an invalid regular expression and the field it came from", () => {
+    try {
+      compileNameMatcher("Bash(", ["hooks", "PreToolUse", 0, "matcher"]);
+      expect.unreachable();
+    } catch (error) {
+      expect(HookError.is(error, "INVALID_PATTERN")).toBe(true);
+      expect((error as HookError).message).toContain('"Bash("');
+      expect((error as HookError).path).toEqual(["hooks", "PreToolUse", 0, "matcher"]);
+    }
+  });
+});
+
+describe("compileMatcher", () => {
+  const pre = (tool: string, args: Record<string, unknown>): HookEvent =>
+    createEvent("PreToolUse", { sessionId: "s", tool, args });
+
+  it("tests each event's own matcher target", () => {
+    const start = createEvent("SessionStart", { sessionId: "s", source: "resume" });
+    expect(compileMatcher("SessionStart", "startup|resume")!(start)).toBe(true);
+    expect(compileMatcher("SessionStart", "startup")!(start)).toBe(false);
+    const gen = createEvent("GenerateStart", {
+      sessionId: "s",
+      prompt: "p",
+      model: { name: "gpt-4o" },
+      tools: [],
+    });
+    expect(compileMatcher("GenerateStart", "gpt-*")!(gen)).toBe(true);
+    const compact = createEvent("PreCompact", { sessionId: "s", trigger: "auto" });
+    expect(compileMatcher("PreCompact", "manual")!(compact)).toBe(false);
+    const note = createEvent("Notification", {
+      sessionId: "s",
+      message: "m",
+      notificationType: "error",
+    });
+    expect(compileMatcher("Notification", "error")!(note)).toBe(true);
+    const skill = createEvent("SkillLoad", { sessionId: "s", skillName: "pdf" });
+    expect(compileMatcher("SkillLoad", "pdf|docx")!(skill)).toBe(true);
+    const sub = createEvent("SubagentStart", {
+      sessionId: "s",
+      subagentId: "1",
+      subagentType: "explore",
+      description: "d",
+    });
+    expect(compileMatcher("SubagentStart", "plan")!(sub)).toBe(false);
+  });
+
+  it("returns null (match everything) for absent, empty and * matchers", () => {
+    expect(compileMatcher("PreToolUse", undefined)).toBeNull();
+    expect(compileMatcher("PreToolUse", "")).toBeNull();
+    expect(compileMatcher("Stop", "*")).toBeNull();
+    expect(compileMatcher("PreToolUse", {})).toBeNull();
+  });
+
+  it("globs the path argument, whatever it is called, in any folder for a slashless pattern", () => {
+    const m = compileMatcher("PreToolUse", { pathPattern: "*.rs" })!;
+    expect(m(pre("Write", { file_path: "src/main.rs" }))).toBe(true);
+    expect(m(pre("Write", { path: "/abs/lib.rs" }))).toBe(true);
+    expect(m(pre("Edit", { notebook_path: "x.rs" }))).toBe(true);
+    expect(m(pre("Write", { file_path: "src/main.ts" }))).toBe(false);
+    expect(m(pre("Bash", { command: "cat a.rs" }))).toBe(false);
+    const nested = compileMatcher("PreToolUse", { pathPattern: "src/**/*.{ts,tsx}" })!;
+    expect(nested(pre("Write", { file_path: "src/a/b/c.tsx" }))).toBe(true);
+    expect(nested(pre("Write", { file_path: "lib/c.ts" }))).toBe(false);
+    expect(
+      compileMatcher("PreToolUse", { pathPattern: "*.env" })!(pre("Write", { file_path: ".env" })),
+    ).toBe(true);
+  });
+
+  it("ANDs the parts of an object matcher", () => {
+    const m = compileMatcher("PreToolUse", { tool: "Bash", commandPattern: "^git push" })!;
+    expect(m(pre("Bash", { command: "git push --force" }))).toBe(true);
+    expect(m(pre("Bash", { command: "git status" }))).toBe(false);
+    expect(m(pre("Shell", { command: "git push" }))).toBe(false);
+  });
+
+  it("passes predicates through for in-process hooks", () => {
+    const m = compileMatcher("PreToolUse", (e) => e.tool.startsWith("B"))!;
+    expect(m(pre("Bash", {}))).toBe(true);
+    expect(m(pre("Write", {}))).toBe(false);
+  });
+
+  it("refuses matchers that cannot apply to the event", () => {
+    expect(() => compileMatcher("UserPromptSubmit", "Bash")).toThrow(
+      /nothing to match a name against/,
+    );
+    expect(() => compileMatcher("Notification", { tool: "Bash" })).toThrow(/tool events only/);
+    expect(() => compileMatcher("PreToolUse", 42 as never)).toThrow(HookError);
+    expect(() => compileMatcher("PreToolUse", { commandPattern: "(" })).toThrow(/commandPattern/);
+  });
+});
