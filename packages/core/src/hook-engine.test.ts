@@ -54,7 +54,7 @@ describe("HookEngine.register", () => {
     expect(handle.unregister()).toBe(false);
   });
 
-  it.each([
+  it.each<[unknown, string]>([
     [{ event: "PreToolUse", handler: 42 }, "registration.handler: expected a function, got 42"],
     [
       { event: "PreToolUse", handler: () => 0, timeout: -5 },

@@ -152,9 +152,9 @@ function compileToolMatcher(
  * pattern that does not compile and `INVALID_REGISTRATION` for a matcher that cannot apply to
  * the event (an object matcher on a non-tool event, a name matcher on an event with no target).
  */
-export function compileMatcher(
-  event: HookEventName,
-  matcher: Matcher | undefined,
+export function compileMatcher<E extends HookEventName>(
+  event: E,
+  matcher: Matcher<E> | undefined,
   field: readonly (string | number)[] = ["matcher"],
 ): CompiledMatcher {
   if (matcher === undefined || matcher === null) return null;

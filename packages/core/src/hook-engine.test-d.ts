@@ -1,0 +1,69 @@
+import { describe, expectTypeOf, it } from "vitest";
+import { createEvent } from "./create-event.js";
+import type { PostToolUseFailureEvent, PreToolUseEvent, StopEvent } from "./event-schemas.js";
+import { HookEngine } from "./hook-engine.js";
+import { block } from "./hook-response.js";
+import type { HookResult } from "./merge.js";
+
+const engine = new HookEngine();
+
+describe("handler types", () => {
+  it("a PreToolUse handler sees event.args and event.tool", () => {
+    engine.register({
+      event: "PreToolUse",
+      handler: (event, ctx) => {
+        expectTypeOf(event).toEqualTypeOf<PreToolUseEvent>();
+        expectTypeOf(event.args).toEqualTypeOf<Record<string, unknown>>();
+        expectTypeOf(event.tool).toBeString();
+        expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
+        return block("x");
+      },
+    });
+  });
+
+  it("the ToolError alias types its handler as PostToolUseFailure", () => {
+    engine.register({
+      event: "ToolError",
+      handler: (event) => {
+        expectTypeOf(event).toEqualTypeOf<PostToolUseFailureEvent>();
+      },
+    });
+  });
+
+  it("a misspelled event name does not compile", () => {
+    // @ts-expect-error: "PreToolUze" is not an event
+    engine.register({ event: "PreToolUze", handler: () => undefined });
+    // @ts-expect-error: Stop has no tool field
+    engine.register({ event: "Stop", handler: (event) => event.tool });
+  });
+
+  it("a handler must return a response or nothing", () => {
+    // @ts-expect-error: "explode" is not an action
+    engine.register({ event: "Stop", handler: () => ({ action: "explode" }) });
+    engine.register({ event: "Stop", handler: async () => undefined });
+    engine.register({ event: "Stop", handler: () => {} });
+  });
+
+  it("fire returns a result typed by the event it was given", () => {
+    const result = engine.fire(createEvent("Stop", { sessionId: "s", stopHookActive: false }));
+    expectTypeOf(result).toEqualTypeOf<Promise<HookResult<StopEvent>>>();
+  });
+
+  it("createEvent requires the event's own fields", () => {
+    // @ts-expect-error: args is missing
+    createEvent("PreToolUse", { sessionId: "s", tool: "Bash" });
+    expectTypeOf(
+      createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: {} }),
+    ).toEqualTypeOf<PreToolUseEvent>();
+  });
+
+  it("a multi-event hook's handler sees the union of its events", () => {
+    engine.register({
+      name: "log",
+      events: ["PreToolUse", "Stop"],
+      execute: (event) => {
+        expectTypeOf(event).toEqualTypeOf<PreToolUseEvent | StopEvent>();
+      },
+    });
+  });
+});
