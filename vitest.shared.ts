@@ -16,6 +16,7 @@ export function packageConfig(options: { name: string; include?: string[]; testT
       include: options.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
       testTimeout: options.testTimeout ?? 10_000,
       typecheck: { enabled: true, include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"] },
+      reporters: ["default", ["json", { outputFile: "test-artifacts/vitest.json" }]],
       restoreMocks: true,
       unstubEnvs: true,
     },

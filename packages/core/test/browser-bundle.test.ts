@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 import vm from "node:vm";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 
@@ -55,7 +55,9 @@ describe("core in a browser", () => {
     } as Record<string, unknown>;
     const context = vm.createContext(sandbox);
     vm.runInContext(code, context);
-    expect(vm.runInContext("typeof process + typeof Buffer + typeof require", context)).toBe("undefinedundefinedundefined");
+    expect(vm.runInContext("typeof process + typeof Buffer + typeof require", context)).toBe(
+      "undefinedundefinedundefined",
+    );
     const result = await vm.runInContext(
       `(async () => {
         const { HookEngine, createEvent, block } = A3sHooks;

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Checks every published package the way a user meets it: publint and
+// @arethetypeswrong/cli on the packed tarball, then a plain-npm install of all tarballs into an
+// empty project that imports (ESM), requires (CJS) and typechecks them.
+// Expects `turbo run build` to have run. Exits non-zero on the first failure.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const bin = (name) => join(root, "node_modules", ".bin", name);
+const packages = ["core", "node", "browser", "client"].map((dir) => {
+  const path = join(root, "packages", dir);
+  return { dir, path, name: JSON.parse(readFileSync(join(path, "package.json"), "utf8")).name };
+});
+
+function run(cmd, args, options = {}) {
+  try {
+    return execFileSync(cmd, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      ...options,
+    });
+  } catch (error) {
+    process.stderr.write(
+      `\n✖ ${cmd} ${args.join(" ")}\n${error.stdout ?? ""}${error.stderr ?? ""}\n`,
+    );
+    process.exit(1);
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), "a3s-pack-"));
+try {
+  const tarballs = {};
+  for (const pkg of packages) {
+    run("pnpm", ["pack", "--pack-destination", work], { cwd: pkg.path });
+    const file = readdirSync(work).find(
+      (f) => f.startsWith(pkg.name.replace("@", "").replace("/", "-")) && f.endsWith(".tgz"),
+    );
+    tarballs[pkg.name] = join(work, file);
+    run(bin("publint"), ["run", "--strict", tarballs[pkg.name]], { cwd: pkg.path });
+    run(bin("attw"), [tarballs[pkg.name], "--format", "table-flipped", "--no-color"]);
+    console.log(`✓ ${pkg.name}: publint, attw`);
+  }
+
+  const app = join(work, "consumer");
+  mkdirSync(app);
+  const deps = Object.fromEntries(
+    Object.entries(tarballs).map(([name, file]) => [name, `file:${file}`]),
+  );
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify(
+      { name: "consumer", private: true, type: "module", dependencies: deps },
+      null,
+      2,
+    ),
+  );
+  run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], {
+    cwd: app,
+  });
+
+  for (const { name } of packages) {
+    run(
+      "node",
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(name)}); if (!Object.keys(m).length) throw new Error("no exports");`,
+      ],
+      { cwd: app },
+    );
+    run(
+      "node",
+      [
+        "-e",
+        `const m = require(${JSON.stringify(name)}); if (!Object.keys(m).length) throw new Error("no exports");`,
+      ],
+      { cwd: app },
+    );
+  }
+  console.log("✓ import (ESM) and require (CJS) of every package");
+
+  // A consumer written the way the READMEs say, typechecked against the installed tarballs.
+  writeFileSync(
+    join(app, "consumer.ts"),
+    readFileSync(join(root, "scripts", "consumer.ts.txt"), "utf8"),
+  );
+  writeFileSync(
+    join(app, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        lib: ["ES2023", "DOM", "ESNext.Disposable"],
+        noEmit: true,
+        skipLibCheck: false,
+        types: [],
+      },
+      files: ["consumer.ts"],
+    }),
+  );
+  run(bin("tsc"), ["-p", app]);
+  run(bin("tsx"), [join(app, "consumer.ts")], { cwd: app });
+  console.log("✓ a consumer typechecks and runs against the installed tarballs");
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

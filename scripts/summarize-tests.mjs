@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Sums every package's vitest JSON report into one closing line, "N passed, N failed", so the
+// whole suite reports one count. Fails when no test ran at all.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+let passed = 0;
+let failed = 0;
+let files = 0;
+for (const group of ["packages", "apps", "examples", "bench"]) {
+  const dir = join(root, group);
+  if (!existsSync(dir)) continue;
+  const candidates =
+    group === "examples" || group === "bench" ? [dir] : readdirSync(dir).map((d) => join(dir, d));
+  for (const pkg of candidates) {
+    const report = join(pkg, "test-artifacts", "vitest.json");
+    if (!existsSync(report)) continue;
+    const json = JSON.parse(readFileSync(report, "utf8"));
+    passed += json.numPassedTests ?? 0;
+    failed += (json.numFailedTests ?? 0) + (json.numTodoTests ?? 0) + (json.numPendingTests ?? 0);
+    files++;
+  }
+}
+console.log(`\nTest reports read: ${files}`);
+console.log(`Tests: ${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
