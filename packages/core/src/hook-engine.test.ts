@@ -283,7 +283,13 @@ describe("HookEngine.fire", () => {
     const engine = new HookEngine({ mode: "sequential" });
     const ran: number[] = [];
     engine.register({ event: "PreToolUse", handler: () => void ran.push(1) });
-    engine.register({ event: "PreToolUse", handler: () => (ran.push(2), block("stop here")) });
+    engine.register({
+      event: "PreToolUse",
+      handler: () => {
+        ran.push(2);
+        return block("stop here");
+      },
+    });
     engine.register({ event: "PreToolUse", handler: () => void ran.push(3) });
     const result = await engine.fire(bash("x"));
     expect(ran).toEqual([1, 2]);
@@ -432,7 +438,7 @@ describe("HookEngine.fire", () => {
     await vi.advanceTimersByTimeAsync(1);
     const result = await pending;
     expect(signal?.aborted).toBe(true);
-    expect((signal?.reason as HookError).code).toBe("TIMEOUT");
+    expect((signal!.reason as HookError).code).toBe("TIMEOUT");
     expect(result.action).toBe("block");
     expect(result.reason).toBe("hook slow timed out: no answer within 1000 ms");
     expect(result.event.args.a).toBe(1);

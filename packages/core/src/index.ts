@@ -136,5 +136,59 @@ export type {
   ToolOutput,
 } from "./tool-guard.js";
 export { runTool, ToolBlockedError } from "./tool-guard.js";
+// ── Remote hooks: the wire form of hooks.proto, and the client's transport seam ──
+export type {
+  CallOptions,
+  HookStream,
+  HookStreamHandlers,
+  Transport,
+  TransportFactory,
+  TransportOptions,
+  UnaryCalls,
+  UnaryMethod,
+} from "./transport.js";
 export type { ValidationResult } from "./validation.js";
 export { formatPath, parseOrThrow, toHookError, validate } from "./validation.js";
+export type {
+  CreateSessionRequest,
+  CreateSessionResponse,
+  DestroySessionRequest,
+  DestroySessionResponse,
+  ErrorMessage,
+  ExecuteToolRequest,
+  ExecuteToolResponse,
+  GenerateEventMessage,
+  GenerateProgress,
+  GenerateRequest,
+  GenerateResult,
+  HelloMessage,
+  HookConfigMessage,
+  HookCounters,
+  HookEventMessage,
+  HookInfoMessage,
+  HookMatcherMessage,
+  HookResponseMessage,
+  ListHooksRequest,
+  ListHooksResponse,
+  RegisterHookRequest,
+  RegisterHookResponse,
+  TokenUsageMessage,
+  UnregisterHookRequest,
+  UnregisterHookResponse,
+  WelcomeMessage,
+  WireFrame,
+  WireMessageMap,
+  WireMessageType,
+} from "./wire.js";
+export {
+  DEFAULT_HOOK_PORT,
+  fromHookResponse,
+  isWireId,
+  MAX_FRAME_CHARS,
+  PROTOCOL,
+  parseWireFrame,
+  parseWireMessage,
+  toHookResponse,
+  WIRE_HEADERS,
+  wireSchemas,
+} from "./wire.js";

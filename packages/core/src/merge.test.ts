@@ -116,13 +116,13 @@ describe("mergeOutcomes (properties)", () => {
           const run = async (releaseOrder: number[]) => {
             const engine = new HookEngine();
             const gates: (() => void)[] = [];
-            responses.forEach((r, i) =>
+            for (const [i, r] of responses.entries()) {
               engine.register({
                 id: `h${i}`,
                 event: "PreToolUse",
                 handler: () => new Promise<HookResponse>((resolve) => gates.push(() => resolve(r))),
-              }),
-            );
+              });
+            }
             const pending = engine.fire(event);
             await Promise.resolve();
             for (const i of releaseOrder) gates[i]!();

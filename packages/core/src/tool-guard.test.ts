@@ -132,9 +132,17 @@ describe("runTool", () => {
     ).rejects.toBe(denied);
     expect(execute).not.toHaveBeenCalled();
     const order: string[] = [];
-    await runTool(engine, call, async () => (order.push("tool"), { output: "" }), {
-      authorize: () => void order.push("authorize"),
-    });
+    await runTool(
+      engine,
+      call,
+      async () => {
+        order.push("tool");
+        return { output: "" };
+      },
+      {
+        authorize: () => void order.push("authorize"),
+      },
+    );
     expect(order).toEqual(["authorize", "tool"]);
   });
 

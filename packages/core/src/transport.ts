@@ -1,0 +1,105 @@
+import type { HookError } from "./hook-error.js";
+import type {
+  CreateSessionRequest,
+  CreateSessionResponse,
+  DestroySessionRequest,
+  DestroySessionResponse,
+  ExecuteToolRequest,
+  ExecuteToolResponse,
+  GenerateEventMessage,
+  GenerateRequest,
+  HookEventMessage,
+  HookResponseMessage,
+  ListHooksRequest,
+  ListHooksResponse,
+  RegisterHookRequest,
+  RegisterHookResponse,
+  UnregisterHookRequest,
+  UnregisterHookResponse,
+} from "./wire.js";
+
+/** The request/response calls of `hooks.proto`, by method name, in wire (JSON) form. */
+export interface UnaryCalls {
+  RegisterHook: { request: RegisterHookRequest; response: RegisterHookResponse };
+  UnregisterHook: { request: UnregisterHookRequest; response: UnregisterHookResponse };
+  ListHooks: { request: ListHooksRequest; response: ListHooksResponse };
+  CreateSession: { request: CreateSessionRequest; response: CreateSessionResponse };
+  DestroySession: { request: DestroySessionRequest; response: DestroySessionResponse };
+  ExecuteTool: { request: ExecuteToolRequest; response: ExecuteToolResponse };
+}
+
+export type UnaryMethod = keyof UnaryCalls;
+
+export interface CallOptions {
+  /** Abort the call: it rejects with a `HookError` whose code is `ABORTED`. */
+  signal?: AbortSignal;
+}
+
+/** What a transport tells its owner about the one hook stream. */
+export interface HookStreamHandlers {
+  /** A firing to answer, or (with `cancel: true`) the end of the agent's wait for one. */
+  onEvent(message: HookEventMessage): void;
+  /**
+   * The stream ended: `error` is undefined when the client closed it, a `HookError` otherwise
+   * (`UNAVAILABLE` when the agent went away, `UNAUTHENTICATED`, …). Called once.
+   */
+  onClose(error: HookError | undefined): void;
+}
+
+/** An open hook stream. */
+export interface HookStream {
+  /** True when the agent still held this client's hooks from an earlier stream. */
+  readonly resumed: boolean;
+  /** Answer a firing. Never throws; a send on a closed stream is dropped. */
+  send(response: HookResponseMessage): void;
+  /** Close the stream on purpose (`onClose` gets no error). */
+  close(): void;
+}
+
+/**
+ * The seam between `A3sClient` and a wire: a few methods, an `AbortSignal`, plain data in and
+ * out. The gRPC transport (`@a3s-lab/hooks-node`) and the WebSocket transport
+ * (`@a3s-lab/hooks-browser`) implement it; a test can implement it in memory.
+ *
+ * Every method rejects with a `HookError` whose `code` says what went wrong (`UNAUTHENTICATED`,
+ * `PERMISSION_DENIED`, `NOT_FOUND`, `LIMIT_EXCEEDED`, `INVALID_REGISTRATION`, `UNAVAILABLE`, …).
+ * A transport need not reconnect on its own: the client opens the hook stream again, with
+ * backoff, after `onClose` reports an error; a transport (re)connects lazily on each call.
+ *
+ * @example
+ * ```ts
+ * const transport = factory({ address: "127.0.0.1:16300", clientId: "me", token });
+ * const stream = await transport.openHookStream({
+ *   onEvent: (event) => stream.send({ hookId: event.hookId, eventId: event.eventId, action: "continue" }),
+ *   onClose: (error) => console.log("stream closed", error?.code),
+ * });
+ * await transport.call("RegisterHook", { eventType: "PreToolUse", hookId: "h1" });
+ * ```
+ */
+export interface Transport {
+  /** One request, one answer. */
+  call<M extends UnaryMethod>(
+    method: M,
+    request: UnaryCalls[M]["request"],
+    options?: CallOptions,
+  ): Promise<UnaryCalls[M]["response"]>;
+  /** AgentService.Generate: progress messages, then one `result`. */
+  generate(request: GenerateRequest, options?: CallOptions): AsyncIterable<GenerateEventMessage>;
+  /** Open the client's hook stream; resolves once the agent accepted it (the handshake). */
+  openHookStream(handlers: HookStreamHandlers, options?: CallOptions): Promise<HookStream>;
+  /** Release the connection. Open streams end; later calls reject with `UNAVAILABLE`. */
+  close(): Promise<void>;
+}
+
+/** Who the transport speaks for, and to whom. */
+export interface TransportOptions {
+  /** Where the agent's hook server listens, e.g. `127.0.0.1:16300`. */
+  address: string;
+  /** Sent as `authorization: Bearer <token>`. */
+  token?: string;
+  /** Sent as `x-a3s-client-id` on every call. */
+  clientId: string;
+}
+
+/** Makes a transport; `A3sClient` calls it once, with its address, token and client id. */
+export type TransportFactory = (options: TransportOptions) => Transport;

@@ -1,0 +1,423 @@
+import * as z from "zod/mini";
+import { jsonObjectSchema } from "./event-schemas.js";
+import { HookError } from "./hook-error.js";
+import { type HookResponse, hookResponseSchema, MAX_DELAY_MS } from "./hook-response.js";
+import { type ValidationResult, validate } from "./validation.js";
+
+/**
+ * The JSON form of every message in `hooks.proto` (package `a3s.hooks.v1`), shared by every
+ * transport: the gRPC transport converts protobuf objects to and from these shapes, and the
+ * WebSocket transport sends them as frames (`{ type: "RegisterHookRequest", ...message }`).
+ *
+ * The JSON form follows proto3's JSON mapping (lowerCamelCase names, absent = not given) with
+ * two deliberate differences: enums are the lower-case words of the TypeScript API
+ * (`"block"`, `"allow"`), and the `bytes` fields that hold JSON (`payload`, `modified`,
+ * `args`, `metadata`, `data`) carry the decoded JSON object rather than base64.
+ */
+
+/** The protocol's package name; transports may send it so a peer can refuse a version it does not speak. */
+export const PROTOCOL = "a3s.hooks.v1";
+
+/** The TCP port an agent's hook server listens on unless told otherwise (gRPC and WebSocket). */
+export const DEFAULT_HOOK_PORT = 16300;
+
+/** Metadata (gRPC) / header names of the protocol. */
+export const WIRE_HEADERS = Object.freeze({
+  /** `Bearer <token>` on every call. */
+  authorization: "authorization",
+  /** The caller's client id on every call. */
+  clientId: "x-a3s-client-id",
+  /** Initial metadata of an accepted HookStream: `true` when the server still held the client's hooks. */
+  resumed: "x-a3s-resumed",
+  /** Trailing metadata of a failed call: the {@link HookError} code, more precise than the status. */
+  errorCode: "x-a3s-error-code",
+});
+
+const ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** True for a valid client or hook id: 1 to 128 of `A-Z a-z 0-9 . _ -`. */
+export function isWireId(value: unknown): value is string {
+  return typeof value === "string" && ID.test(value);
+}
+
+const idSchema = z.string().check(z.refine(isWireId, "expected 1 to 128 of A-Z a-z 0-9 . _ -"));
+const text = (max: number) => z.string().check(z.maxLength(max));
+const count = z.number().check(z.int(), z.nonnegative());
+
+/** seed 000's `HookMatcher`, plus `pattern` (a name matcher for events that are not tool events). */
+export const hookMatcherMessageSchema = z.object({
+  tool: z.optional(text(4096)),
+  pathPattern: z.optional(text(4096)),
+  commandPattern: z.optional(text(4096)),
+  pattern: z.optional(text(4096)),
+});
+
+/** seed 000's `HookConfig`, plus `failBehavior` and `name`. `timeoutMs` 0 means the host's default. */
+export const hookConfigMessageSchema = z.object({
+  priority: z.optional(z.int32()),
+  timeoutMs: z.optional(z.number().check(z.int(), z.nonnegative(), z.lte(MAX_DELAY_MS))),
+  async: z.optional(z.boolean()),
+  failBehavior: z.optional(z.enum(["continue", "block"])),
+  name: z.optional(text(256)),
+});
+
+export const registerHookRequestSchema = z.object({
+  eventType: text(128),
+  matcher: z.optional(hookMatcherMessageSchema),
+  config: z.optional(hookConfigMessageSchema),
+  /** Chosen by the client; the server makes one when absent or empty. */
+  hookId: z.optional(z.union([z.literal(""), idSchema])),
+});
+
+export const registerHookResponseSchema = z.object({ hookId: idSchema });
+
+export const unregisterHookRequestSchema = z.object({ hookId: idSchema });
+
+export const unregisterHookResponseSchema = z.object({ removed: z.boolean() });
+
+export const listHooksRequestSchema = z.object({ eventType: z.optional(text(128)) });
+
+export const hookCountersSchema = z.object({
+  runs: count,
+  blocks: count,
+  failures: count,
+  timeouts: count,
+  rejectedResponses: count,
+});
+
+export const hookInfoMessageSchema = z.object({
+  hookId: idSchema,
+  eventType: z.string(),
+  matcher: z.optional(hookMatcherMessageSchema),
+  config: hookConfigMessageSchema,
+  counters: hookCountersSchema,
+});
+
+export const listHooksResponseSchema = z.object({ hooks: z.array(hookInfoMessageSchema) });
+
+/**
+ * A firing of one hook (or, with `cancel: true`, the end of the agent's wait for one).
+ * `payload` is the whole event object.
+ */
+export const hookEventMessageSchema = z.object({
+  hookId: idSchema,
+  eventType: text(128),
+  sessionId: z.string(),
+  timestamp: z.number(),
+  payload: z.optional(jsonObjectSchema),
+  eventId: z.string().check(z.minLength(1), z.maxLength(256)),
+  /** Epoch milliseconds when the agent stops waiting. */
+  deadlineMs: z.number(),
+  cancel: z.optional(z.boolean()),
+  cancelReason: z.optional(z.string()),
+});
+
+/** A client's answer to one firing, matched by (`hookId`, `eventId`). */
+export const hookResponseMessageSchema = z.object({
+  hookId: idSchema,
+  eventId: z.string().check(z.minLength(1), z.maxLength(256)),
+  action: z.enum(["continue", "block", "retry", "skip"]),
+  reason: z.optional(text(65_536)),
+  modified: z.optional(jsonObjectSchema),
+  retryDelayMs: z.optional(z.number().check(z.nonnegative(), z.lte(MAX_DELAY_MS))),
+  systemMessage: z.optional(text(65_536)),
+  additionalContext: z.optional(text(1_048_576)),
+  suppressOutput: z.optional(z.boolean()),
+  permission: z.optional(z.enum(["allow", "ask"])),
+  /** Set when the client's handler failed: the agent applies the hook's fail behaviour. */
+  error: z.optional(text(65_536)),
+});
+
+export const createSessionRequestSchema = z.object({
+  sessionId: z.optional(text(256)),
+  workingDirectory: z.optional(text(4096)),
+  model: z.optional(text(256)),
+  metadata: z.optional(jsonObjectSchema),
+});
+
+export const createSessionResponseSchema = z.object({
+  sessionId: z.string().check(z.minLength(1)),
+});
+
+export const destroySessionRequestSchema = z.object({
+  sessionId: text(256),
+  reason: z.optional(text(4096)),
+});
+
+export const destroySessionResponseSchema = z.object({ destroyed: z.boolean() });
+
+export const generateRequestSchema = z.object({
+  sessionId: text(256),
+  prompt: z.string(),
+});
+
+export const tokenUsageMessageSchema = z.object({
+  promptTokens: count,
+  completionTokens: count,
+  totalTokens: count,
+});
+
+export const generateProgressSchema = z.object({
+  /** `text`, `tool_call`, `tool_result`, `blocked`, … */
+  kind: z.string(),
+  text: z.optional(z.string()),
+  data: z.optional(jsonObjectSchema),
+});
+
+export const generateResultSchema = z.object({
+  text: z.string(),
+  usage: z.optional(tokenUsageMessageSchema),
+  blocked: z.optional(z.boolean()),
+  reason: z.optional(z.string()),
+});
+
+/** One message of the Generate stream: progress, then exactly one result. */
+export const generateEventMessageSchema = z.union([
+  z.object({ progress: generateProgressSchema }),
+  z.object({ result: generateResultSchema }),
+]);
+
+export const executeToolRequestSchema = z.object({
+  sessionId: text(256),
+  tool: z.string().check(z.minLength(1), z.maxLength(256)),
+  args: jsonObjectSchema,
+});
+
+export const executeToolResponseSchema = z.object({
+  success: z.boolean(),
+  output: z.string(),
+  exitCode: z.optional(z.int32()),
+  durationMs: z.number().check(z.nonnegative()),
+  blocked: z.optional(z.boolean()),
+  reason: z.optional(z.string()),
+});
+
+/** Message transports only (WebSocket): the first frame a client sends, in place of gRPC metadata. */
+export const helloSchema = z.object({
+  clientId: idSchema,
+  token: z.optional(text(4096)),
+  protocol: z.optional(z.string()),
+});
+
+/** Message transports only: the server's answer to `Hello`, in place of the HookStream's initial metadata. */
+export const welcomeSchema = z.object({
+  clientId: idSchema,
+  resumed: z.boolean(),
+  protocol: z.string(),
+});
+
+/** Message transports only: a failed call or a refused connection, in place of a gRPC status. */
+export const errorMessageSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  path: z.optional(z.array(z.union([z.string(), z.number()]))),
+});
+
+export type HookMatcherMessage = z.output<typeof hookMatcherMessageSchema>;
+export type HookConfigMessage = z.output<typeof hookConfigMessageSchema>;
+export type RegisterHookRequest = z.output<typeof registerHookRequestSchema>;
+export type RegisterHookResponse = z.output<typeof registerHookResponseSchema>;
+export type UnregisterHookRequest = z.output<typeof unregisterHookRequestSchema>;
+export type UnregisterHookResponse = z.output<typeof unregisterHookResponseSchema>;
+export type ListHooksRequest = z.output<typeof listHooksRequestSchema>;
+export type HookCounters = z.output<typeof hookCountersSchema>;
+export type HookInfoMessage = z.output<typeof hookInfoMessageSchema>;
+export type ListHooksResponse = z.output<typeof listHooksResponseSchema>;
+export type HookEventMessage = z.output<typeof hookEventMessageSchema>;
+export type HookResponseMessage = z.output<typeof hookResponseMessageSchema>;
+export type CreateSessionRequest = z.output<typeof createSessionRequestSchema>;
+export type CreateSessionResponse = z.output<typeof createSessionResponseSchema>;
+export type DestroySessionRequest = z.output<typeof destroySessionRequestSchema>;
+export type DestroySessionResponse = z.output<typeof destroySessionResponseSchema>;
+export type GenerateRequest = z.output<typeof generateRequestSchema>;
+export type TokenUsageMessage = z.output<typeof tokenUsageMessageSchema>;
+export type GenerateProgress = z.output<typeof generateProgressSchema>;
+export type GenerateResult = z.output<typeof generateResultSchema>;
+export type GenerateEventMessage = z.output<typeof generateEventMessageSchema>;
+export type ExecuteToolRequest = z.output<typeof executeToolRequestSchema>;
+export type ExecuteToolResponse = z.output<typeof executeToolResponseSchema>;
+export type HelloMessage = z.output<typeof helloSchema>;
+export type WelcomeMessage = z.output<typeof welcomeSchema>;
+export type ErrorMessage = z.output<typeof errorMessageSchema>;
+
+/** Every message by its name in `hooks.proto` (plus the three frames of message transports). */
+export const wireSchemas = {
+  RegisterHookRequest: registerHookRequestSchema,
+  RegisterHookResponse: registerHookResponseSchema,
+  UnregisterHookRequest: unregisterHookRequestSchema,
+  UnregisterHookResponse: unregisterHookResponseSchema,
+  ListHooksRequest: listHooksRequestSchema,
+  ListHooksResponse: listHooksResponseSchema,
+  HookEvent: hookEventMessageSchema,
+  HookResponse: hookResponseMessageSchema,
+  CreateSessionRequest: createSessionRequestSchema,
+  CreateSessionResponse: createSessionResponseSchema,
+  DestroySessionRequest: destroySessionRequestSchema,
+  DestroySessionResponse: destroySessionResponseSchema,
+  GenerateRequest: generateRequestSchema,
+  GenerateEvent: generateEventMessageSchema,
+  ExecuteToolRequest: executeToolRequestSchema,
+  ExecuteToolResponse: executeToolResponseSchema,
+  Hello: helloSchema,
+  Welcome: welcomeSchema,
+  Error: errorMessageSchema,
+} as const;
+
+export type WireMessageType = keyof typeof wireSchemas;
+export type WireMessageMap = { [K in WireMessageType]: z.output<(typeof wireSchemas)[K]> };
+
+/**
+ * A message as a frame on a message transport: the message's fields plus its `type`, and an
+ * optional `id` that pairs a request with its answer when calls share one connection.
+ */
+export type WireFrame = {
+  [K in WireMessageType]: WireMessageMap[K] & { type: K; id?: string };
+}[WireMessageType];
+
+/** Largest frame {@link parseWireFrame} accepts, in characters of JSON (4 MiB). */
+export const MAX_FRAME_CHARS = 4 * 1024 * 1024;
+
+const frameIdSchema = z.optional(z.string().check(z.maxLength(128)));
+
+/**
+ * Check one frame: a JSON text or an already parsed value. The answer names the field at
+ * fault (`HookResponse.action: expected one of …`), never throws, and never trusts the size.
+ *
+ * @example
+ * ```ts
+ * const frame = parseWireFrame(socketData);
+ * if (!frame.success) return socket.close(4400, frame.error.message);
+ * if (frame.data.type === "HookResponse") hub.receive(frame.data);
+ * ```
+ */
+export function parseWireFrame(input: unknown): ValidationResult<WireFrame> {
+  let value = input;
+  if (typeof input === "string") {
+    if (input.length > MAX_FRAME_CHARS) {
+      return fail(
+        "LIMIT_EXCEEDED",
+        `frame: ${input.length} characters, at most ${MAX_FRAME_CHARS}`,
+      );
+    }
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      return fail("INVALID_OUTPUT", `frame: not JSON (${(error as Error).message})`);
+    }
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return fail("INVALID_OUTPUT", "frame: expected a JSON object with a type");
+  }
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== "string" || !Object.hasOwn(wireSchemas, type)) {
+    return fail(
+      "INVALID_OUTPUT",
+      `frame.type: unknown message type ${JSON.stringify(type ?? null)}`,
+      ["type"],
+    );
+  }
+  const id = validate(frameIdSchema, (value as { id?: unknown }).id, "INVALID_OUTPUT", ["id"]);
+  if (!id.success) return id;
+  const schema = wireSchemas[type as WireMessageType] as z.ZodMiniType;
+  const checked = validate(schema, value, "INVALID_OUTPUT", [type]);
+  if (!checked.success) return checked;
+  const frame = { ...(checked.data as object), type } as WireFrame;
+  if (id.data !== undefined) frame.id = id.data;
+  return { success: true, data: frame };
+}
+
+/** Check one message of a known type (what a gRPC transport decoded). */
+export function parseWireMessage<K extends WireMessageType>(
+  type: K,
+  value: unknown,
+): ValidationResult<WireMessageMap[K]> {
+  return validate(wireSchemas[type] as z.ZodMiniType, value, "INVALID_OUTPUT", [
+    type,
+  ]) as ValidationResult<WireMessageMap[K]>;
+}
+
+function fail(
+  code: "INVALID_OUTPUT" | "LIMIT_EXCEEDED",
+  message: string,
+  path: (string | number)[] = [],
+): { success: false; error: HookError } {
+  return { success: false, error: new HookError(code, message, { path }) };
+}
+
+/**
+ * A client's answer in wire form → the engine's {@link HookResponse}. A message with `error`
+ * set is a handler failure and comes back as a `HANDLER_FAILED` error; a message that breaks
+ * the response rules (a block without a reason, `modified` on a block, …) as `INVALID_OUTPUT`.
+ */
+export function toHookResponse(message: HookResponseMessage): ValidationResult<HookResponse> {
+  if (message.error !== undefined && message.error !== "") {
+    return {
+      success: false,
+      error: new HookError("HANDLER_FAILED", message.error, { path: ["HookResponse", "error"] }),
+    };
+  }
+  const extra: Record<string, unknown> = {};
+  if (message.systemMessage) extra.systemMessage = message.systemMessage;
+  if (message.suppressOutput) extra.suppressOutput = true;
+  let response: Record<string, unknown>;
+  switch (message.action) {
+    case "continue":
+      response = { action: "continue", ...extra };
+      if (message.modified !== undefined) response.modified = message.modified;
+      if (message.permission !== undefined) response.permission = message.permission;
+      if (message.additionalContext) response.additionalContext = message.additionalContext;
+      break;
+    case "block":
+      response = { action: "block", reason: message.reason ?? "", ...extra };
+      break;
+    case "retry":
+      response = { action: "retry", ...extra };
+      if (message.retryDelayMs !== undefined) response.delay = message.retryDelayMs;
+      if (message.reason) response.reason = message.reason;
+      break;
+    default:
+      response = { action: "skip", ...extra };
+  }
+  if (message.action !== "continue") {
+    for (const field of ["modified", "permission", "additionalContext"] as const) {
+      if (message[field] !== undefined && message[field] !== "") {
+        return {
+          success: false,
+          error: new HookError(
+            "INVALID_OUTPUT",
+            `HookResponse.${field}: only a continue may carry ${field}, got action ${JSON.stringify(message.action)}`,
+            { path: ["HookResponse", field] },
+          ),
+        };
+      }
+    }
+  }
+  return validate(hookResponseSchema, response, "INVALID_OUTPUT", ["HookResponse"]);
+}
+
+/** The engine's {@link HookResponse} → the wire form, answering (`hookId`, `eventId`). */
+export function fromHookResponse(
+  hookId: string,
+  eventId: string,
+  response: HookResponse,
+): HookResponseMessage {
+  const message: HookResponseMessage = { hookId, eventId, action: response.action };
+  if (response.systemMessage !== undefined) message.systemMessage = response.systemMessage;
+  if (response.suppressOutput) message.suppressOutput = true;
+  switch (response.action) {
+    case "continue":
+      if (response.modified !== undefined) message.modified = response.modified;
+      if (response.permission !== undefined) message.permission = response.permission;
+      if (response.additionalContext !== undefined)
+        message.additionalContext = response.additionalContext;
+      break;
+    case "block":
+      message.reason = response.reason;
+      break;
+    case "retry":
+      if (response.delay !== undefined) message.retryDelayMs = response.delay;
+      if (response.reason !== undefined) message.reason = response.reason;
+      break;
+  }
+  return message;
+}
