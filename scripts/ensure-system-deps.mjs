@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The test suite drives real programs: Debian's chromium (browser tests, through
 // playwright-core; never a downloaded browser) and python3-grpc-tools (a Python client built
-// from hooks.proto). Install them when missing and we may (root with apt-get); otherwise say
+// from hooks.proto, run with /usr/bin/python3). Install them when missing and we may (root
+// with apt-get); otherwise say
 // exactly what to install. Never downloads anything but Debian packages.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,9 +12,10 @@ const needs = [
   {
     pkg: "python3-grpc-tools",
     extra: ["python3-grpcio"],
+    // Debian's own interpreter: a python3 earlier on PATH (pyenv, venv) cannot see its modules.
     present: () =>
-      spawnSync("python3", ["-c", "import grpc_tools.protoc, grpc"], { stdio: "ignore" }).status ===
-      0,
+      spawnSync("/usr/bin/python3", ["-c", "import grpc_tools.protoc, grpc"], { stdio: "ignore" })
+        .status === 0,
   },
 ];
 
