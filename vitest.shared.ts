@@ -1,11 +1,28 @@
-import { defaultServerConditions } from "vite";
-import { defineConfig } from "vitest/config";
+import { playwright } from "@vitest/browser-playwright";
+import { defaultClientConditions, defaultServerConditions } from "vite";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 /**
  * Shared vitest settings. Every package resolves its sibling packages through the
  * `@a3s-lab/source` export condition, so tests run against `src/` with no build step.
  */
 export const sourceConditions = ["@a3s-lab/source", ...defaultServerConditions];
+export const browserSourceConditions = ["@a3s-lab/source", ...defaultClientConditions];
+
+/** Debian's Chromium, driven by playwright; nothing downloads a browser. */
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+];
+
+const reporters: NonNullable<ReturnType<typeof defineConfig>["test"]>["reporters"] = [
+  "default",
+  ["json", { outputFile: "test-artifacts/vitest.json" }],
+];
 
 export function packageConfig(options: { name: string; include?: string[]; testTimeout?: number }) {
   return defineConfig({
@@ -16,9 +33,53 @@ export function packageConfig(options: { name: string; include?: string[]; testT
       include: options.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
       testTimeout: options.testTimeout ?? 10_000,
       typecheck: { enabled: true, include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"] },
-      reporters: ["default", ["json", { outputFile: "test-artifacts/vitest.json" }]],
+      reporters,
       restoreMocks: true,
       unstubEnvs: true,
+    },
+  });
+}
+
+/** A vitest project that runs the given tests in headless Debian Chromium. */
+export function chromiumProject(options: {
+  name: string;
+  include: string[];
+  testTimeout?: number;
+}): TestProjectInlineConfiguration {
+  return {
+    resolve: { conditions: browserSourceConditions },
+    test: {
+      name: options.name,
+      include: options.include,
+      testTimeout: options.testTimeout ?? 15_000,
+      restoreMocks: true,
+      browser: {
+        enabled: true,
+        headless: true,
+        screenshotFailures: false,
+        provider: playwright({
+          launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+        }),
+        instances: [{ browser: "chromium" }],
+      },
+    },
+  };
+}
+
+/** A package whose unit tests run twice: in Node (with type tests) and in Chromium. */
+export function nodeAndBrowserConfig(options: { name: string; browserInclude?: string[] }) {
+  const node = packageConfig({ name: options.name });
+  const { reporters: _ignored, ...nodeTest } = node.test ?? {};
+  return defineConfig({
+    test: {
+      reporters,
+      projects: [
+        { resolve: node.resolve, ssr: node.ssr, test: nodeTest },
+        chromiumProject({
+          name: `${options.name} (chromium)`,
+          include: options.browserInclude ?? ["src/**/*.test.ts"],
+        }),
+      ],
     },
   });
 }

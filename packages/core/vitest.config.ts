@@ -1,3 +1,4 @@
-import { packageConfig } from "../../vitest.shared.ts";
+import { nodeAndBrowserConfig } from "../../vitest.shared.ts";
 
-export default packageConfig({ name: "core" });
+// Core's unit tests run in Node and again in real Chromium: proof that core is platform-free.
+export default nodeAndBrowserConfig({ name: "core" });
