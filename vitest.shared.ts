@@ -1,6 +1,10 @@
 import { playwright } from "@vitest/browser-playwright";
 import { defaultClientConditions, defaultServerConditions } from "vite";
-import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import {
+  defineConfig,
+  type TestProjectInlineConfiguration,
+  type ViteUserConfig,
+} from "vitest/config";
 
 /**
  * Shared vitest settings. Every package resolves its sibling packages through the
@@ -19,13 +23,20 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
 ];
 
-const reporters: NonNullable<ReturnType<typeof defineConfig>["test"]>["reporters"] = [
+const reporters: NonNullable<NonNullable<ViteUserConfig["test"]>["reporters"]> = [
   "default",
   ["json", { outputFile: "test-artifacts/vitest.json" }],
 ];
 
-export function packageConfig(options: { name: string; include?: string[]; testTimeout?: number }) {
-  return defineConfig({
+interface ProjectOptions {
+  name: string;
+  include?: string[];
+  testTimeout?: number;
+}
+
+/** A Node project: the package's tests and type tests, against `src/` of every package. */
+export function nodeProject(options: ProjectOptions): TestProjectInlineConfiguration {
+  return {
     resolve: { conditions: sourceConditions },
     ssr: { resolve: { conditions: sourceConditions, externalConditions: ["@a3s-lab/source"] } },
     test: {
@@ -33,19 +44,22 @@ export function packageConfig(options: { name: string; include?: string[]; testT
       include: options.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
       testTimeout: options.testTimeout ?? 10_000,
       typecheck: { enabled: true, include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"] },
-      reporters,
       restoreMocks: true,
       unstubEnvs: true,
     },
-  });
+  };
+}
+
+/** A package tested in Node only. */
+export function packageConfig(options: ProjectOptions): ViteUserConfig {
+  const project = nodeProject(options);
+  return defineConfig({ ...project, test: { ...project.test, reporters } });
 }
 
 /** A vitest project that runs the given tests in headless Debian Chromium. */
-export function chromiumProject(options: {
-  name: string;
-  include: string[];
-  testTimeout?: number;
-}): TestProjectInlineConfiguration {
+export function chromiumProject(
+  options: ProjectOptions & { include: string[] },
+): TestProjectInlineConfiguration {
   return {
     resolve: { conditions: browserSourceConditions },
     test: {
@@ -67,14 +81,15 @@ export function chromiumProject(options: {
 }
 
 /** A package whose unit tests run twice: in Node (with type tests) and in Chromium. */
-export function nodeAndBrowserConfig(options: { name: string; browserInclude?: string[] }) {
-  const node = packageConfig({ name: options.name });
-  const { reporters: _ignored, ...nodeTest } = node.test ?? {};
+export function nodeAndBrowserConfig(options: {
+  name: string;
+  browserInclude?: string[];
+}): ViteUserConfig {
   return defineConfig({
     test: {
       reporters,
       projects: [
-        { resolve: node.resolve, ssr: node.ssr, test: nodeTest },
+        nodeProject({ name: options.name }),
         chromiumProject({
           name: `${options.name} (chromium)`,
           include: options.browserInclude ?? ["src/**/*.test.ts"],
