@@ -695,3 +695,67 @@ describe("HookEngine audit", () => {
     expect(engine.list().map((h) => h.id)).toEqual(["late"]);
   });
 });
+
+describe("HookEngine with huge and hostile input", () => {
+  it("refuses a megabyte name or matcher with a short message naming the field", () => {
+    const engine = new HookEngine();
+    const huge = "x".repeat(1_000_000);
+    const name = thrown(() =>
+      engine.register({ event: "Stop", name: huge, handler: () => undefined }),
+    );
+    expect(name.message).toContain(
+      "registration.name: expected at most 256 characters, got 1000000",
+    );
+    expect(name.message.length).toBeLessThan(200);
+    const matcher = thrown(() =>
+      engine.register({ event: "PreToolUse", matcher: huge, handler: () => undefined }),
+    );
+    expect(matcher.path).toEqual(["registration", "matcher"]);
+    expect(engine.size()).toBe(0);
+  });
+
+  it("passes a huge event through untouched and merges a huge patch", async () => {
+    const engine = new HookEngine();
+    const big = "y".repeat(5_000_000);
+    engine.register({
+      event: "PreToolUse",
+      handler: (e) => modify({ args: { command: `${String(e.args.command)}!` } }),
+    });
+    const result = await engine.fire(bash(big));
+    expect(String(result.event.args.command).length).toBe(5_000_001);
+  });
+
+  it("treats a thenable that throws from then() as that hook's failure", async () => {
+    const engine = new HookEngine();
+    const hostile = {
+      // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point of this test.
+      then() {
+        throw new Error("then exploded");
+      },
+    };
+    engine.register({ event: "Stop", handler: () => hostile as never });
+    const result = await engine.fire(
+      createEvent("Stop", { sessionId: "s", stopHookActive: false }),
+    );
+    expect(result.outcomes[0]).toMatchObject({ status: "failed" });
+  });
+});
+
+describe("HookEngine with hostile async hooks", () => {
+  it("a fire-and-forget thenable that throws from then() is reported, not thrown", async () => {
+    const engine = new HookEngine();
+    const failed = new Promise((resolve) => engine.on("failed", resolve));
+    const hostile = {
+      // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point of this test.
+      then() {
+        throw new Error("then exploded");
+      },
+    };
+    engine.register({ event: "Stop", async: true, handler: () => hostile as never });
+    const result = await engine.fire(
+      createEvent("Stop", { sessionId: "s", stopHookActive: false }),
+    );
+    expect(result.outcomes[0]!.status).toBe("async");
+    expect(await failed).toMatchObject({ type: "failed", message: "then exploded" });
+  });
+});

@@ -574,7 +574,9 @@ export class HookEngine {
         done(finish("timeout", undefined, error));
       }, hook.timeout);
       fireSignal?.addEventListener("abort", onAbort, { once: true });
-      value.then(
+      // Promise.resolve adopts foreign thenables safely: a then() that throws becomes a
+      // rejection instead of escaping the executor (a native promise is returned as is).
+      Promise.resolve(value).then(
         (v) => done(settle(v)),
         (error: unknown) =>
           done(finish("failed", undefined, HookError.from(error, "HANDLER_FAILED"))),
@@ -605,7 +607,7 @@ export class HookEngine {
         });
       }
     }, hook.timeout);
-    value.then(
+    Promise.resolve(value).then(
       () => {
         settled = true;
         this.#timers.clearTimeout(timer);
