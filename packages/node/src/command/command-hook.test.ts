@@ -1,0 +1,442 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createEvent, HookEngine, HookError } from "@a3s-lab/hooks-core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type CommandRunReport,
+  commandHookRegistration,
+  createCommandExecutor,
+  createCommandHook,
+} from "./command-hook.js";
+
+const fixtures = resolve(import.meta.dirname, "../../test/fixtures/hooks");
+const fixture = (name: string) => join(fixtures, name);
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "a3s-cmd-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const bash = (command: string) =>
+  createEvent("PreToolUse", {
+    sessionId: "sess-1",
+    tool: "Bash",
+    args: { command },
+    toolUseId: "toolu_1",
+  });
+
+/** True while the process exists and is not a zombie waiting to be reaped. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+function engineWith(...registrations: Parameters<HookEngine["register"]>[0][]): HookEngine {
+  const engine = new HookEngine();
+  for (const r of registrations) engine.register(r);
+  return engine;
+}
+
+describe("stdin, environment and working directory", () => {
+  it("give the hook Claude Code's fields, seed 001's event name and the event itself", async () => {
+    const hook = createCommandExecutor(
+      { args: [fixture("capture.sh"), dir], env: { EXTRA: "yes" }, cwd: "sub" },
+      { projectDir: dir, env: { PATH: process.env.PATH } },
+    );
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(dir, "sub"));
+    const report = await hook.run(bash("ls -la"));
+    expect(report.error).toBeUndefined();
+    const stdin = JSON.parse(readFileSync(join(dir, "stdin.json"), "utf8"));
+    expect(stdin).toMatchObject({
+      hook_event_name: "PreToolUse",
+      event: "pre_tool_use",
+      session_id: "sess-1",
+      cwd: join(dir, "sub"),
+      tool_name: "Bash",
+      tool_input: { command: "ls -la" },
+      tool_use_id: "toolu_1",
+      eventType: "PreToolUse",
+      sessionId: "sess-1",
+      tool: "Bash",
+      args: { command: "ls -la" },
+    });
+    const env = readFileSync(join(dir, "env.txt"), "utf8");
+    expect(env).toContain(`A3S_PROJECT_DIR=${dir}\n`);
+    expect(env).toContain(`CLAUDE_PROJECT_DIR=${dir}\n`);
+    expect(env).toContain("A3S_SESSION_ID=sess-1\n");
+    expect(env).toContain("A3S_HOOK_EVENT=PreToolUse\n");
+    expect(env).toContain("EXTRA=yes\n");
+    expect(env).not.toContain("HOME=");
+    expect(readFileSync(join(dir, "pwd.txt"), "utf8").trim()).toBe(join(dir, "sub"));
+  });
+
+  it("works with a script that closes stdin without reading a 2 MB event", async () => {
+    const handler = createCommandHook({ args: [fixture("ignore-stdin.sh")] });
+    const response = await handler(bash("x".repeat(2_000_000)), undefined as never);
+    expect(response).toEqual({ action: "continue", permission: "allow" });
+  });
+});
+
+describe("exit codes and output, through the engine", () => {
+  it("blocks with the stderr of a Claude Code validator (python, exit 2)", async () => {
+    const engine = engineWith(
+      commandHookRegistration({
+        event: "PreToolUse",
+        matcher: "Bash",
+        command: fixture("claude-validator.py"),
+      }),
+    );
+    const blocked = await engine.fire(bash("sudo rm -rf / --no-preserve-root"));
+    expect(blocked.action).toBe("block");
+    expect(blocked.reason).toBe("Blocked: recursive delete of the root directory");
+    const allowed = await engine.fire(bash("ls"));
+    expect(allowed.action).toBe("continue");
+    expect(allowed.outcomes[0]?.status).toBe("ok");
+  });
+
+  it("rewrites the input through updatedInput (python) and modified_args (bash)", async () => {
+    const engine = new HookEngine({ mode: "sequential" });
+    engine.register(
+      commandHookRegistration({ event: "PreToolUse", command: fixture("updated-input.py") }),
+    );
+    engine.register(
+      commandHookRegistration({ event: "PreToolUse", args: [fixture("modified-args.sh")] }),
+    );
+    const result = await engine.fire(bash("ls"));
+    expect(result.action).toBe("continue");
+    expect(result.permission).toBe("allow");
+    expect(result.event.args).toEqual({ command: "ls --color=never", timeout: 30000 });
+  });
+
+  it("turns plain stdout into context for UserPromptSubmit only", async () => {
+    const handler = createCommandHook({ command: fixture("add-context.sh") });
+    const prompt = createEvent("UserPromptSubmit", { sessionId: "s", prompt: "hello" });
+    expect(await handler(prompt, undefined as never)).toEqual({
+      action: "continue",
+      additionalContext: "Current branch: main\nPrompt length: 5",
+    });
+    const plain = createCommandHook({ command: "echo just chatter" });
+    expect(await plain(bash("ls"), undefined as never)).toEqual({ action: "continue" });
+  });
+
+  it("lets no JSON undo an exit-2 block", async () => {
+    const handler = createCommandHook({
+      command: `echo '{"decision":"approve","continue":true}'; echo '  no way  ' >&2; exit 2`,
+    });
+    expect(await handler(bash("ls"), undefined as never)).toEqual({
+      action: "block",
+      reason: "no way",
+    });
+  });
+
+  it("reads Claude Code's continue:false and seed 001's continue_execution:false as blocks", async () => {
+    for (const json of [
+      { continue: false, stopReason: "stop now" },
+      { continue_execution: false, stop_reason: "stop now" },
+    ]) {
+      const handler = createCommandHook({ command: `echo '${JSON.stringify(json)}'` });
+      expect(await handler(bash("ls"), undefined as never)).toMatchObject({
+        action: "block",
+        reason: "stop now",
+      });
+    }
+  });
+
+  it("reports a crash (python) with its first stderr line, and continues", async () => {
+    const reports: CommandRunReport[] = [];
+    const engine = engineWith(
+      commandHookRegistration(
+        { event: "PreToolUse", command: fixture("crash.py"), name: "crashy" },
+        { onRun: (r) => reports.push(r) },
+      ),
+    );
+    const failures: string[] = [];
+    engine.on("failed", (r) => failures.push(r.message));
+    const result = await engine.fire(bash("ls"));
+    expect(result.action).toBe("continue");
+    expect(result.outcomes[0]).toMatchObject({ status: "failed", name: "crashy" });
+    expect(failures).toEqual(["exit code 1: fatal: the hook crashed"]);
+    expect(reports[0]?.stderr).toContain("RuntimeError: boom");
+  });
+
+  it("blocks on failure when the hook's failBehavior is block", async () => {
+    const engine = engineWith(
+      commandHookRegistration({
+        event: "PreToolUse",
+        command: "exit 3",
+        failBehavior: "block",
+        name: "strict",
+      }),
+    );
+    const result = await engine.fire(bash("ls"));
+    expect(result.action).toBe("block");
+    expect(result.reason).toBe("hook strict failed: exit code 3");
+  });
+
+  it("treats garbage JSON on stdout as a failure of the hook, not a crash", async () => {
+    const report = await createCommandExecutor({ command: fixture("garbage.sh") }).run(bash("ls"));
+    expect(HookError.is(report.error, "INVALID_OUTPUT")).toBe(true);
+    expect(report.error?.message).toMatch(/not valid JSON.*\{this is not json/);
+  });
+
+  it("reports exit 127 for a missing command, and ENOENT / EACCES in the exec form", async () => {
+    const missing = await createCommandExecutor({ command: "no-such-command-a3s" }).run(bash("x"));
+    expect(missing.exitCode).toBe(127);
+    expect(missing.error?.message).toMatch(
+      /^exit code 127 \(command not found\): .*no-such-command-a3s.*not found/,
+    );
+    const noFile = await createCommandExecutor({ args: [join(dir, "nope.sh")] }).run(bash("x"));
+    expect(noFile.error?.message).toBe(
+      "could not start the command: ENOENT (no such file or directory)",
+    );
+    const script = join(dir, "not-executable.sh");
+    writeFileSync(script, "#!/bin/sh\nexit 0\n");
+    chmodSync(script, 0o644);
+    const notExec = await createCommandExecutor({ args: [script] }).run(bash("x"));
+    expect(notExec.error?.message).toMatch(/EACCES/);
+  });
+
+  it("caps 50 MB of output at 1 MiB per stream, reading the rest so the child finishes", async () => {
+    const report = await createCommandExecutor({ args: [fixture("flood.py")] }).run(bash("x"));
+    expect(report.exitCode).toBe(0);
+    expect(report.error).toBeUndefined();
+    expect(report.stdout.length).toBe(1024 * 1024);
+    expect(report.stderr.length).toBe(1024 * 1024);
+    expect(report.stdoutBytes).toBe(50 * 1024 * 1024);
+    expect(report.truncated).toEqual({ stdout: true, stderr: true });
+    expect(report.notes).toContain(`stdout cut to 1048576 of ${50 * 1024 * 1024} bytes`);
+  });
+
+  it("refuses JSON that was cut by the cap", async () => {
+    const report = await createCommandExecutor(
+      { command: `printf '{"reason":"%s"}' "$(head -c 3000 /dev/zero | tr '\\0' a)"` },
+      { maxOutputBytes: 1000 },
+    ).run(bash("x"));
+    expect(report.error?.message).toMatch(/longer than the 1000 byte cap/);
+  });
+});
+
+describe("timeouts and cancellation", () => {
+  it("kill the whole process group, children included, and contribute the fail behaviour", async () => {
+    const pidFile = join(dir, "pid");
+    let report: CommandRunReport | undefined;
+    const done = new Promise<void>((resolveDone) => {
+      const engine = engineWith(
+        commandHookRegistration(
+          {
+            event: "PreToolUse",
+            args: [fixture("sleeper.sh"), pidFile],
+            timeout: 0.5,
+            failBehavior: "block",
+            name: "sleepy",
+          },
+          {
+            killGrace: 200,
+            onRun: (r) => {
+              report = r;
+              resolveDone();
+            },
+          },
+        ),
+      );
+      void engine.fire(bash("ls")).then((result) => {
+        expect(result.action).toBe("block");
+        expect(result.reason).toBe("hook sleepy timed out: no answer within 500 ms");
+        expect(result.outcomes[0]?.status).toBe("timeout");
+      });
+    });
+    await done;
+    expect(report?.timedOut).toBe(true);
+    // The report comes after the pipes closed, i.e. after the background sleep died too.
+    expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+  });
+
+  it("time out on their own when used outside an engine", async () => {
+    const pidFile = join(dir, "pid");
+    const report = await createCommandExecutor(
+      { args: [fixture("sleeper.sh"), pidFile], timeout: 0.3 },
+      { killGrace: 100 },
+    ).run(bash("ls"));
+    expect(report.timedOut).toBe(true);
+    expect(HookError.is(report.error, "TIMEOUT")).toBe(true);
+    expect(report.error?.message).toBe("no answer within 0.3 s; the process group was killed");
+    expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+  });
+
+  it("stop when the firing is aborted", async () => {
+    const controller = new AbortController();
+    const pidFile = join(dir, "pid");
+    const hook = createCommandExecutor({ args: [fixture("sleeper.sh"), pidFile] });
+    const running = hook.run(bash("ls"), controller.signal);
+    // Abort once the script has started its children.
+    const { watch } = await import("node:fs");
+    await new Promise<void>((resolveWatch) => {
+      const watcher = watch(dir, () => {
+        if (existsSync(pidFile) && readFileSync(pidFile, "utf8").trim()) {
+          watcher.close();
+          resolveWatch();
+        }
+      });
+    });
+    controller.abort();
+    const report = await running;
+    expect(report.aborted).toBe(true);
+    expect(HookError.is(report.error, "ABORTED")).toBe(true);
+    expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+  });
+
+  it("do not wait for a background child that keeps stdout open after the hook exited", async () => {
+    const pidFile = join(dir, "bg");
+    const report = await createCommandExecutor(
+      { command: `(sleep 30) & echo $! > '${pidFile}'; echo '{"decision":"approve"}'` },
+      { drainTimeout: 50 },
+    ).run(bash("ls"));
+    expect(report.response).toEqual({ action: "continue", permission: "allow" });
+    process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+  });
+});
+
+describe("template variables", () => {
+  const canary = () => join(dir, "CANARY");
+  const hostile = () => [
+    `$(touch ${canary()})`,
+    `\`touch ${canary()}\``,
+    `'; touch ${canary()}; '`,
+    `"; touch ${canary()}; "`,
+    `\ntouch ${canary()}\n`,
+    `’‘“”; touch ${canary()}`,
+  ];
+
+  it("are substituted shell-quoted: hostile values arrive intact and run nothing", async () => {
+    for (const value of hostile()) {
+      const out = join(dir, "out");
+      const report = await createCommandExecutor({
+        command: `printf '%s|%s|%s' {{tool_args.command}} '{{tool_args.command}}' "{{tool_args.command}}" > '${out}'`,
+      }).run(bash(value));
+      expect(report.error).toBeUndefined();
+      expect(readFileSync(out, "utf8")).toBe(`${value}|${value}|${value}`);
+    }
+    expect(existsSync(canary())).toBe(false);
+  });
+
+  it("run seed 004's examples verbatim without executing what the values hold", async () => {
+    const log = join(dir, "audit.log");
+    const commands = [
+      `echo '[$(date)] BASH: {{tool_args.command}}' >> ${log}`,
+      `echo '[$(date)] TOOL: {{tool_name}} - {{result}}' | head -c 200 >> ${log}`,
+    ];
+    for (const value of hostile()) {
+      for (const command of commands) {
+        const event = createEvent("PostToolUse", {
+          sessionId: "s",
+          tool: "bash_execute",
+          args: { command: value },
+          result: { success: true, output: value, duration: 1 },
+        });
+        const report = await createCommandExecutor({ command }).run(event);
+        expect(report.error).toBeUndefined();
+      }
+    }
+    expect(existsSync(canary())).toBe(false);
+    expect(readFileSync(log, "utf8")).toContain(`BASH: '; touch ${canary()}; '`);
+  });
+
+  it("drop NUL bytes and cut 1 MB values, and say so", async () => {
+    const out = join(dir, "out");
+    const value = `a\0b$(touch ${canary()})${"z".repeat(1_000_000)}`;
+    const report = await createCommandExecutor({
+      command: `printf '%s' '{{tool_args.command}}' > '${out}'`,
+    }).run(bash(value));
+    expect(report.error).toBeUndefined();
+    expect(report.notes).toEqual([
+      "{{tool_args.command}}: removed NUL bytes",
+      `{{tool_args.command}}: cut to 16384 of ${value.length - 1} characters`,
+    ]);
+    const written = readFileSync(out, "utf8");
+    expect(written.startsWith(`ab$(touch ${canary()})zzz`)).toBe(true);
+    expect(written.length).toBe(16_384);
+    expect(existsSync(canary())).toBe(false);
+  });
+
+  it("are passed as plain arguments in the exec form", async () => {
+    const report = await createCommandExecutor({
+      args: ["printf", "%s", "{{tool_name}}:{{tool_args.command}}"],
+    }).run(bash("$(touch x) 'q'"));
+    expect(report.stdout).toBe("Bash:$(touch x) 'q'");
+  });
+
+  it("are checked when the hook is made", () => {
+    const error = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (e) {
+        return e as HookError;
+      }
+      throw new Error("expected a throw");
+    };
+    const unknown = error(() => createCommandHook({ command: "echo {{tool_nme}}" }));
+    expect(unknown.code).toBe("TEMPLATE_ERROR");
+    expect(unknown.message).toContain("unknown variable {{tool_nme}}; known variables: tool_name");
+    const comment = error(() => createCommandHook({ command: "true # {{message}}" }));
+    expect(comment.message).toBe(
+      "template: {{message}} cannot be quoted safely: a placeholder inside a # comment",
+    );
+    expect(error(() => createCommandHook({ args: ["{{tool_name}}"] })).message).toBe(
+      "args[0]: the program name cannot contain {{variables}}",
+    );
+  });
+});
+
+describe("bad definitions and options", () => {
+  const error = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return e as HookError;
+    }
+    throw new Error("expected a throw");
+  };
+
+  it.each([
+    [{}, "definition"],
+    [{ command: "a", args: ["b"] }, "definition"],
+    [{ command: "ls", timeout: "ten" }, "definition.timeout"],
+    [{ command: "ls", timeout: -1 }, "definition.timeout"],
+    [{ command: "ls", timeout: 1e9 }, "definition.timeout"],
+    [{ command: "" }, "definition.command"],
+    [{ command: "a\0b" }, "definition.command"],
+    [{ args: [] }, "definition.args"],
+    [{ args: ["ls", 3] }, "definition.args[1]"],
+    [{ command: "ls", env: { "A=B": "x" } }, "definition.env"],
+    [{ command: "ls", type: "prompt" }, "definition.type"],
+    [null, "definition"],
+    ["ls", "definition"],
+  ])("%j is refused, naming %s", (definition, path) => {
+    const e = error(() => createCommandHook(definition as never));
+    expect(e.code).toBe("INVALID_REGISTRATION");
+    expect(e.message.startsWith(path)).toBe(true);
+  });
+
+  it("refuses bad options, naming them", () => {
+    const e = error(() => createCommandHook({ command: "ls" }, { maxOutputBytes: -1 }));
+    expect(e.message).toMatch(/^options\.maxOutputBytes/);
+  });
+
+  it("refuses an event that cannot be written as JSON", async () => {
+    const event = bash("ls");
+    (event.args as Record<string, unknown>).n = 10n;
+    const report = await createCommandExecutor({ command: "true" }).run(event);
+    expect(HookError.is(report.error, "INVALID_EVENT")).toBe(true);
+  });
+});

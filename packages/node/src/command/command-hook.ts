@@ -1,0 +1,431 @@
+import { resolve } from "node:path";
+import {
+  type CompiledTemplate,
+  compileTemplate,
+  type Escaper,
+  type FailBehavior,
+  type HookContext,
+  HookError,
+  type HookEvent,
+  type HookEventName,
+  type HookEventNameInput,
+  type HookHandler,
+  type HookRegistration,
+  type HookResponse,
+  type Matcher,
+  validate,
+} from "@a3s-lab/hooks-core";
+import { z } from "zod";
+import { shellEscaper } from "../shell-quote.js";
+import {
+  type CommandHookDefinition,
+  commandHookDefinitionSchema,
+  describeCommand,
+} from "./command-definition.js";
+import { toHookInput } from "./hook-input.js";
+import { interpretResult } from "./interpret-result.js";
+import { type SpawnResult, spawnCommand } from "./spawn-command.js";
+import { TEMPLATE_VARIABLES, templateVariables } from "./template-variables.js";
+
+/** How command hooks run: shared by every hook made with the same options. */
+export interface CommandHookOptions {
+  /** The project root, in `A3S_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`. Default `process.cwd()`. */
+  projectDir?: string;
+  /** Where hooks run when their definition gives no `cwd`. Default the project directory. */
+  cwd?: string;
+  /** The environment hooks start from. Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Bytes kept of each of stdout and stderr; the rest is discarded. Default 1 MiB. */
+  maxOutputBytes?: number;
+  /** Milliseconds, for definitions without `timeout`. Default 60 000. */
+  defaultTimeout?: number;
+  /** Milliseconds between SIGTERM and SIGKILL when a hook is stopped. Default 1000. */
+  killGrace?: number;
+  /** Milliseconds to wait for output after the hook exited, when a background child holds it. Default 250. */
+  drainTimeout?: number;
+  /** The shell for the `command` form. Default `/bin/sh`. */
+  shell?: string;
+  /** Characters kept of one `{{variable}}` value; longer values are cut. Default 16 384. */
+  templateValueLimit?: number;
+  /** Called after every run with everything about it (for CLIs, logs and tests). */
+  onRun?: (report: CommandRunReport) => void;
+}
+
+/** Everything about one run of a command hook. */
+export interface CommandRunReport {
+  name: string;
+  event: HookEventName;
+  eventId: string;
+  /** What ran: the shell command after substitution, or the argv. */
+  command: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** Milliseconds. */
+  duration: number;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: number;
+  stderrBytes: number;
+  truncated: { stdout: boolean; stderr: boolean };
+  timedOut: boolean;
+  aborted: boolean;
+  /** The hook's answer, when it gave one. */
+  response?: HookResponse;
+  /** Why the hook failed, when it did. */
+  error?: HookError;
+  /** Things worth knowing that did not fail the run: truncated values, removed NUL bytes. */
+  notes: string[];
+}
+
+/** What {@link CommandHook.registration} needs besides the command. */
+export interface CommandRegistrationSpec<N extends HookEventNameInput = HookEventNameInput> {
+  event: N;
+  matcher?: Matcher | undefined;
+  source?: string | undefined;
+  id?: string | undefined;
+  /** Used when the definition has no `failBehavior`. */
+  failBehavior?: FailBehavior | undefined;
+}
+
+const DEFAULTS = {
+  maxOutputBytes: 1024 * 1024,
+  defaultTimeout: 60_000,
+  killGrace: 1000,
+  drainTimeout: 250,
+  shell: "/bin/sh",
+  templateValueLimit: 16_384,
+};
+
+/** Extra time the handler gives the engine to time a hook out first (so it reports `timeout`). */
+const ENGINE_SLACK = 500;
+
+const positiveInt = z.number().int().positive();
+const optionsSchema = z.object({
+  projectDir: z.string().min(1).optional(),
+  cwd: z.string().min(1).optional(),
+  env: z.record(z.string(), z.string().optional()).optional(),
+  maxOutputBytes: positiveInt.optional(),
+  defaultTimeout: positiveInt.max(2_147_483_647).optional(),
+  killGrace: z.number().int().nonnegative().optional(),
+  drainTimeout: positiveInt.optional(),
+  shell: z.string().min(1).optional(),
+  templateValueLimit: positiveInt.optional(),
+  onRun: z.custom<(r: CommandRunReport) => void>((f) => typeof f === "function").optional(),
+});
+
+function checkVariables(template: CompiledTemplate, where: string): void {
+  for (const name of template.variables) {
+    const root = name.split(".")[0]!;
+    if (!Object.hasOwn(TEMPLATE_VARIABLES, root)) {
+      throw new HookError(
+        "TEMPLATE_ERROR",
+        `${where}: unknown variable {{${name}}}; known variables: ${Object.keys(TEMPLATE_VARIABLES).join(", ")}`,
+        { details: { variable: name } },
+      );
+    }
+  }
+}
+
+/** Remove NUL bytes and cut huge values, noting both: argv and env cannot hold NUL. */
+function sanitizer(limit: number, notes: string[]): (value: string, name: string) => string {
+  return (value, name) => {
+    let out = value;
+    if (out.includes("\0")) {
+      out = out.replaceAll("\0", "");
+      notes.push(`{{${name}}}: removed NUL bytes`);
+    }
+    if (out.length > limit) {
+      notes.push(`{{${name}}}: cut to ${limit} of ${out.length} characters`);
+      out = out.slice(0, limit);
+    }
+    return out;
+  };
+}
+
+/**
+ * A command hook: a shell command (or argv) spawned per event, speaking Claude Code's
+ * protocol (JSON on stdin; exit code 0 / 2 / other; JSON or text on stdout).
+ *
+ * @example
+ * ```ts
+ * const hook = new CommandHook({ command: "./hooks/check-bash.sh", timeout: 10 }, { projectDir: "/repo" });
+ * engine.register(hook.registration({ event: "PreToolUse", matcher: "Bash" }));
+ * ```
+ */
+export class CommandHook {
+  readonly definition: CommandHookDefinition;
+  readonly name: string;
+  /** Milliseconds. */
+  readonly timeout: number;
+  /** The core hook handler: run the command, answer or throw a HookError. */
+  readonly handler: HookHandler;
+  readonly #options: Required<Omit<CommandHookOptions, "onRun" | "env" | "cwd">> & {
+    onRun?: (report: CommandRunReport) => void;
+  };
+  readonly #cwd: string;
+  readonly #env: Record<string, string>;
+  readonly #template: CompiledTemplate | undefined;
+  readonly #argTemplates: (CompiledTemplate | undefined)[] | undefined;
+
+  constructor(definition: CommandHookDefinition, options: CommandHookOptions = {}) {
+    const checked = validate(commandHookDefinitionSchema, definition, "INVALID_REGISTRATION", [
+      "definition",
+    ]);
+    if (!checked.success) throw checked.error;
+    const opts = validate(optionsSchema, options, "INVALID_REGISTRATION", ["options"]);
+    if (!opts.success) throw opts.error;
+    this.definition = definition;
+    const { env, cwd, onRun, projectDir: root, ...rest } = options;
+    this.#options = { ...DEFAULTS, ...stripUndefined(rest), projectDir: root ?? process.cwd() };
+    if (onRun) this.#options.onRun = onRun;
+    const projectDir = resolve(this.#options.projectDir);
+    this.#cwd = resolve(projectDir, definition.cwd ?? cwd ?? projectDir);
+    this.#env = {
+      ...stripUndefined(env ?? process.env),
+      A3S_PROJECT_DIR: projectDir,
+      CLAUDE_PROJECT_DIR: projectDir,
+      ...definition.env,
+    };
+    this.timeout =
+      definition.timeout !== undefined
+        ? Math.round(definition.timeout * 1000)
+        : this.#options.defaultTimeout;
+    const display = describeCommand(definition);
+    this.name = definition.name ?? (display.length > 80 ? `${display.slice(0, 79)}…` : display);
+
+    if (definition.command !== undefined) {
+      if (definition.command.includes("{{")) {
+        this.#template = compileTemplate(definition.command);
+        checkVariables(this.#template, "command");
+        // Render once with empty values: a placeholder no quoting can protect fails now, not per event.
+        this.#template.render(emptyVariables, shellEscaper);
+      }
+    } else {
+      this.#argTemplates = definition.args.map((arg, i) => {
+        if (!arg.includes("{{")) return undefined;
+        const template = compileTemplate(arg);
+        checkVariables(template, `args[${i}]`);
+        if (i === 0 && template.variables.length > 0) {
+          throw new HookError(
+            "TEMPLATE_ERROR",
+            "args[0]: the program name cannot contain {{variables}}",
+          );
+        }
+        return template;
+      });
+    }
+    this.handler = async (event: HookEvent, ctx?: HookContext) => {
+      const report = await this.#run(event, ctx?.signal, this.timeout + ENGINE_SLACK);
+      if (report.error) throw report.error;
+      return report.response;
+    };
+  }
+
+  /**
+   * Run the command for one event and report everything about it. Never rejects: a failure
+   * is in `report.error`.
+   */
+  run(event: HookEvent, signal?: AbortSignal): Promise<CommandRunReport> {
+    return this.#run(event, signal, this.timeout);
+  }
+
+  /** A complete core registration for this hook. */
+  registration<N extends HookEventNameInput>(
+    spec: CommandRegistrationSpec<N>,
+  ): HookRegistration<N> {
+    const d = this.definition;
+    const registration: HookRegistration<HookEventNameInput> = {
+      event: spec.event,
+      handler: this.handler,
+      timeout: this.timeout,
+      name: this.name,
+    };
+    if (spec.matcher !== undefined) registration.matcher = spec.matcher as never;
+    const failBehavior = d.failBehavior ?? spec.failBehavior;
+    if (failBehavior !== undefined) registration.failBehavior = failBehavior;
+    if (d.async !== undefined) registration.async = d.async;
+    if (d.priority !== undefined) registration.priority = d.priority;
+    if (spec.source !== undefined) registration.source = spec.source;
+    if (spec.id !== undefined) registration.id = spec.id;
+    return registration as unknown as HookRegistration<N>;
+  }
+
+  async #run(
+    event: HookEvent,
+    signal: AbortSignal | undefined,
+    timeout: number,
+  ): Promise<CommandRunReport> {
+    const notes: string[] = [];
+    const sanitize = sanitizer(this.#options.templateValueLimit, notes);
+    let file: string;
+    let args: string[];
+    let input: string;
+    let shown: string;
+    try {
+      if (this.definition.command !== undefined) {
+        let command = this.definition.command;
+        if (this.#template) {
+          const vars = templateVariables(event, this.#cwd);
+          const escaper: Escaper = (value, ctx) => shellEscaper(sanitize(value, ctx.name), ctx);
+          command = this.#template.render(vars, escaper);
+        }
+        file = this.#options.shell;
+        args = ["-c", command];
+        shown = command;
+      } else {
+        const vars = this.#argTemplates?.some(Boolean)
+          ? templateVariables(event, this.#cwd)
+          : undefined;
+        args = this.definition.args.map((arg, i) => {
+          const template = this.#argTemplates?.[i];
+          return template && vars
+            ? template.render(vars, (value, ctx) => sanitize(value, ctx.name))
+            : arg;
+        });
+        file = args.shift()!;
+        shown = describeCommand({ args: [file, ...args] });
+      }
+      input = serialise(event, this.#cwd);
+    } catch (error) {
+      return this.#report(event, this.definition.command ?? "", notes, undefined, error);
+    }
+    const env = {
+      ...this.#env,
+      A3S_SESSION_ID: event.sessionId.replaceAll("\0", ""),
+      A3S_HOOK_EVENT: event.eventType,
+    };
+    const result = await spawnCommand({
+      file,
+      args,
+      cwd: this.#cwd,
+      env,
+      input,
+      timeout,
+      signal,
+      maxOutputBytes: this.#options.maxOutputBytes,
+      killGrace: this.#options.killGrace,
+      drainTimeout: this.#options.drainTimeout,
+    });
+    if (result.error?.code === "ENOENT" && file === this.#options.shell) {
+      notes.push(`the shell ${file} or the working directory ${this.#cwd} does not exist`);
+    }
+    if (result.truncated.stdout)
+      notes.push(`stdout cut to ${this.#options.maxOutputBytes} of ${result.stdoutBytes} bytes`);
+    if (result.truncated.stderr)
+      notes.push(`stderr cut to ${this.#options.maxOutputBytes} of ${result.stderrBytes} bytes`);
+    const answer = interpretResult(result, event, {
+      timeout: this.timeout,
+      maxOutputBytes: this.#options.maxOutputBytes,
+    });
+    return this.#report(event, shown, notes, result, answer);
+  }
+
+  #report(
+    event: HookEvent,
+    command: string,
+    notes: string[],
+    result: SpawnResult | undefined,
+    answer: unknown,
+  ): CommandRunReport {
+    const isError = answer instanceof Error || HookError.is(answer);
+    const error = isError ? HookError.from(answer, "HANDLER_FAILED") : undefined;
+    const report: CommandRunReport = {
+      name: this.name,
+      event: event.eventType,
+      eventId: event.eventId,
+      command,
+      exitCode: result?.exitCode ?? null,
+      signal: result?.signal ?? null,
+      duration: result?.duration ?? 0,
+      stdout: result?.stdout ?? "",
+      stderr: result?.stderr ?? "",
+      stdoutBytes: result?.stdoutBytes ?? 0,
+      stderrBytes: result?.stderrBytes ?? 0,
+      truncated: result?.truncated ?? { stdout: false, stderr: false },
+      timedOut: result?.timedOut === true || HookError.is(error, "TIMEOUT"),
+      aborted: result?.aborted ?? false,
+      notes,
+    };
+    if (error) report.error = error;
+    else report.response = answer as HookResponse;
+    try {
+      this.#options.onRun?.(report);
+    } catch {
+      // A reporting callback must not change what the hook answered.
+    }
+    return report;
+  }
+}
+
+const emptyVariables = Object.fromEntries(Object.keys(TEMPLATE_VARIABLES).map((k) => [k, ""]));
+
+function serialise(event: HookEvent, cwd: string): string {
+  try {
+    return JSON.stringify(toHookInput(event, { cwd }));
+  } catch (error) {
+    throw new HookError(
+      "INVALID_EVENT",
+      `the event cannot be written as JSON for the hook's stdin: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+function stripUndefined<T extends object>(
+  value: T,
+): { [K in keyof T]-?: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
+  return out as never;
+}
+
+/** Make a {@link CommandHook}: the executor behind a command definition. */
+export function createCommandExecutor(
+  definition: CommandHookDefinition,
+  options?: CommandHookOptions,
+): CommandHook {
+  return new CommandHook(definition, options);
+}
+
+/**
+ * Turn a command definition into a core hook handler.
+ *
+ * @example
+ * ```ts
+ * engine.register({
+ *   event: "PreToolUse",
+ *   matcher: "Bash",
+ *   timeout: 10_000,
+ *   handler: createCommandHook({ type: "command", command: "./hooks/check-bash.sh", timeout: 10 }),
+ * });
+ * ```
+ */
+export function createCommandHook(
+  definition: CommandHookDefinition,
+  options?: CommandHookOptions,
+): HookHandler {
+  return new CommandHook(definition, options).handler;
+}
+
+/**
+ * A complete core registration for a command hook: event, matcher, handler, timeout (ms),
+ * fail behaviour, priority, name and source.
+ *
+ * @example
+ * ```ts
+ * engine.register(
+ *   commandHookRegistration({ event: "PreToolUse", matcher: "Bash", command: "./check.sh", timeout: 5 }),
+ * );
+ * ```
+ */
+export function commandHookRegistration<N extends HookEventNameInput>(
+  spec: CommandHookDefinition & CommandRegistrationSpec<N>,
+  options?: CommandHookOptions,
+): HookRegistration<N> {
+  const { event, matcher, source, id, failBehavior, ...definition } = spec;
+  const hook = new CommandHook(
+    failBehavior !== undefined ? { ...definition, failBehavior } : definition,
+    options,
+  );
+  return hook.registration({ event, matcher, source, id });
+}

@@ -1,0 +1,130 @@
+import { type HookEvent, snakeCaseEventName } from "@a3s-lab/hooks-core";
+import { z } from "zod";
+
+/** Where the hook runs, for the `cwd` field. */
+export interface HookInputOptions {
+  /** The working directory the hook is started in. */
+  cwd: string;
+}
+
+/**
+ * What a command hook reads on stdin: Claude Code's snake_case fields, seed 001's `event`
+ * (snake_case event name) and snake_case names, and the event itself with its camelCase fields.
+ */
+export type HookInput = Record<string, unknown> & {
+  hook_event_name: string;
+  event: string;
+  session_id: string;
+  cwd: string;
+};
+
+const TOOL_EVENTS = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "PermissionGranted",
+  "PermissionDenied",
+]);
+
+/**
+ * Build the stdin object for an event. Existing Claude Code hook scripts read `tool_name`,
+ * `tool_input`, `hook_event_name`, …; seed 001's scripts read `event`; TypeScript-minded
+ * scripts can read the event's own fields (`tool`, `args`, `eventId`, …).
+ *
+ * @example
+ * ```ts
+ * toHookInput(createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } }), { cwd: "/repo" });
+ * // { hook_event_name: "PreToolUse", event: "pre_tool_use", session_id: "s", cwd: "/repo",
+ * //   tool_name: "Bash", tool_input: { command: "ls" }, eventType: "PreToolUse", tool: "Bash", … }
+ * ```
+ */
+export function toHookInput(event: HookEvent, options: HookInputOptions): HookInput {
+  const e = event as HookEvent & Record<string, unknown>;
+  const input: Record<string, unknown> = {
+    hook_event_name: event.eventType,
+    event: snakeCaseEventName(event.eventType),
+    session_id: event.sessionId,
+    cwd: options.cwd,
+  };
+  const metadata = event.metadata as Record<string, unknown> | undefined;
+  if (typeof metadata?.transcriptPath === "string") input.transcript_path = metadata.transcriptPath;
+  if (typeof metadata?.permissionMode === "string") input.permission_mode = metadata.permissionMode;
+  if (TOOL_EVENTS.has(event.eventType)) {
+    input.tool_name = e.tool;
+    input.tool_input = e.args;
+    if (e.toolUseId !== undefined) input.tool_use_id = e.toolUseId;
+    if (e.decidedBy !== undefined) input.decided_by = e.decidedBy;
+  }
+  switch (event.eventType) {
+    case "PostToolUse":
+      input.tool_response = event.result;
+      input.tool_result = event.result;
+      break;
+    case "Notification":
+      input.notification_type = event.notificationType;
+      break;
+    case "Stop":
+      input.stop_hook_active = event.stopHookActive;
+      break;
+    case "SubagentStart":
+    case "SubagentStop":
+      input.agent_id = input.subagent_id = event.subagentId;
+      input.agent_type = input.subagent_type = event.subagentType;
+      if (event.eventType === "SubagentStop") input.stop_hook_active = false;
+      break;
+    case "PreCompact":
+      if (event.customInstructions !== undefined)
+        input.custom_instructions = event.customInstructions;
+      break;
+    case "SkillLoad":
+    case "SkillUnload":
+      input.skill_name = event.skillName;
+      break;
+    default:
+      break;
+  }
+  // The event's own fields last: `prompt`, `source`, `reason`, `message`, `trigger`, `error`
+  // are the same word in every dialect, and camelCase readers get the whole event.
+  return Object.assign(input, event) as unknown as HookInput;
+}
+
+const str = z.string();
+const opt = <T extends z.ZodType>(schema: T, description: string) =>
+  schema.optional().describe(description);
+
+/** The stdin object as a zod schema, for the published JSON Schema. */
+export const hookInputSchema = z
+  .looseObject({
+    hook_event_name: str.describe("The event, PascalCase: PreToolUse, Stop, …"),
+    event: str.describe("The event, snake_case (seed 001): pre_tool_use, stop, …"),
+    session_id: str.describe("The session id."),
+    cwd: str.describe("The directory the hook runs in."),
+    transcript_path: opt(str, "The transcript file, when the host keeps one."),
+    permission_mode: opt(str, "The host's permission mode, when it has one."),
+    tool_name: opt(str, "Tool events: the tool's name."),
+    tool_input: opt(z.record(z.string(), z.unknown()), "Tool events: the tool's arguments."),
+    tool_use_id: opt(str, "Tool events: the id of the tool call."),
+    tool_response: opt(z.record(z.string(), z.unknown()), "PostToolUse: the tool's result."),
+    tool_result: opt(z.record(z.string(), z.unknown()), "PostToolUse: the same, seed 001's name."),
+    error: opt(str, "PostToolUseFailure, SubagentStop: the error message."),
+    prompt: opt(str, "UserPromptSubmit, GenerateStart, GenerateEnd: the prompt."),
+    source: opt(str, "SessionStart: startup, resume, clear, compact, …"),
+    reason: opt(str, "SessionEnd: why it ended; permission events: why."),
+    message: opt(str, "Notification: the message."),
+    notification_type: opt(str, "Notification: its type."),
+    trigger: opt(str, "PreCompact, PostCompact, ContextWarning: manual or auto, …"),
+    custom_instructions: opt(str, "PreCompact: the user's compaction instructions."),
+    stop_hook_active: opt(z.boolean(), "Stop: true when a Stop hook already asked to continue."),
+    agent_id: opt(str, "SubagentStart, SubagentStop: the subagent's id."),
+    agent_type: opt(str, "SubagentStart, SubagentStop: the subagent's type."),
+    skill_name: opt(str, "SkillLoad, SkillUnload: the skill's name."),
+    eventType: str.describe("The event's canonical name (camelCase form of the event follows)."),
+    eventId: str.describe("Unique per firing."),
+    sessionId: str.describe("The session id."),
+    timestamp: z.number().describe("Milliseconds since the epoch."),
+    metadata: z.record(z.string(), z.unknown()).describe("Host-defined metadata."),
+    tool: opt(str, "Tool events: the tool's name."),
+    args: opt(z.record(z.string(), z.unknown()), "Tool events: the tool's arguments."),
+  })
+  .describe("What an A3S command hook reads on stdin.");

@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+const obj = z.record(z.string(), z.unknown());
+const d = <T extends z.ZodType>(schema: T, description: string) =>
+  schema.optional().describe(description);
+
+/**
+ * What a command hook may print on stdout (exit code 0, output starting with `{`), in every
+ * dialect core's `normalizeHookOutput` reads. For the published JSON Schema; core does the
+ * reading. When fields disagree, the most restrictive wins.
+ */
+export const hookOutputSchema = z
+  .looseObject({
+    // A3S (seed 000)
+    action: d(
+      z.enum(["continue", "block", "retry", "skip"]),
+      "A3S: continue, block, retry (the host tries again) or skip (ignore later hooks).",
+    ),
+    modified: d(obj, "A3S: a JSON merge patch of the event's modifiable fields, e.g. {args: {…}}."),
+    delay: d(z.number().nonnegative(), "A3S retry: milliseconds to wait."),
+    permission: d(z.enum(["allow", "ask", "deny"]), "A3S: a permission decision."),
+    // Claude Code
+    continue: d(z.boolean(), "Claude Code, seed 004: false stops the operation."),
+    stopReason: d(z.string(), "Claude Code: why, when continue is false."),
+    decision: d(
+      z.enum(["approve", "block", "allow", "deny", "ask", "modify"]),
+      "Claude Code, seeds 003/004: block or deny stops; approve or allow skips the prompt.",
+    ),
+    reason: d(z.string(), "Why: shown to the agent when the hook blocks."),
+    systemMessage: d(z.string(), "Claude Code: a message for the user."),
+    suppressOutput: d(z.boolean(), "Claude Code: hide this hook's output."),
+    additionalContext: d(z.string(), "Text added to the model's context."),
+    updatedInput: d(obj, "Replacement tool arguments (whole object)."),
+    hookSpecificOutput: d(
+      z.looseObject({
+        hookEventName: d(z.string(), "The event this output answers."),
+        permissionDecision: d(z.enum(["allow", "deny", "ask"]), "PreToolUse decision."),
+        permissionDecisionReason: d(z.string(), "Why."),
+        updatedInput: d(obj, "Replacement tool arguments (whole object)."),
+        additionalContext: d(z.string(), "Text added to the model's context."),
+        decision: d(
+          z.looseObject({
+            behavior: z.enum(["allow", "deny", "ask"]),
+            updatedInput: d(obj, "Replacement tool arguments."),
+            message: d(z.string(), "Why."),
+          }),
+          "PermissionRequest decision.",
+        ),
+      }),
+      "Claude Code's per-event output.",
+    ),
+    // seed 004
+    modified_args: d(obj, "seed 004: arguments to merge into the tool's arguments."),
+    metadata: d(obj, "seed 004: extra information, ignored by the engine."),
+    // seed 001
+    continue_execution: d(z.boolean(), "seed 001: false stops the operation."),
+    stop_reason: d(z.string().nullable(), "seed 001: why."),
+    system_message: d(z.string().nullable(), "seed 001: a message for the user."),
+    updated_input: d(obj.nullable(), "seed 001: replacement tool arguments."),
+    additional_context: d(z.string().nullable(), "seed 001: text added to the context."),
+    suppress_logging: d(z.boolean(), "seed 001: hide this hook's output."),
+  })
+  .describe("What an A3S command hook may print on stdout (exit code 0).");

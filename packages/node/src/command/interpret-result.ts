@@ -1,0 +1,131 @@
+import {
+  CONTINUE,
+  HookError,
+  type HookEvent,
+  type HookResponse,
+  tryNormalizeHookOutput,
+} from "@a3s-lab/hooks-core";
+import type { SpawnResult } from "./spawn-command.js";
+
+/** The longest block reason or error excerpt kept from a hook's stderr. */
+const MAX_REASON = 8192;
+
+/** Events whose plain-text stdout becomes additional context (as in Claude Code). */
+const TEXT_CONTEXT_EVENTS = new Set(["UserPromptSubmit", "SessionStart"]);
+
+function clip(text: string, max = MAX_REASON): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}
+
+/** The first non-empty line of a text, clipped: what a one-line failure message shows. */
+export function firstLine(text: string, max = 300): string {
+  const line =
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? "";
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+const EXIT_HINTS: Record<number, string> = {
+  126: "not executable",
+  127: "command not found",
+};
+
+const SPAWN_HINTS: Record<string, string> = {
+  ENOENT: "no such file or directory",
+  EACCES: "permission denied; is it executable?",
+  E2BIG: "the command line or environment is too large (a template value may be huge)",
+  ENOTDIR: "a path component is not a directory",
+};
+
+/**
+ * Turn a finished process into the hook's answer (Claude Code's exit-code protocol), or a
+ * HookError saying why it failed:
+ *
+ * - exit 2: block, with stderr (trimmed) as the reason; JSON on stdout cannot undo it
+ * - exit 0: JSON on stdout (any dialect) is normalised; other text is additional context for
+ *   UserPromptSubmit and SessionStart, and ignored elsewhere
+ * - anything else, a signal, a spawn failure, invalid JSON: a HookError (the hook failed)
+ */
+export function interpretResult(
+  result: SpawnResult,
+  event: HookEvent,
+  limits: { timeout: number; maxOutputBytes: number },
+): HookResponse | HookError {
+  const stderrLine = firstLine(result.stderr);
+  const details = {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stderr: stderrLine,
+  };
+  if (result.error) {
+    const code = result.error.code ?? "UNKNOWN";
+    const hint = SPAWN_HINTS[code];
+    return new HookError(
+      "HANDLER_FAILED",
+      `could not start the command: ${code}${hint ? ` (${hint})` : ""}`,
+      { cause: result.error, details: { ...details, errno: code } },
+    );
+  }
+  if (result.timedOut) {
+    return new HookError(
+      "TIMEOUT",
+      `no answer within ${limits.timeout / 1000} s; the process group was killed`,
+      { details: { ...details, timeout: limits.timeout } },
+    );
+  }
+  if (result.aborted) {
+    return HookError.is(result.abortReason)
+      ? result.abortReason
+      : new HookError("ABORTED", "the hook was cancelled; the process group was killed", {
+          cause: result.abortReason,
+          details,
+        });
+  }
+  if (result.exitCode === 2) {
+    const reason = clip(result.stderr.trim()) || "blocked by a command hook (exit code 2)";
+    return { action: "block", reason };
+  }
+  if (result.exitCode !== 0) {
+    const how =
+      result.exitCode === null
+        ? `killed by ${result.signal ?? "a signal"}`
+        : `exit code ${result.exitCode}${EXIT_HINTS[result.exitCode] ? ` (${EXIT_HINTS[result.exitCode]})` : ""}`;
+    return new HookError("HANDLER_FAILED", stderrLine ? `${how}: ${stderrLine}` : how, {
+      details,
+    });
+  }
+  const text = result.stdout.trim();
+  if (text.startsWith("{")) {
+    if (result.truncated.stdout) {
+      return new HookError(
+        "INVALID_OUTPUT",
+        `stdout is JSON longer than the ${limits.maxOutputBytes} byte cap (${result.stdoutBytes} bytes); it cannot be read`,
+        { details },
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      return new HookError(
+        "INVALID_OUTPUT",
+        `stdout starts with "{" but is not valid JSON (${(error as Error).message}): ${firstLine(text, 120)}`,
+        { cause: error, details },
+      );
+    }
+    const normalised = tryNormalizeHookOutput(json, { event });
+    if (!normalised.success) {
+      return new HookError("INVALID_OUTPUT", `stdout JSON: ${normalised.error.message}`, {
+        cause: normalised.error,
+        details,
+      });
+    }
+    return normalised.data;
+  }
+  if (text.length > 0 && TEXT_CONTEXT_EVENTS.has(event.eventType)) {
+    return { action: "continue", additionalContext: text };
+  }
+  return CONTINUE;
+}
