@@ -44,6 +44,11 @@ export interface HookStreamHandlers {
    * (`UNAVAILABLE` when the agent went away, `UNAUTHENTICATED`, …). Called once.
    */
   onClose(error: HookError | undefined): void;
+  /**
+   * A message from the agent that is not a valid HookEvent (`raw` as decoded). The client
+   * answers it with an error when it can tell which firing it was, so the agent does not wait.
+   */
+  onInvalid?(error: HookError, raw: unknown): void;
 }
 
 /** An open hook stream. */

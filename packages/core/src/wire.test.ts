@@ -63,8 +63,8 @@ describe("parseWireFrame", () => {
   it("refuses ids outside the safe charset", () => {
     const error = errorOf(parseWireFrame({ type: "UnregisterHookRequest", hookId: "../etc" }));
     expect(error.message).toContain("UnregisterHookRequest.hookId");
-    expect(isWireId("a".repeat(128))).toBe(true);
-    expect(isWireId("a".repeat(129))).toBe(false);
+    expect(isWireId("a".repeat(100))).toBe(true);
+    expect(isWireId("a".repeat(101))).toBe(false);
     expect(isWireId("")).toBe(false);
     expect(isWireId("héllo")).toBe(false);
     expect(isWireId(42)).toBe(false);

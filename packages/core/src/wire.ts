@@ -33,14 +33,14 @@ export const WIRE_HEADERS = Object.freeze({
   errorCode: "x-a3s-error-code",
 });
 
-const ID = /^[A-Za-z0-9._-]{1,128}$/;
+const ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-/** True for a valid client or hook id: 1 to 128 of `A-Z a-z 0-9 . _ -`. */
+/** True for a valid client or hook id: 1 to 100 of `A-Z a-z 0-9 . _ -`. */
 export function isWireId(value: unknown): value is string {
   return typeof value === "string" && ID.test(value);
 }
 
-const idSchema = z.string().check(z.refine(isWireId, "expected 1 to 128 of A-Z a-z 0-9 . _ -"));
+const idSchema = z.string().check(z.refine(isWireId, "expected 1 to 100 of A-Z a-z 0-9 . _ -"));
 const text = (max: number) => z.string().check(z.maxLength(max));
 const count = z.number().check(z.int(), z.nonnegative());
 
