@@ -116,6 +116,21 @@ describe("parseWireFrame", () => {
 });
 
 describe("parseWireMessage", () => {
+  it("reads an absent proto3 field as its zero value", () => {
+    expect(parseWireMessage("ListHooksResponse", {})).toEqual({
+      success: true,
+      data: { hooks: [] },
+    });
+    expect(parseWireMessage("HookResponse", { hookId: "h", eventId: "e" })).toEqual({
+      success: true,
+      data: { hookId: "h", eventId: "e", action: "continue" },
+    });
+    expect(parseWireMessage("ExecuteToolResponse", {})).toEqual({
+      success: true,
+      data: { success: false, output: "", durationMs: 0 },
+    });
+  });
+
   it("takes exactly one of progress and result in a GenerateEvent", () => {
     expect(parseWireMessage("GenerateEvent", { result: { text: "done" } }).success).toBe(true);
     expect(parseWireMessage("GenerateEvent", { progress: { kind: "text" } }).success).toBe(true);
@@ -222,9 +237,12 @@ describe("toHookResponse", () => {
     );
     fc.assert(
       fc.property(response, (r) => {
-        const back = toHookResponse(fromHookResponse("h", "e", r));
-        expect(back).toEqual({ success: true, data: JSON.parse(JSON.stringify(r)) });
+        // Compare as JSON: what crosses a wire, and blind to -0 versus 0.
+        const json = (value: unknown) => JSON.parse(JSON.stringify(value));
+        const back = toHookResponse(json(fromHookResponse("h", "e", r)));
+        expect(json(back)).toEqual({ success: true, data: json(r) });
       }),
+      { numRuns: 300 },
     );
   });
 });

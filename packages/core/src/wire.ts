@@ -9,7 +9,8 @@ import { type ValidationResult, validate } from "./validation.js";
  * transport: the gRPC transport converts protobuf objects to and from these shapes, and the
  * WebSocket transport sends them as frames (`{ type: "RegisterHookRequest", ...message }`).
  *
- * The JSON form follows proto3's JSON mapping (lowerCamelCase names, absent = not given) with
+ * The JSON form follows proto3's JSON mapping (lowerCamelCase names; an absent field reads as
+ * its zero value, which the protocol uses for "not given") with
  * two deliberate differences: enums are the lower-case words of the TypeScript API
  * (`"block"`, `"allow"`), and the `bytes` fields that hold JSON (`payload`, `modified`,
  * `args`, `metadata`, `data`) carry the decoded JSON object rather than base64.
@@ -42,7 +43,10 @@ export function isWireId(value: unknown): value is string {
 
 const idSchema = z.string().check(z.refine(isWireId, "expected 1 to 100 of A-Z a-z 0-9 . _ -"));
 const text = (max: number) => z.string().check(z.maxLength(max));
-const count = z.number().check(z.int(), z.nonnegative());
+const count = z._default(z.number().check(z.int(), z.nonnegative()), 0);
+// proto3 leaves zero values (0, "", false, empty lists) off the wire; read absent as zero.
+const zero = <T extends z.ZodMiniType>(schema: T, value: Exclude<z.output<T>, undefined>) =>
+  z._default(schema, value as never);
 
 /** seed 000's `HookMatcher`, plus `pattern` (a name matcher for events that are not tool events). */
 export const hookMatcherMessageSchema = z.object({
@@ -62,7 +66,7 @@ export const hookConfigMessageSchema = z.object({
 });
 
 export const registerHookRequestSchema = z.object({
-  eventType: text(128),
+  eventType: zero(text(128), ""),
   matcher: z.optional(hookMatcherMessageSchema),
   config: z.optional(hookConfigMessageSchema),
   /** Chosen by the client; the server makes one when absent or empty. */
@@ -73,7 +77,7 @@ export const registerHookResponseSchema = z.object({ hookId: idSchema });
 
 export const unregisterHookRequestSchema = z.object({ hookId: idSchema });
 
-export const unregisterHookResponseSchema = z.object({ removed: z.boolean() });
+export const unregisterHookResponseSchema = z.object({ removed: zero(z.boolean(), false) });
 
 export const listHooksRequestSchema = z.object({ eventType: z.optional(text(128)) });
 
@@ -89,11 +93,19 @@ export const hookInfoMessageSchema = z.object({
   hookId: idSchema,
   eventType: z.string(),
   matcher: z.optional(hookMatcherMessageSchema),
-  config: hookConfigMessageSchema,
-  counters: hookCountersSchema,
+  config: zero(hookConfigMessageSchema, {}),
+  counters: zero(hookCountersSchema, {
+    runs: 0,
+    blocks: 0,
+    failures: 0,
+    timeouts: 0,
+    rejectedResponses: 0,
+  }),
 });
 
-export const listHooksResponseSchema = z.object({ hooks: z.array(hookInfoMessageSchema) });
+export const listHooksResponseSchema = z.object({
+  hooks: zero(z.array(hookInfoMessageSchema), []),
+});
 
 /**
  * A firing of one hook (or, with `cancel: true`, the end of the agent's wait for one).
@@ -102,12 +114,12 @@ export const listHooksResponseSchema = z.object({ hooks: z.array(hookInfoMessage
 export const hookEventMessageSchema = z.object({
   hookId: idSchema,
   eventType: text(128),
-  sessionId: z.string(),
-  timestamp: z.number(),
+  sessionId: zero(z.string(), ""),
+  timestamp: zero(z.number(), 0),
   payload: z.optional(jsonObjectSchema),
   eventId: z.string().check(z.minLength(1), z.maxLength(256)),
   /** Epoch milliseconds when the agent stops waiting. */
-  deadlineMs: z.number(),
+  deadlineMs: zero(z.number(), 0),
   cancel: z.optional(z.boolean()),
   cancelReason: z.optional(z.string()),
 });
@@ -116,7 +128,7 @@ export const hookEventMessageSchema = z.object({
 export const hookResponseMessageSchema = z.object({
   hookId: idSchema,
   eventId: z.string().check(z.minLength(1), z.maxLength(256)),
-  action: z.enum(["continue", "block", "retry", "skip"]),
+  action: zero(z.enum(["continue", "block", "retry", "skip"]), "continue"),
   reason: z.optional(text(65_536)),
   modified: z.optional(jsonObjectSchema),
   retryDelayMs: z.optional(z.number().check(z.nonnegative(), z.lte(MAX_DELAY_MS))),
@@ -144,11 +156,11 @@ export const destroySessionRequestSchema = z.object({
   reason: z.optional(text(4096)),
 });
 
-export const destroySessionResponseSchema = z.object({ destroyed: z.boolean() });
+export const destroySessionResponseSchema = z.object({ destroyed: zero(z.boolean(), false) });
 
 export const generateRequestSchema = z.object({
   sessionId: text(256),
-  prompt: z.string(),
+  prompt: zero(z.string(), ""),
 });
 
 export const tokenUsageMessageSchema = z.object({
@@ -159,13 +171,13 @@ export const tokenUsageMessageSchema = z.object({
 
 export const generateProgressSchema = z.object({
   /** `text`, `tool_call`, `tool_result`, `blocked`, … */
-  kind: z.string(),
+  kind: zero(z.string(), ""),
   text: z.optional(z.string()),
   data: z.optional(jsonObjectSchema),
 });
 
 export const generateResultSchema = z.object({
-  text: z.string(),
+  text: zero(z.string(), ""),
   usage: z.optional(tokenUsageMessageSchema),
   blocked: z.optional(z.boolean()),
   reason: z.optional(z.string()),
@@ -180,14 +192,14 @@ export const generateEventMessageSchema = z.union([
 export const executeToolRequestSchema = z.object({
   sessionId: text(256),
   tool: z.string().check(z.minLength(1), z.maxLength(256)),
-  args: jsonObjectSchema,
+  args: zero(jsonObjectSchema, {}),
 });
 
 export const executeToolResponseSchema = z.object({
-  success: z.boolean(),
-  output: z.string(),
+  success: zero(z.boolean(), false),
+  output: zero(z.string(), ""),
   exitCode: z.optional(z.int32()),
-  durationMs: z.number().check(z.nonnegative()),
+  durationMs: zero(z.number().check(z.nonnegative()), 0),
   blocked: z.optional(z.boolean()),
   reason: z.optional(z.string()),
 });
