@@ -43,8 +43,8 @@ const noNul = (what: string) =>
 
 /** Positive seconds, at most a day. */
 export const secondsSchema = z
-  .number({ error: "expected a positive number (seconds)" })
-  .positive({ error: "expected a positive number (seconds)" })
+  .number({ error: "expected a positive number" })
+  .positive({ error: "expected a positive number" })
   .max(MAX_TIMEOUT_SECONDS, { error: `expected at most ${MAX_TIMEOUT_SECONDS} seconds (a day)` });
 
 /** The fields of a command hook, shared by every settings shape. */

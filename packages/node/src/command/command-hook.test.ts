@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createEvent, HookEngine, HookError } from "@a3s-lab/hooks-core";
+import { createEvent, HookEngine, HookError, type HookRegistration } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type CommandRunReport,
@@ -41,7 +41,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function engineWith(...registrations: Parameters<HookEngine["register"]>[0][]): HookEngine {
+function engineWith(...registrations: HookRegistration<"PreToolUse">[]): HookEngine {
   const engine = new HookEngine();
   for (const r of registrations) engine.register(r);
   return engine;

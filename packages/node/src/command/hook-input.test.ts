@@ -1,0 +1,129 @@
+import { createEvent } from "@a3s-lab/hooks-core";
+import { describe, expect, it } from "vitest";
+import { hookInputSchema, toHookInput } from "./hook-input.js";
+import { templateVariables } from "./template-variables.js";
+
+const at = { cwd: "/repo" };
+
+describe("toHookInput", () => {
+  it("gives PostToolUse Claude Code's tool_response and seed 001's tool_result", () => {
+    const result = { success: true, output: "done", duration: 4 };
+    const input = toHookInput(
+      createEvent("PostToolUse", {
+        sessionId: "s",
+        tool: "Write",
+        args: { file_path: "a" },
+        result,
+      }),
+      at,
+    );
+    expect(input).toMatchObject({
+      hook_event_name: "PostToolUse",
+      event: "post_tool_use",
+      tool_name: "Write",
+      tool_input: { file_path: "a" },
+      tool_response: result,
+      tool_result: result,
+      result,
+    });
+    expect(hookInputSchema.safeParse(input).success).toBe(true);
+  });
+
+  it.each([
+    [
+      createEvent("Stop", { sessionId: "s", stopHookActive: true }),
+      { hook_event_name: "Stop", event: "stop", stop_hook_active: true },
+    ],
+    [
+      createEvent("SubagentStart", {
+        sessionId: "s",
+        subagentId: "a1",
+        subagentType: "explorer",
+        description: "look",
+      }),
+      {
+        event: "subagent_start",
+        agent_id: "a1",
+        agent_type: "explorer",
+        subagent_id: "a1",
+        description: "look",
+      },
+    ],
+    [
+      createEvent("Notification", { sessionId: "s", message: "hi", notificationType: "idle" }),
+      { message: "hi", notification_type: "idle" },
+    ],
+    [
+      createEvent("PostToolUseFailure", {
+        sessionId: "s",
+        tool: "Bash",
+        args: {},
+        error: "exit 1",
+      }),
+      {
+        hook_event_name: "PostToolUseFailure",
+        event: "post_tool_use_failure",
+        error: "exit 1",
+        tool_name: "Bash",
+      },
+    ],
+    [
+      createEvent("PreCompact", { sessionId: "s", trigger: "auto", customInstructions: "keep" }),
+      { trigger: "auto", custom_instructions: "keep" },
+    ],
+    [
+      createEvent("UserPromptSubmit", {
+        sessionId: "s",
+        prompt: "hi",
+        metadata: { transcriptPath: "/t.jsonl", permissionMode: "default" },
+      }),
+      { prompt: "hi", transcript_path: "/t.jsonl", permission_mode: "default" },
+    ],
+    [
+      createEvent("SkillLoad", { sessionId: "s", skillName: "fmt" }),
+      { event: "skill_load", skill_name: "fmt", skillName: "fmt" },
+    ],
+  ])("maps %o", (event, expected) => {
+    const input = toHookInput(event, at);
+    expect(input).toMatchObject({ session_id: "s", cwd: "/repo", ...expected });
+    expect(hookInputSchema.safeParse(input).success).toBe(true);
+  });
+});
+
+describe("templateVariables", () => {
+  it("fill seed 004's variables, empty where they do not apply", () => {
+    const vars = templateVariables(
+      createEvent("PostToolUse", {
+        sessionId: "s",
+        timestamp: Date.UTC(2024, 0, 1),
+        tool: "bash_execute",
+        args: { command: "ls" },
+        result: { success: false, output: "boom", duration: 1 },
+      }),
+      "/repo",
+    );
+    expect(vars).toEqual({
+      tool_name: "bash_execute",
+      tool_args: { command: "ls" },
+      result: "boom",
+      error: "boom",
+      message: "",
+      timestamp: "2024-01-01T00:00:00.000Z",
+      session_id: "s",
+      user_input: "",
+      hook_event_name: "PostToolUse",
+      event: "post_tool_use",
+      cwd: "/repo",
+    });
+    const prompt = templateVariables(
+      createEvent("Stop", {
+        sessionId: "s",
+        stopHookActive: false,
+        metadata: { userInput: "go" },
+        timestamp: 1e20,
+      }),
+      "/",
+    );
+    expect([prompt.user_input, prompt.timestamp]).toEqual(["go", ""]);
+  });
+});

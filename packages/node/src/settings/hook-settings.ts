@@ -1,0 +1,81 @@
+import type { HookEventName, ToolMatcher } from "@a3s-lab/hooks-core";
+import type { CommandHookDefinition } from "../command/command-definition.js";
+import type { SettingsProblem } from "./settings-problem.js";
+import type { SettingsOptions } from "./settings-schema.js";
+
+/**
+ * Where a hook came from, which decides whether it runs:
+ * - `project`: a file inside the working directory (a cloned repository controls it): runs only
+ *   once the project is trusted
+ * - `user`: a file in the home directory
+ * - `explicit`: a file the user named (`--settings`, `files`)
+ * - `frontmatter`: a skill's or subagent's markdown file, vouched for by the host
+ */
+export type SettingsScope = "project" | "user" | "explicit" | "frontmatter";
+
+/** One command hook found in a settings file. */
+export interface SettingsHook {
+  /** `<file>#<path>`: unique within one load. */
+  id: string;
+  event: HookEventName;
+  /** Left out: every firing of the event. */
+  matcher?: string | ToolMatcher;
+  definition: CommandHookDefinition;
+  /** The seed 001 key, the definition's `name`, or the command. */
+  name: string;
+  /** The file it came from. */
+  source: string;
+  /** Its JSON path in that file: `hooks.PreToolUse[0].hooks[1]`. */
+  path: string;
+  scope: SettingsScope;
+  /** False for project hooks the user has not trusted (yet, or since they changed). */
+  trusted: boolean;
+}
+
+/** A file that was looked for. */
+export interface SettingsFileInfo {
+  path: string;
+  scope: SettingsScope;
+  /** False when the file is not there (fine for the default locations). */
+  exists: boolean;
+  /** True when it was read and parsed (it may still have problems in parts). */
+  loaded: boolean;
+  trusted: boolean;
+  /** How many hooks it defines. */
+  hooks: number;
+}
+
+/** The trust state of the project's own settings files. */
+export interface ProjectTrustState {
+  /** The project directory (the real path of `cwd`). */
+  dir: string;
+  /** The hash of the project's hook definitions and options, as `trust` records it. */
+  hash: string;
+  trusted: boolean;
+  /** Hooks defined by project files. */
+  hooks: number;
+  /** True when the project was trusted before, with other definitions. */
+  changed: boolean;
+}
+
+/** Everything `loadHookSettings` found. */
+export interface HookSettings {
+  /** Every hook, in precedence order of the files, then document order. */
+  hooks: SettingsHook[];
+  /** The scalar settings, each from the highest-precedence (trusted) file that sets it. */
+  options: SettingsOptions;
+  /** Which file each option came from. */
+  optionSources: Partial<Record<keyof SettingsOptions, string>>;
+  problems: SettingsProblem[];
+  files: SettingsFileInfo[];
+  /** Present when `cwd` was given. */
+  project?: ProjectTrustState;
+  /** The directories the settings were loaded for, to show paths relative to them. */
+  cwd?: string;
+  home?: string;
+}
+
+/** Settings with nothing in them. */
+export function emptySettings(): HookSettings {
+  return { hooks: [], options: {}, optionSources: {}, problems: [], files: [] };
+}

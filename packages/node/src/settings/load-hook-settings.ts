@@ -1,0 +1,283 @@
+import { readFile, realpath, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { describeValue, HookError } from "@a3s-lab/hooks-core";
+import type {
+  HookSettings,
+  ProjectTrustState,
+  SettingsFileInfo,
+  SettingsScope,
+} from "./hook-settings.js";
+import { parseJsonText } from "./json-text.js";
+import { type ParsedHooksBlock, parseHooksBlock } from "./parse-hooks-block.js";
+import type { SettingsProblem } from "./settings-problem.js";
+import { SETTINGS_OPTION_KEYS } from "./settings-schema.js";
+import { hashDefinitions, readTrustStore } from "./trust-store.js";
+
+export interface LoadHookSettingsOptions {
+  /** The working directory: its project files are read (and need trust to run). */
+  cwd: string;
+  /** The user's home directory. Default `os.homedir()`. */
+  home?: string;
+  /** More files, read first (highest precedence) and trusted: the user named them. */
+  files?: readonly string[];
+  /** Read the default locations too. Default true. */
+  defaults?: boolean;
+  /** Larger files are refused. Default 4 MiB. */
+  maxFileBytes?: number;
+}
+
+/** Project locations, highest precedence first (relative to the working directory). */
+export const PROJECT_SETTINGS_FILES = [
+  ".config/agent/settings.local.json",
+  ".config/agent/settings.json",
+  ".claude/settings.local.json",
+  ".claude/settings.json",
+] as const;
+
+/** User locations, highest precedence first (relative to the home directory). */
+export const USER_SETTINGS_FILES = [
+  ".config/agent/settings.json",
+  ".config/cli-agent/settings.json",
+  ".claude/settings.json",
+] as const;
+
+interface Candidate {
+  path: string;
+  scope: SettingsScope;
+  explicit: boolean;
+}
+
+interface LoadedFile extends ParsedHooksBlock {
+  info: SettingsFileInfo;
+  disableAllHooks?: boolean;
+}
+
+const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+
+async function realOrSame(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Read every settings file, in precedence order: explicit `files`, then
+ * `.config/agent/settings.local.json`, `.config/agent/settings.json`,
+ * `.claude/settings.local.json`, `.claude/settings.json` (in `cwd`), then
+ * `~/.config/agent/settings.json`, `~/.config/cli-agent/settings.json`, `~/.claude/settings.json`.
+ *
+ * Hooks from every file add up; scalar options come from the first file that sets them. A bad
+ * file (or a bad part of one) is reported in `problems` and the rest still loads. Hooks from the
+ * project's own files are marked untrusted until `trustProject` records their hash; options from
+ * untrusted project files are ignored (a cloned repository must not be able to switch the
+ * user's hooks off).
+ *
+ * @example
+ * ```ts
+ * const settings = await loadHookSettings({ cwd: process.cwd() });
+ * for (const p of settings.problems) console.warn(formatProblem(p, { cwd: process.cwd() }));
+ * const handle = applyHookSettings(engine, settings);
+ * ```
+ */
+export async function loadHookSettings(options: LoadHookSettingsOptions): Promise<HookSettings> {
+  if (typeof options?.cwd !== "string" || options.cwd === "") {
+    throw new HookError(
+      "INVALID_CONFIG",
+      `cwd: expected a directory, got ${describeValue(options?.cwd)}`,
+    );
+  }
+  const cwd = resolve(options.cwd);
+  const cwdStat = await stat(cwd).catch(() => undefined);
+  if (!cwdStat?.isDirectory()) {
+    throw new HookError("INVALID_CONFIG", `cwd: no such directory ${JSON.stringify(cwd)}`);
+  }
+  const projectDir = await realpath(cwd);
+  const home = resolve(options.home ?? homedir());
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_BYTES;
+
+  const candidates: Candidate[] = [
+    ...(options.files ?? []).map((f) => ({
+      path: resolve(cwd, f),
+      scope: "explicit" as const,
+      explicit: true,
+    })),
+  ];
+  if (options.defaults !== false) {
+    for (const f of PROJECT_SETTINGS_FILES)
+      candidates.push({ path: join(projectDir, f), scope: "project", explicit: false });
+    for (const f of USER_SETTINGS_FILES)
+      candidates.push({ path: join(home, f), scope: "user", explicit: false });
+  }
+  // One file, one read: when cwd is the home directory, ~/.claude/settings.json is a user file.
+  const real = await Promise.all(candidates.map((c) => realOrSame(c.path)));
+  const userReal = new Set(real.filter((_, i) => candidates[i]!.scope === "user"));
+  const seen = new Set<string>();
+  const unique: Candidate[] = [];
+  for (const [i, c] of candidates.entries()) {
+    const key = real[i]!;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(c.scope === "project" && userReal.has(key) ? { ...c, scope: "user" } : c);
+  }
+
+  const loaded = await Promise.all(unique.map((c) => loadFile(c, maxBytes)));
+  const settings: HookSettings = {
+    hooks: [],
+    options: {},
+    optionSources: {},
+    problems: [],
+    files: [],
+    cwd: projectDir,
+    home,
+  };
+
+  const project = loaded.filter((f) => f.info.scope === "project" && f.info.loaded);
+  const hash = hashDefinitions(
+    project.map((f) => ({
+      file: relative(projectDir, f.info.path),
+      hooks: f.hooks.map((h) => ({
+        event: h.event,
+        matcher: h.matcher ?? null,
+        path: h.path,
+        definition: h.definition,
+      })),
+      options: f.options,
+      disableAllHooks: f.disableAllHooks ?? null,
+    })),
+  );
+  const projectHooks = project.reduce((n, f) => n + f.hooks.length, 0);
+  const hasProjectSettings = project.some(
+    (f) =>
+      f.hooks.length > 0 || Object.keys(f.options).length > 0 || f.disableAllHooks !== undefined,
+  );
+  const { store, problem: storeProblem } = await readTrustStore(home);
+  const entry = Object.hasOwn(store.projects, projectDir) ? store.projects[projectDir] : undefined;
+  const trusted = !hasProjectSettings || entry?.hash === hash;
+  const state: ProjectTrustState = {
+    dir: projectDir,
+    hash,
+    trusted,
+    hooks: projectHooks,
+    changed: entry !== undefined && entry.hash !== hash,
+  };
+  settings.project = state;
+  if (storeProblem && hasProjectSettings) {
+    settings.problems.push({ file: home, path: "", message: storeProblem, severity: "warning" });
+  }
+
+  for (const file of loaded) {
+    const untrusted = file.info.scope === "project" && !trusted;
+    file.info.trusted = !untrusted;
+    settings.files.push(file.info);
+    settings.problems.push(...file.problems);
+    for (const hook of file.hooks) {
+      hook.trusted = !untrusted;
+      settings.hooks.push(hook);
+    }
+    const hasSettings =
+      file.hooks.length > 0 ||
+      Object.keys(file.options).length > 0 ||
+      file.disableAllHooks !== undefined;
+    if (untrusted && hasSettings) {
+      settings.problems.push({
+        file: file.info.path,
+        path: "",
+        message: `${
+          state.changed
+            ? "this project's hook settings changed since you trusted them"
+            : "this project's hook settings are not trusted yet"
+        }: ${file.hooks.length} hook(s) and its options are ignored; review them and run "a3s-hooks trust"`,
+        severity: "warning",
+      });
+      continue;
+    }
+    mergeOptions(settings, file);
+  }
+  return settings;
+}
+
+function mergeOptions(settings: HookSettings, file: LoadedFile): void {
+  const options = settings.options as Record<string, unknown>;
+  for (const key of SETTINGS_OPTION_KEYS) {
+    const value = (file.options as Record<string, unknown>)[key];
+    if (value !== undefined && options[key] === undefined) {
+      options[key] = value;
+      settings.optionSources[key] = file.info.path;
+    }
+  }
+  if (file.disableAllHooks !== undefined && settings.options.disableAllHooks === undefined) {
+    settings.options.disableAllHooks = file.disableAllHooks;
+    settings.optionSources.disableAllHooks = file.info.path;
+  }
+}
+
+async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedFile> {
+  const info: SettingsFileInfo = {
+    path: candidate.path,
+    scope: candidate.scope,
+    exists: false,
+    loaded: false,
+    trusted: candidate.scope !== "project",
+    hooks: 0,
+  };
+  const out: LoadedFile = { info, hooks: [], options: {}, problems: [] };
+  const fail = (message: string, at: { line?: number; column?: number } = {}) => {
+    const problem: SettingsProblem = { file: candidate.path, path: "", message, severity: "error" };
+    if (at.line !== undefined) problem.line = at.line;
+    if (at.column !== undefined) problem.column = at.column;
+    out.problems.push(problem);
+    return out;
+  };
+  let text: string;
+  try {
+    const st = await stat(candidate.path);
+    info.exists = true;
+    // Never read a FIFO or a device a repository planted: it could block forever.
+    if (!st.isFile()) return fail("not a regular file");
+    if (st.size > maxBytes) return fail(`the file is ${st.size} bytes; the limit is ${maxBytes}`);
+    text = await readFile(candidate.path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !candidate.explicit) return out;
+    return fail(code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`);
+  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    return fail(
+      `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,
+      parsed,
+    );
+  }
+  const doc = parsed.value;
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
+    return fail(`expected a JSON object, got ${describeValue(doc)}`);
+  }
+  info.loaded = true;
+  const record = doc as Record<string, unknown>;
+  if (record.disableAllHooks !== undefined) {
+    if (typeof record.disableAllHooks === "boolean") out.disableAllHooks = record.disableAllHooks;
+    else
+      out.problems.push({
+        file: candidate.path,
+        path: "disableAllHooks",
+        message: `expected true or false, got ${describeValue(record.disableAllHooks)}`,
+        severity: "error",
+      });
+  }
+  if (record.hooks !== undefined) {
+    const block = parseHooksBlock(record.hooks, {
+      file: candidate.path,
+      scope: candidate.scope,
+      trusted: info.trusted,
+      basePath: ["hooks"],
+    });
+    out.hooks = block.hooks;
+    out.options = block.options;
+    out.problems.push(...block.problems);
+  }
+  info.hooks = out.hooks.length;
+  return out;
+}

@@ -1,0 +1,338 @@
+import {
+  compileMatcher,
+  describeValue,
+  formatPath,
+  HookError,
+  type HookEventName,
+  hookEventNames,
+  resolveEventName,
+  type ToolMatcher,
+} from "@a3s-lab/hooks-core";
+import type { z } from "zod";
+import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
+import { CommandHook } from "../command/command-hook.js";
+import type { SettingsHook, SettingsScope } from "./hook-settings.js";
+import {
+  type PathKey,
+  type ProblemSeverity,
+  type SettingsProblem,
+  zodProblems,
+} from "./settings-problem.js";
+import {
+  matcherGroupHeadSchema,
+  namedHookSchema,
+  type SettingsOptions,
+  settingsCommandSchema,
+  settingsOptionsShape,
+} from "./settings-schema.js";
+
+/** Where a `hooks` block sits. */
+export interface HooksBlockContext {
+  /** The file (or source name) it came from. */
+  file: string;
+  scope: SettingsScope;
+  trusted: boolean;
+  /** Its path in the document, usually `["hooks"]`. */
+  basePath: PathKey[];
+}
+
+/** What one `hooks` block holds. */
+export interface ParsedHooksBlock {
+  hooks: SettingsHook[];
+  options: SettingsOptions;
+  problems: SettingsProblem[];
+}
+
+interface Entry {
+  raw: unknown;
+  path: PathKey[];
+  inGroup: boolean;
+  name?: string;
+  matcher?: unknown;
+  matcherPath?: PathKey[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+const GROUP_KEYS = new Set(Object.keys(settingsCommandSchema.shape));
+const NAMED_KEYS = new Set(Object.keys(namedHookSchema.shape));
+/** What a matcher-less "check" hook needs to compile: no environment, any directory. */
+const CHECK_OPTIONS = { env: {}, projectDir: "/" };
+
+/**
+ * Read one `hooks` block in any of the seeds' shapes: Claude Code / seed 004
+ * (`Event: [{ matcher, hooks: [{ type, command, timeout }] }]`), seed 001 (`event: { name:
+ * command | { command, timeout_secs, matcher } }`, a list, or a bare string) and seed 000's
+ * engine options. A bad part is reported and skipped; the rest still loads.
+ */
+export function parseHooksBlock(block: unknown, ctx: HooksBlockContext): ParsedHooksBlock {
+  const out: ParsedHooksBlock = { hooks: [], options: {}, problems: [] };
+  const sink = new Sink(ctx.file, out.problems);
+  const problem = sink.add;
+  if (!isObject(block)) {
+    problem(
+      "error",
+      ctx.basePath,
+      `expected an object mapping event names to hooks, got ${describeValue(block)}`,
+    );
+    return out;
+  }
+  for (const [key, value] of Object.entries(block)) {
+    const path = [...ctx.basePath, key];
+    if (Object.hasOwn(settingsOptionsShape, key)) {
+      const schema = settingsOptionsShape[key as keyof typeof settingsOptionsShape] as z.ZodType;
+      const checked = schema.safeParse(value);
+      if (checked.success) (out.options as Record<string, unknown>)[key] = checked.data;
+      else out.problems.push(...zodProblems(checked.error, value, ctx.file, path));
+      continue;
+    }
+    const event = resolveEventName(key);
+    if (!event) {
+      problem("warning", path, `unknown event "${key}"${suggestEvent(key)}; its hooks are ignored`);
+      continue;
+    }
+    for (const entry of entriesOf(value, path, sink)) {
+      const hook = readHook(event, entry, ctx, sink);
+      if (hook) out.hooks.push(hook);
+    }
+  }
+  return out;
+}
+
+/** Collects problems for one file. */
+class Sink {
+  constructor(
+    readonly file: string,
+    readonly problems: SettingsProblem[],
+  ) {}
+  add = (severity: ProblemSeverity, path: PathKey[], message: string): void => {
+    this.problems.push({ file: this.file, path: formatPath(path), message, severity });
+  };
+  zod(error: z.core.$ZodError, input: unknown, path: PathKey[]): void {
+    this.problems.push(...zodProblems(error, input, this.file, path));
+  }
+}
+
+function entriesOf(value: unknown, path: PathKey[], sink: Sink): Entry[] {
+  const problem = sink.add;
+  if (typeof value === "string") return [{ raw: value, path, inGroup: false }];
+  if (Array.isArray(value)) {
+    return value.flatMap((item, i): Entry[] => {
+      const at = [...path, i];
+      if (typeof item === "string") return [{ raw: item, path: at, inGroup: false }];
+      if (isObject(item) && "hooks" in item) return groupEntries(item, at, sink);
+      if (isObject(item)) return [{ raw: item, path: at, inGroup: false }];
+      problem(
+        "error",
+        at,
+        `expected a command string, a { matcher, hooks } group or a { command } object, got ${describeValue(item)}`,
+      );
+      return [];
+    });
+  }
+  if (isObject(value)) {
+    if ("hooks" in value) {
+      problem("warning", path, "expected an array of { matcher, hooks } groups; read as one group");
+      return groupEntries(value, path, sink);
+    }
+    if ("command" in value || "args" in value) {
+      problem("warning", path, "expected named hooks or an array; read as one hook");
+      return [{ raw: value, path, inGroup: false }];
+    }
+    return Object.entries(value).map(([name, raw]) => ({
+      raw,
+      path: [...path, name],
+      inGroup: false,
+      name,
+    }));
+  }
+  problem(
+    "error",
+    path,
+    `expected an array of hooks, an object of named hooks or a command string, got ${describeValue(value)}`,
+  );
+  return [];
+}
+
+function groupEntries(group: Record<string, unknown>, path: PathKey[], sink: Sink): Entry[] {
+  const head = matcherGroupHeadSchema.safeParse(group);
+  if (!head.success) {
+    sink.zod(head.error, group, path);
+    return [];
+  }
+  for (const key of Object.keys(group)) {
+    if (key !== "matcher" && key !== "hooks")
+      sink.add("warning", [...path, key], `unknown field "${key}" (ignored)`);
+  }
+  return head.data.hooks.map((raw, j) => ({
+    raw,
+    path: [...path, "hooks", j],
+    inGroup: true,
+    matcher: group.matcher,
+    matcherPath: [...path, "matcher"],
+  }));
+}
+
+function readHook(
+  event: HookEventName,
+  entry: Entry,
+  ctx: HooksBlockContext,
+  sink: Sink,
+): SettingsHook | undefined {
+  const problem = sink.add;
+  const raw = typeof entry.raw === "string" ? { command: entry.raw } : entry.raw;
+  if (!isObject(raw)) {
+    problem(
+      "error",
+      entry.path,
+      `expected a command string or a { command } object, got ${describeValue(entry.raw)}`,
+    );
+    return undefined;
+  }
+  if (typeof raw.type === "string" && raw.type !== "command") {
+    problem(
+      "warning",
+      [...entry.path, "type"],
+      `hook type "${raw.type}" is not supported (only "command"); this hook is skipped`,
+    );
+    return undefined;
+  }
+  const schema = entry.inGroup ? settingsCommandSchema : namedHookSchema;
+  const checked = schema.safeParse(raw);
+  if (!checked.success) {
+    // A bare string's problems belong to the string itself, not to a `command` field.
+    if (typeof entry.raw !== "string") sink.zod(checked.error, raw, entry.path);
+    else {
+      for (const p of zodProblems(checked.error, raw, ctx.file, []))
+        sink.problems.push({ ...p, path: formatPath(entry.path) });
+    }
+    return undefined;
+  }
+  const known = entry.inGroup ? GROUP_KEYS : NAMED_KEYS;
+  for (const key of Object.keys(raw)) {
+    if (known.has(key)) continue;
+    problem(
+      "warning",
+      [...entry.path, key],
+      key === "matcher"
+        ? "a matcher belongs on the group, not on one of its hooks (ignored)"
+        : `unknown field "${key}" (ignored)`,
+    );
+  }
+  const data = checked.data as Record<string, unknown> & { matcher?: unknown };
+  if (data.timeout !== undefined && data.timeout_secs !== undefined) {
+    problem(
+      "warning",
+      [...entry.path, "timeout_secs"],
+      "both timeout and timeout_secs; timeout wins",
+    );
+  }
+  const definition = toDefinition(data);
+  const matcherPath = entry.inGroup ? entry.matcherPath! : [...entry.path, "matcher"];
+  const matcher = checkMatcher(
+    event,
+    entry.inGroup ? entry.matcher : data.matcher,
+    matcherPath,
+    problem,
+  );
+  if (matcher === false) return undefined;
+  try {
+    new CommandHook(definition, CHECK_OPTIONS);
+  } catch (error) {
+    const e = HookError.from(error);
+    const field = definition.command !== undefined ? "command" : "args";
+    const message = e.message.replace(/^(?:command|args\[\d+\]): /, "");
+    problem("error", typeof entry.raw === "string" ? entry.path : [...entry.path, field], message);
+    return undefined;
+  }
+  const path = formatPath(entry.path);
+  const display = describeCommand(definition);
+  const hook: SettingsHook = {
+    id: `${ctx.file}#${path}`,
+    event,
+    definition,
+    name: (
+      entry.name ??
+      definition.name ??
+      (display.length > 80 ? `${display.slice(0, 79)}…` : display)
+    ).slice(0, 256),
+    source: ctx.file,
+    path,
+    scope: ctx.scope,
+    trusted: ctx.trusted,
+  };
+  if (matcher !== undefined) hook.matcher = matcher;
+  return hook;
+}
+
+function toDefinition(data: Record<string, unknown>): CommandHookDefinition {
+  const d: Record<string, unknown> = {};
+  if (data.command !== undefined) d.command = data.command;
+  if (data.args !== undefined) d.args = data.args;
+  const timeout = data.timeout ?? data.timeout_secs;
+  if (timeout !== undefined) d.timeout = timeout;
+  const cwd = data.cwd ?? data.working_directory;
+  if (cwd !== undefined) d.cwd = cwd;
+  for (const key of ["env", "failBehavior", "async", "priority", "name"] as const) {
+    if (data[key] !== undefined) d[key] = data[key];
+  }
+  return d as unknown as CommandHookDefinition;
+}
+
+/** The matcher to use, undefined for "everything", or false when it is invalid. */
+function checkMatcher(
+  event: HookEventName,
+  matcher: unknown,
+  path: PathKey[],
+  problem: Sink["add"],
+): string | ToolMatcher | undefined | false {
+  if (matcher === undefined || matcher === "" || matcher === "*") return undefined;
+  try {
+    compileMatcher(event, matcher as string | ToolMatcher, [formatPath(path)]);
+    return matcher as string | ToolMatcher;
+  } catch (error) {
+    const e = HookError.from(error);
+    if (e.code === "INVALID_REGISTRATION") {
+      // Claude Code ignores a matcher on events that have nothing to match; so do we, aloud.
+      problem("warning", path, `${event} has nothing to match against; the matcher is ignored`);
+      return undefined;
+    }
+    problem("error", path, e.message.replace(/^[^:]*: /, ""));
+    return false;
+  }
+}
+
+/** ` (did you mean "PreToolUse"?)` for a near miss, or "". */
+function suggestEvent(name: string): string {
+  const flat = (s: string) => s.toLowerCase().replaceAll(/[_\-\s]/g, "");
+  const target = flat(name);
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of hookEventNames) {
+    const d = distance(target, flat(candidate));
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best ? ` (did you mean "${best}"?)` : "";
+}
+
+/** Levenshtein distance, for short names only. */
+function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3 || a.length > 64 || b.length > 64) return 99;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(
+        prev[j]! + 1,
+        cur[j - 1]! + 1,
+        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}

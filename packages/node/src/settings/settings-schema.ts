@@ -1,0 +1,146 @@
+import { hookEventNames, MAX_DELAY_MS } from "@a3s-lab/hooks-core";
+import { z } from "zod";
+import {
+  commandHookShape,
+  oneCommandForm,
+  oneCommandFormMessage,
+  secondsSchema,
+} from "../command/command-definition.js";
+
+/** seed 000's object matcher. */
+export const toolMatcherSchema = z
+  .object({
+    tool: z.string({ error: "expected a string" }).max(4096).optional(),
+    pathPattern: z.string({ error: "expected a string" }).max(4096).optional(),
+    commandPattern: z.string({ error: "expected a string" }).max(4096).optional(),
+  })
+  .describe(
+    "seed 000's matcher: a tool name, a glob over its path argument, a regex over its command.",
+  );
+
+/** A string matcher (`Bash`, `Write|Edit`, `mcp__*`, `builtin:*`, a regex) or an object matcher. */
+export const matcherSchema = z
+  .union([
+    z.string().max(4096, { error: "expected a matcher of at most 4096 characters" }),
+    toolMatcherSchema,
+  ])
+  .describe(
+    'What the hook applies to: "*" or "" for everything, "Bash", "Write|Edit", "mcp__*", …',
+  );
+
+const settingsHookShape = {
+  ...commandHookShape,
+  timeout_secs: secondsSchema.optional().describe("seed 001: the same as timeout."),
+  working_directory: z
+    .string({ error: "expected a string" })
+    .optional()
+    .describe("seed 004: the same as cwd."),
+};
+
+/** One hook inside a `{ matcher, hooks: [...] }` group (Claude Code, seed 004, seed 001 frontmatter). */
+export const settingsCommandSchema = z
+  .object(settingsHookShape)
+  .refine(oneCommandForm, { error: oneCommandFormMessage })
+  .describe("A command hook.");
+
+/** seed 001's hook object: a command with its own matcher. */
+export const namedHookSchema = z
+  .object({ ...settingsHookShape, matcher: matcherSchema.optional() })
+  .refine(oneCommandForm, { error: oneCommandFormMessage })
+  .describe("seed 001: a command hook with its own matcher.");
+
+/** The group's own fields; its hooks are checked one by one so one bad hook spares the rest. */
+export const matcherGroupHeadSchema = z.object({
+  matcher: matcherSchema.optional(),
+  hooks: z.array(z.unknown(), { error: "expected an array of hooks" }),
+});
+
+/** Claude Code's and seed 004's `{ matcher, hooks: [...] }`. */
+export const matcherGroupSchema = z
+  .object({ matcher: matcherSchema.optional(), hooks: z.array(settingsCommandSchema) })
+  .describe("Claude Code / seed 004: hooks that share a matcher.");
+
+/** Everything an event key may hold, in any of the three shapes. */
+export const eventHooksSchema = z
+  .union([
+    z.array(
+      z.union([
+        z.string().describe("seed 001: a bare shell command."),
+        matcherGroupSchema,
+        namedHookSchema,
+      ]),
+    ),
+    z.record(z.string(), z.union([z.string(), namedHookSchema])).describe("seed 001: named hooks."),
+    z.string().describe("seed 001: one bare shell command."),
+  ])
+  .describe("The hooks of one event.");
+
+/** seed 000's engine options, which sit next to the event keys in `hooks`. */
+export const settingsOptionsShape = {
+  enabled: z
+    .boolean({ error: "expected true or false" })
+    .optional()
+    .describe("false turns every hook off."),
+  maxHooksPerEvent: z
+    .number({ error: "expected a positive whole number" })
+    .int({ error: "expected a positive whole number" })
+    .positive({ error: "expected a positive whole number" })
+    .optional()
+    .describe("Default 10."),
+  maxTotalHooks: z
+    .number({ error: "expected a positive whole number" })
+    .int({ error: "expected a positive whole number" })
+    .positive({ error: "expected a positive whole number" })
+    .optional()
+    .describe("Default 50."),
+  defaultTimeout: z
+    .number({ error: "expected a positive number of milliseconds" })
+    .positive({ error: "expected a positive number of milliseconds" })
+    .max(MAX_DELAY_MS, { error: `expected at most ${MAX_DELAY_MS} milliseconds` })
+    .optional()
+    .describe("Milliseconds, for hooks that set no timeout (command hooks default to 60000)."),
+  failBehavior: z
+    .enum(["continue", "block"], { error: 'expected "continue" or "block"' })
+    .optional()
+    .describe("What a failed hook contributes, for hooks that set none."),
+  auditLevel: z
+    .enum(["off", "info", "verbose"], { error: 'expected "off", "info" or "verbose"' })
+    .optional()
+    .describe("How much the engine reports."),
+};
+
+/** The merged scalar settings. */
+export interface SettingsOptions {
+  enabled?: boolean;
+  maxHooksPerEvent?: number;
+  maxTotalHooks?: number;
+  /** Milliseconds. */
+  defaultTimeout?: number;
+  failBehavior?: "continue" | "block";
+  auditLevel?: "off" | "info" | "verbose";
+  /** Claude Code's switch: true turns every hook off. */
+  disableAllHooks?: boolean;
+}
+
+export const SETTINGS_OPTION_KEYS = Object.keys(settingsOptionsShape) as (keyof SettingsOptions)[];
+
+/** The `hooks` object: event keys (any spelling) and seed 000's options. */
+export const hooksBlockSchema = z
+  .object({
+    ...settingsOptionsShape,
+    ...Object.fromEntries(hookEventNames.map((name) => [name, eventHooksSchema.optional()])),
+  })
+  .catchall(eventHooksSchema)
+  .describe("Event names (PreToolUse, preToolUse, …) mapped to hooks, and engine options.");
+
+/** A whole settings file. Keys other than these (Claude Code's `permissions`, `env`, …) are left alone. */
+export const settingsFileSchema = z
+  .looseObject({
+    $schema: z.string().optional(),
+    disableAllHooks: z
+      .boolean({ error: "expected true or false" })
+      .optional()
+      .describe("Claude Code: true turns every hook off."),
+    hooks: hooksBlockSchema.optional(),
+  })
+  .describe("A3S hooks settings (compatible with Claude Code's settings.json).");
