@@ -1,0 +1,63 @@
+import { HookError, type HookErrorCode, WIRE_HEADERS } from "@a3s-lab/hooks-core";
+import { Metadata, type ServiceError, type StatusObject, status } from "@grpc/grpc-js";
+
+const STATUS_OF: Partial<Record<HookErrorCode, status>> = {
+  INVALID_REGISTRATION: status.INVALID_ARGUMENT,
+  UNKNOWN_EVENT: status.INVALID_ARGUMENT,
+  INVALID_EVENT: status.INVALID_ARGUMENT,
+  INVALID_OUTPUT: status.INVALID_ARGUMENT,
+  INVALID_MODIFICATION: status.INVALID_ARGUMENT,
+  INVALID_PATTERN: status.INVALID_ARGUMENT,
+  INVALID_CONFIG: status.INVALID_ARGUMENT,
+  TEMPLATE_ERROR: status.INVALID_ARGUMENT,
+  LIMIT_EXCEEDED: status.RESOURCE_EXHAUSTED,
+  BLOCKED: status.FAILED_PRECONDITION,
+  RETRY_EXHAUSTED: status.FAILED_PRECONDITION,
+  TIMEOUT: status.DEADLINE_EXCEEDED,
+  ABORTED: status.CANCELLED,
+  NOT_FOUND: status.NOT_FOUND,
+  UNAUTHENTICATED: status.UNAUTHENTICATED,
+  PERMISSION_DENIED: status.PERMISSION_DENIED,
+  UNAVAILABLE: status.UNAVAILABLE,
+};
+
+const CODE_OF: Partial<Record<status, HookErrorCode>> = {
+  [status.INVALID_ARGUMENT]: "INVALID_REGISTRATION",
+  [status.RESOURCE_EXHAUSTED]: "LIMIT_EXCEEDED",
+  [status.FAILED_PRECONDITION]: "BLOCKED",
+  [status.DEADLINE_EXCEEDED]: "TIMEOUT",
+  [status.CANCELLED]: "ABORTED",
+  [status.NOT_FOUND]: "NOT_FOUND",
+  [status.ALREADY_EXISTS]: "INVALID_REGISTRATION",
+  [status.UNAUTHENTICATED]: "UNAUTHENTICATED",
+  [status.PERMISSION_DENIED]: "PERMISSION_DENIED",
+  [status.UNAVAILABLE]: "UNAVAILABLE",
+};
+
+const KNOWN_CODES = new Set<string>([...Object.keys(STATUS_OF), "HANDLER_FAILED", "INTERNAL"]);
+
+/** The gRPC status for a HookError code (`LIMIT_EXCEEDED` → `RESOURCE_EXHAUSTED`, …). */
+export function grpcStatusOf(code: HookErrorCode): status {
+  return STATUS_OF[code] ?? status.INTERNAL;
+}
+
+/** A HookError as a gRPC status, with the exact code in the `x-a3s-error-code` trailer. */
+export function toStatus(error: unknown): Partial<StatusObject> {
+  const e = HookError.from(error);
+  const metadata = new Metadata();
+  metadata.set(WIRE_HEADERS.errorCode, e.code);
+  return { code: grpcStatusOf(e.code), details: e.message, metadata };
+}
+
+/** A failed call's status as a HookError: the trailer's code when present, else by status. */
+export function fromStatus(error: Partial<ServiceError> & { code?: number }): HookError {
+  const trailer = error.metadata?.get(WIRE_HEADERS.errorCode)[0];
+  const byTrailer = typeof trailer === "string" && KNOWN_CODES.has(trailer) ? trailer : undefined;
+  const code: HookErrorCode =
+    (byTrailer as HookErrorCode | undefined) ?? CODE_OF[error.code as status] ?? "INTERNAL";
+  const message = error.details || error.message || `gRPC status ${error.code}`;
+  return new HookError(code, message, {
+    cause: error,
+    details: { grpcStatus: status[error.code as status] ?? error.code },
+  });
+}

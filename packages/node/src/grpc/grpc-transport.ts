@@ -1,0 +1,241 @@
+import {
+  type CallOptions,
+  type GenerateEventMessage,
+  type GenerateRequest,
+  HookError,
+  type HookStream,
+  type HookStreamHandlers,
+  type Transport,
+  type TransportOptions,
+  type UnaryCalls,
+  type UnaryMethod,
+  WIRE_HEADERS,
+  type WireMessageType,
+} from "@a3s-lab/hooks-core";
+import {
+  type ChannelCredentials,
+  type ChannelOptions,
+  type Client,
+  type ClientDuplexStream,
+  type ClientReadableStream,
+  credentials as grpcCredentials,
+  Metadata,
+  type ServiceError,
+  status,
+} from "@grpc/grpc-js";
+import { fromStatus } from "./grpc-status.js";
+import { loadHooksProto } from "./hooks-proto.js";
+import { fromProto, toProto } from "./wire-codec.js";
+
+export interface GrpcTransportOptions extends TransportOptions {
+  /** TLS and the like. Default: plaintext (right for the loopback default). */
+  credentials?: ChannelCredentials;
+  /** Extra `@grpc/grpc-js` channel options. */
+  channelOptions?: ChannelOptions;
+  /** Largest event accepted from the agent. Default 64 MiB. */
+  maxReceiveMessageBytes?: number;
+}
+
+const TYPES: Record<UnaryMethod, [WireMessageType, WireMessageType, "hooks" | "agent"]> = {
+  RegisterHook: ["RegisterHookRequest", "RegisterHookResponse", "hooks"],
+  UnregisterHook: ["UnregisterHookRequest", "UnregisterHookResponse", "hooks"],
+  ListHooks: ["ListHooksRequest", "ListHooksResponse", "hooks"],
+  CreateSession: ["CreateSessionRequest", "CreateSessionResponse", "agent"],
+  DestroySession: ["DestroySessionRequest", "DestroySessionResponse", "agent"],
+  ExecuteTool: ["ExecuteToolRequest", "ExecuteToolResponse", "agent"],
+};
+
+type Callback = (error: ServiceError | null, response: unknown) => void;
+type Stub = Client & Record<string, (...args: unknown[]) => unknown>;
+
+function aborted(signal: AbortSignal): HookError {
+  return HookError.from(
+    signal.reason ?? new HookError("ABORTED", "the call was aborted"),
+    "ABORTED",
+  );
+}
+
+/**
+ * The gRPC transport of `A3sClient` in Node: HookService and AgentService of `hooks.proto`
+ * over one `@grpc/grpc-js` channel, with the token and client id on every call.
+ *
+ * @example
+ * ```ts
+ * import { A3sClient } from "@a3s-lab/box";
+ * import { createGrpcTransport } from "@a3s-lab/hooks-node";
+ * import { credentials } from "@grpc/grpc-js";
+ *
+ * const client = new A3sClient({
+ *   address: "agent.internal:16300",
+ *   transport: (o) => createGrpcTransport({ ...o, credentials: credentials.createSsl() }),
+ * });
+ * ```
+ */
+export function createGrpcTransport(options: GrpcTransportOptions): Transport {
+  const proto = loadHooksProto();
+  const creds = options.credentials ?? grpcCredentials.createInsecure();
+  const channelOptions: ChannelOptions = {
+    "grpc.max_receive_message_length": options.maxReceiveMessageBytes ?? 64 * 1024 * 1024,
+    "grpc.keepalive_time_ms": 10_000,
+    "grpc.keepalive_timeout_ms": 10_000,
+    "grpc.keepalive_permit_without_calls": 1,
+    // The client runs its own reconnect loop with backoff; keep the channel's own short.
+    "grpc.initial_reconnect_backoff_ms": 100,
+    "grpc.max_reconnect_backoff_ms": 2000,
+    ...options.channelOptions,
+  };
+  const hooks = new proto.HookServiceClient(options.address, creds, channelOptions) as Stub;
+  const agent = new proto.AgentServiceClient(options.address, creds, {
+    ...channelOptions,
+    channelOverride: hooks.getChannel(),
+  }) as Stub;
+  const streamClosers = new Set<() => void>();
+  let closed = false;
+
+  const metadata = () => {
+    const md = new Metadata();
+    if (options.token !== undefined) md.set(WIRE_HEADERS.authorization, `Bearer ${options.token}`);
+    md.set(WIRE_HEADERS.clientId, options.clientId);
+    return md;
+  };
+  const gone = () => new HookError("UNAVAILABLE", "the transport is closed");
+
+  return {
+    call<M extends UnaryMethod>(
+      method: M,
+      request: UnaryCalls[M]["request"],
+      callOptions: CallOptions = {},
+    ): Promise<UnaryCalls[M]["response"]> {
+      const [requestType, responseType, service] = TYPES[method];
+      const { signal } = callOptions;
+      return new Promise((resolve, reject) => {
+        if (closed) return reject(gone());
+        if (signal?.aborted) return reject(aborted(signal));
+        const stub = service === "hooks" ? hooks : agent;
+        const onAbort = () => call.cancel();
+        const call = stub[method]!.call(stub, toProto(requestType, request as never), metadata(), ((
+          error,
+          response,
+        ) => {
+          signal?.removeEventListener("abort", onAbort);
+          if (error) {
+            return reject(
+              error.code === status.CANCELLED && signal?.aborted
+                ? aborted(signal)
+                : fromStatus(error),
+            );
+          }
+          const checked = fromProto(responseType, response);
+          if (checked.success) resolve(checked.data as UnaryCalls[M]["response"]);
+          else reject(checked.error);
+        }) as Callback) as { cancel(): void };
+        signal?.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+
+    async *generate(
+      request: GenerateRequest,
+      callOptions: CallOptions = {},
+    ): AsyncGenerator<GenerateEventMessage> {
+      if (closed) throw gone();
+      const { signal } = callOptions;
+      if (signal?.aborted) throw aborted(signal);
+      const call = agent.Generate!.call(
+        agent,
+        toProto("GenerateRequest", request),
+        metadata(),
+      ) as ClientReadableStream<unknown>;
+      const onAbort = () => call.cancel();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      let done = false;
+      try {
+        for await (const message of call) {
+          const checked = fromProto("GenerateEvent", message);
+          if (!checked.success) throw checked.error;
+          yield checked.data;
+        }
+        done = true;
+      } catch (error) {
+        if (signal?.aborted) throw aborted(signal);
+        throw HookError.is(error) ? error : fromStatus(error as ServiceError);
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
+        if (!done) call.cancel();
+      }
+    },
+
+    openHookStream(
+      handlers: HookStreamHandlers,
+      callOptions: CallOptions = {},
+    ): Promise<HookStream> {
+      return new Promise((resolve, reject) => {
+        if (closed) return reject(gone());
+        const { signal } = callOptions;
+        if (signal?.aborted) return reject(aborted(signal));
+        const call = hooks.HookStream!.call(hooks, metadata()) as ClientDuplexStream<
+          unknown,
+          unknown
+        >;
+        let opened = false;
+        let ended = false;
+        let byUs = false;
+        const stream: HookStream = {
+          resumed: false,
+          send(response) {
+            if (ended) return;
+            try {
+              call.write(toProto("HookResponse", response));
+            } catch {
+              // The stream is closing; the agent already stopped waiting for this answer.
+            }
+          },
+          close() {
+            byUs = true;
+            call.cancel();
+          },
+        };
+        const onAbort = () => stream.close();
+        signal?.addEventListener("abort", onAbort, { once: true });
+        streamClosers.add(stream.close);
+        call.on("metadata", (md: Metadata) => {
+          const resumed = md.get(WIRE_HEADERS.resumed)[0];
+          // Only the server's acceptance carries this header; trailers-only failures do not.
+          if (opened || resumed === undefined) return;
+          opened = true;
+          resolve({ ...stream, resumed: resumed === "true" });
+        });
+        call.on("data", (message: unknown) => {
+          const checked = fromProto("HookEvent", message);
+          if (checked.success) handlers.onEvent(checked.data);
+          else handlers.onInvalid?.(checked.error, message);
+        });
+        // Errors also arrive as the final status below; this listener only keeps them handled.
+        call.on("error", () => {});
+        call.on("status", (s: { code: status; details: string; metadata: Metadata }) => {
+          ended = true;
+          streamClosers.delete(stream.close);
+          signal?.removeEventListener("abort", onAbort);
+          let error: HookError | undefined;
+          if (byUs) error = undefined;
+          else if (s.code === status.OK)
+            error = new HookError("UNAVAILABLE", "the agent ended the hook stream");
+          else error = fromStatus(s);
+          if (opened) handlers.onClose(error);
+          else if (byUs && signal?.aborted) reject(aborted(signal));
+          else
+            reject(
+              error ?? new HookError("UNAVAILABLE", "the hook stream closed before it opened"),
+            );
+        });
+      });
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      for (const closeStream of streamClosers) closeStream();
+      hooks.close();
+      agent.close();
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import {
+  HookError,
+  parseWireMessage,
+  type ValidationResult,
+  type WireMessageMap,
+  type WireMessageType,
+} from "@a3s-lab/hooks-core";
+
+/**
+ * Converts between the objects `@grpc/proto-loader` produces (lowerCamelCase, enums as their
+ * proto names, `bytes` as Buffers) and core's wire form (enums as API words, JSON `bytes` as
+ * objects). One table describes every field that differs; everything else passes through.
+ */
+
+type Field =
+  | { kind: "json" }
+  | { kind: "enum"; toWire: Readonly<Record<string, string>> }
+  | { kind: "message"; type: string }
+  | { kind: "repeated"; type: string };
+
+const json: Field = { kind: "json" };
+const enumOf = (toWire: Record<string, string>): Field => ({ kind: "enum", toWire });
+const message = (type: string): Field => ({ kind: "message", type });
+
+const FIELDS: Readonly<Record<string, Readonly<Record<string, Field>>>> = {
+  RegisterHookRequest: { matcher: message("HookMatcher"), config: message("HookConfig") },
+  HookConfig: {
+    failBehavior: enumOf({ FAIL_BEHAVIOR_CONTINUE: "continue", FAIL_BEHAVIOR_BLOCK: "block" }),
+  },
+  HookEvent: { payload: json },
+  HookResponse: {
+    action: enumOf({ CONTINUE: "continue", BLOCK: "block", RETRY: "retry", SKIP: "skip" }),
+    modified: json,
+    permission: enumOf({ PERMISSION_ALLOW: "allow", PERMISSION_ASK: "ask" }),
+  },
+  HookInfo: {
+    matcher: message("HookMatcher"),
+    config: message("HookConfig"),
+    counters: message("HookCounters"),
+  },
+  ListHooksResponse: { hooks: { kind: "repeated", type: "HookInfo" } },
+  CreateSessionRequest: { metadata: json },
+  GenerateEvent: { progress: message("GenerateProgress"), result: message("GenerateResult") },
+  GenerateProgress: { data: json },
+  GenerateResult: { usage: message("TokenUsage") },
+  ExecuteToolRequest: { args: json },
+};
+
+// proto3 decodes an absent enum as its zero value; on the wire form that is "not given".
+const ZERO_ENUMS = new Set(["FAIL_BEHAVIOR_UNSPECIFIED", "PERMISSION_UNSPECIFIED"]);
+
+function fromProtoValue(type: string, value: unknown, path: string): unknown {
+  if (value === null || typeof value !== "object") return value;
+  const fields = FIELDS[type] ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(value)) {
+    const field = fields[key];
+    const where = `${path}.${key}`;
+    if (!field) out[key] = raw;
+    else if (field.kind === "json") {
+      const bytes = raw as Uint8Array;
+      if (bytes.length === 0) continue;
+      try {
+        out[key] = JSON.parse(Buffer.from(bytes).toString("utf8"));
+      } catch (error) {
+        throw new HookError(
+          "INVALID_OUTPUT",
+          `${where}: not valid UTF-8 JSON (${(error as Error).message})`,
+          { path: where.split(".") },
+        );
+      }
+    } else if (field.kind === "enum") {
+      if (ZERO_ENUMS.has(raw as string)) continue;
+      // An enum number this build does not know decodes as a number; keep it so the schema names it.
+      out[key] = field.toWire[raw as string] ?? raw;
+    } else if (field.kind === "message") out[key] = fromProtoValue(field.type, raw, where);
+    else
+      out[key] = (raw as unknown[]).map((item, i) =>
+        fromProtoValue(field.type, item, `${where}[${i}]`),
+      );
+  }
+  return out;
+}
+
+function toProtoValue(type: string, value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  const fields = FIELDS[type] ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(value)) {
+    if (raw === undefined) continue;
+    const field = fields[key];
+    if (!field) out[key] = raw;
+    else if (field.kind === "json")
+      out[key] = raw instanceof Uint8Array ? raw : Buffer.from(JSON.stringify(raw), "utf8");
+    else if (field.kind === "enum") {
+      const entry = Object.entries(field.toWire).find(([, wire]) => wire === raw);
+      out[key] = entry ? entry[0] : raw;
+    } else if (field.kind === "message") out[key] = toProtoValue(field.type, raw);
+    else out[key] = (raw as unknown[]).map((item) => toProtoValue(field.type, item));
+  }
+  return out;
+}
+
+/**
+ * A decoded protobuf object → the wire form, unchecked (for a caller that validates itself).
+ * Throws an `INVALID_OUTPUT` HookError for a JSON field that does not parse.
+ */
+export function convertFromProto(type: WireMessageType, value: unknown): unknown {
+  return fromProtoValue(type, value, type);
+}
+
+/**
+ * A decoded protobuf object → a checked wire message. Never throws: a field that is not JSON,
+ * or a value outside the message's schema, comes back as an `INVALID_OUTPUT` error naming it.
+ */
+export function fromProto<K extends WireMessageType>(
+  type: K,
+  value: unknown,
+): ValidationResult<WireMessageMap[K]> {
+  let plain: unknown;
+  try {
+    plain = fromProtoValue(type, value, type);
+  } catch (error) {
+    return { success: false, error: HookError.from(error) };
+  }
+  return parseWireMessage(type, plain);
+}
+
+/** A wire message → the object `@grpc/proto-loader` serialises. */
+export function toProto<K extends WireMessageType>(type: K, value: WireMessageMap[K]): object {
+  return toProtoValue(type, value) as object;
+}
+
+/** JSON bytes of a payload, for callers that must check its size before sending. */
+export function encodeJson(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value), "utf8");
+}

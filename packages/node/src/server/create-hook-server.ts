@@ -1,0 +1,221 @@
+import {
+  DEFAULT_HOOK_PORT,
+  type HookEngine,
+  HookError,
+  parseOrThrow,
+  type Timers,
+  type Unsubscribe,
+} from "@a3s-lab/hooks-core";
+import { Server, ServerCredentials } from "@grpc/grpc-js";
+import * as z from "zod/mini";
+import { loadHooksProto } from "../grpc/hooks-proto.js";
+import type { AgentService } from "./agent-service.js";
+import { createAuthenticator } from "./authenticator.js";
+import { grpcAgentService } from "./grpc-agent-service.js";
+import { grpcHookService } from "./grpc-hook-service.js";
+import { HookHub } from "./hook-hub.js";
+import type { HubEventType, HubListener } from "./hub-events.js";
+import type { RateLimit } from "./rate-limiter.js";
+
+export interface HookServerOptions {
+  /** The host's engine: remote hooks are registered on it next to the host's own. */
+  engine: HookEngine;
+  /** Interface to bind. Default `127.0.0.1` (loopback only). */
+  host?: string;
+  /** Port to bind; 0 picks a free one. Default {@link DEFAULT_HOOK_PORT}. */
+  port?: number;
+  /** The token every call must present as `authorization: Bearer <token>`. */
+  token?: string;
+  /** Accept calls without a token. Required (and only allowed) when `token` is not given. */
+  insecure?: boolean;
+  /** Serve AgentService (sessions, generate, executeTool) with this implementation. */
+  agent?: AgentService;
+  /** How long a disconnected client's hooks stay registered. Default 30 000 ms. */
+  reconnectWindowMs?: number;
+  /** Clients at once. Default 100. */
+  maxClients?: number;
+  /** Hooks per client. Default 50. */
+  maxHooksPerClient?: number;
+  /** Hooks per client and event. Default 10. */
+  maxHooksPerEventPerClient?: number;
+  /** Registrations per client. Default 50 at once, then 10 per second. */
+  registrationRate?: RateLimit;
+  /** Largest message accepted from a client, and largest event sent to one. Default 4 MiB. */
+  maxMessageBytes?: number;
+  /** How long `close()` lets firings in flight finish. Default 5000 ms. */
+  drainTimeoutMs?: number;
+  /** TLS for non-loopback use (`ServerCredentials.createSsl(...)`). Default: plaintext. */
+  credentials?: ServerCredentials;
+  /** Clock and timers; inject fakes in tests. */
+  timers?: Timers;
+}
+
+/** A running hook server. */
+export interface HookServer extends AsyncDisposable {
+  /** The bound interface. */
+  readonly host: string;
+  /** The bound port (the real one when 0 was asked for). */
+  readonly port: number;
+  /** `host:port`, ready for `A3sClient({ address })` (IPv6 hosts in brackets). */
+  readonly address: string;
+  /** The protocol-agnostic core, for further transport adapters. */
+  readonly hub: HookHub;
+  /** Client connects, disconnects, reconnect-window expiries and warnings. */
+  on<T extends HubEventType | "*">(
+    type: T,
+    listener: HubListener<T>,
+    options?: { signal?: AbortSignal },
+  ): Unsubscribe;
+  /** Stop accepting calls, drain firings in flight, end every stream, unbind. Idempotent. */
+  close(): Promise<void>;
+}
+
+const count = z.optional(z.int().check(z.positive()));
+const optionsSchema = z.object({
+  // Structural, not instanceof: the host's engine may come from the other (ESM/CJS) build.
+  engine: z.custom<HookEngine>(
+    (e) =>
+      typeof e === "object" &&
+      e !== null &&
+      ["register", "unregister", "list", "fire"].every(
+        (m) => typeof (e as unknown as Record<string, unknown>)[m] === "function",
+      ),
+    "expected a HookEngine",
+  ),
+  host: z.optional(z.string().check(z.minLength(1))),
+  port: z.optional(z.int().check(z.gte(0), z.lte(65_535))),
+  token: z.optional(z.string().check(z.minLength(1, "expected a non-empty token"))),
+  insecure: z.optional(z.boolean()),
+  agent: z.optional(
+    z.custom<AgentService>(
+      (a) =>
+        typeof a === "object" &&
+        a !== null &&
+        ["createSession", "destroySession", "generate", "executeTool"].every(
+          (m) => typeof (a as unknown as Record<string, unknown>)[m] === "function",
+        ),
+      "expected an object with createSession, destroySession, generate and executeTool",
+    ),
+  ),
+  reconnectWindowMs: z.optional(z.int().check(z.nonnegative(), z.lte(2_147_483_647))),
+  maxClients: count,
+  maxHooksPerClient: count,
+  maxHooksPerEventPerClient: count,
+  registrationRate: z.optional(
+    z.object({
+      burst: z.int().check(z.positive()),
+      perSecond: z.number().check(z.positive()),
+    }),
+  ),
+  maxMessageBytes: z.optional(z.int().check(z.gte(1024))),
+  drainTimeoutMs: z.optional(z.int().check(z.nonnegative())),
+  credentials: z.optional(z.custom<ServerCredentials>((c) => c instanceof ServerCredentials)),
+  timers: z.optional(z.custom<Timers>((t) => typeof t === "object" && t !== null)),
+});
+
+/**
+ * Start the hook server an agent hosts: HookService (and AgentService when `agent` is given)
+ * over gRPC, on 127.0.0.1 unless told otherwise, every call authenticated by token.
+ *
+ * @example
+ * ```ts
+ * const engine = new HookEngine();
+ * const server = await createHookServer({ engine, token: process.env.A3S_TOKEN, port: 0 });
+ * console.log(`hooks on ${server.address}`);
+ * // … engine.fire(event) now also reaches remote hooks …
+ * await server.close();
+ * ```
+ */
+export async function createHookServer(options: HookServerOptions): Promise<HookServer> {
+  const o = parseOrThrow(optionsSchema, options, "INVALID_CONFIG", ["options"]);
+  if (o.token === undefined && o.insecure !== true) {
+    throw new HookError(
+      "INVALID_CONFIG",
+      "options.token: a token is required; pass insecure: true to accept calls without one",
+      { path: ["options", "token"] },
+    );
+  }
+  if (o.token !== undefined && o.insecure === true) {
+    throw new HookError(
+      "INVALID_CONFIG",
+      "options.insecure: give a token or insecure: true, not both",
+      {
+        path: ["options", "insecure"],
+      },
+    );
+  }
+  const host = o.host ?? "127.0.0.1";
+  const maxMessageBytes = o.maxMessageBytes ?? 4 * 1024 * 1024;
+  const hub = new HookHub({
+    engine: o.engine,
+    ...(o.reconnectWindowMs !== undefined ? { reconnectWindowMs: o.reconnectWindowMs } : {}),
+    ...(o.maxClients !== undefined ? { maxClients: o.maxClients } : {}),
+    ...(o.maxHooksPerClient !== undefined ? { maxHooksPerClient: o.maxHooksPerClient } : {}),
+    ...(o.maxHooksPerEventPerClient !== undefined
+      ? { maxHooksPerEventPerClient: o.maxHooksPerEventPerClient }
+      : {}),
+    ...(o.registrationRate ? { registrationRate: o.registrationRate } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
+  });
+  const authenticate = createAuthenticator(o.token);
+  const closing = new AbortController();
+  const proto = loadHooksProto();
+  const server = new Server({
+    "grpc.max_receive_message_length": maxMessageBytes,
+    "grpc.max_send_message_length": -1,
+    // Notice a silently vanished client (no FIN, no RST) within ~20 s, not hours.
+    "grpc.keepalive_time_ms": 10_000,
+    "grpc.keepalive_timeout_ms": 10_000,
+  });
+  server.addService(proto.HookService, grpcHookService(hub, authenticate, maxMessageBytes));
+  if (o.agent)
+    server.addService(proto.AgentService, grpcAgentService(o.agent, authenticate, closing.signal));
+
+  const bindHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(
+      `${bindHost}:${o.port ?? DEFAULT_HOOK_PORT}`,
+      options.credentials ?? ServerCredentials.createInsecure(),
+      (error, bound) =>
+        error
+          ? reject(
+              new HookError(
+                "UNAVAILABLE",
+                `cannot listen on ${bindHost}:${o.port ?? DEFAULT_HOOK_PORT}: ${error.message}`,
+                {
+                  cause: error,
+                },
+              ),
+            )
+          : resolve(bound),
+    );
+  });
+
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      closing.abort();
+      await hub.close({ drainMs: o.drainTimeoutMs ?? 5000 });
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 1000);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+    })());
+
+  return {
+    host,
+    port,
+    address: `${bindHost}:${port}`,
+    hub,
+    on: (type, listener, opts) => hub.on(type, listener, opts),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

@@ -1,0 +1,211 @@
+import {
+  type HookContext,
+  HookError,
+  type HookEvent,
+  type HookEventMessage,
+  type HookResponse,
+  parseWireMessage,
+  toHookResponse,
+} from "@a3s-lab/hooks-core";
+import type { RateLimiter } from "./rate-limiter.js";
+import type { RemoteHook } from "./remote-hook.js";
+
+/**
+ * Where the hub sends a client's firings: one per open hook stream, made by a transport
+ * adapter (gRPC today, WebSocket next).
+ */
+export interface HookEventSink {
+  /**
+   * Deliver a firing or a cancellation. `event` is the engine's event object (the message's
+   * `payload`), passed so an adapter can encode it once for several hooks. Throws a
+   * `HookError` when it cannot deliver (`LIMIT_EXCEEDED` for an event over the size limit,
+   * `UNAVAILABLE` for a stream that has ended).
+   */
+  send(message: HookEventMessage, event?: HookEvent): void;
+  /** End the stream from the server's side. */
+  close(error: HookError): void;
+}
+
+interface Pending {
+  readonly hook: RemoteHook;
+  resolve(response: HookResponse): void;
+  reject(error: HookError): void;
+  cleanup(): void;
+}
+
+export type Warn = (message: string, fields?: { hookId?: string; eventId?: string }) => void;
+
+const key = (eventId: string, hookId: string) => `${eventId}\n${hookId}`;
+
+function idOf(value: unknown, field: string): string | undefined {
+  const id = (value as Record<string, unknown> | null)?.[field];
+  return typeof id === "string" ? id : undefined;
+}
+
+/** One remote client: its hooks, its stream (when connected) and the firings it owes answers to. */
+export class RemoteClient {
+  readonly id: string;
+  readonly hooks = new Map<string, RemoteHook>();
+  readonly limiter: RateLimiter;
+  stream: HookEventSink | undefined;
+  expiry: unknown;
+  readonly #pending = new Map<string, Pending>();
+  readonly #warn: Warn;
+  #idle: (() => void)[] = [];
+
+  constructor(id: string, limiter: RateLimiter, warn: Warn) {
+    this.id = id;
+    this.limiter = limiter;
+    this.#warn = warn;
+  }
+
+  /** Firings sent and not yet answered. */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** Resolves once no firing waits for this client. */
+  whenIdle(): Promise<void> {
+    if (this.#pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  #take(k: string): Pending | undefined {
+    const pending = this.#pending.get(k);
+    if (!pending) return undefined;
+    this.#pending.delete(k);
+    pending.cleanup();
+    if (this.#pending.size === 0 && this.#idle.length > 0) {
+      const waiters = this.#idle;
+      this.#idle = [];
+      for (const resolve of waiters) resolve();
+    }
+    return pending;
+  }
+
+  /**
+   * The engine handler of every remote hook: send the firing, wait for the answer for
+   * (event id, hook id). While the client is away, fail at once so the engine applies the
+   * hook's fail behaviour without waiting for a timeout.
+   */
+  dispatch(hook: RemoteHook, event: HookEvent, ctx: HookContext): Promise<HookResponse> {
+    const stream = this.stream;
+    if (!stream) {
+      throw new HookError(
+        "UNAVAILABLE",
+        `remote hook ${hook.config.name || hook.hookId} of client ${this.id}: the client is disconnected`,
+        { details: { clientId: this.id, hookId: hook.hookId } },
+      );
+    }
+    const k = key(event.eventId, hook.hookId);
+    if (this.#pending.has(k)) {
+      throw new HookError(
+        "INTERNAL",
+        `event ${event.eventId} is already waiting for an answer from hook ${hook.hookId}: fire each event object once at a time`,
+      );
+    }
+    const signal = ctx.signal;
+    return new Promise<HookResponse>((resolve, reject) => {
+      const onAbort = () => {
+        if (this.#pending.get(k) !== pending) return;
+        this.#take(k);
+        const reason = HookError.from(signal.reason, "ABORTED");
+        this.#sendCancel(hook, event, reason.message);
+        reject(reason);
+      };
+      const pending: Pending = {
+        hook,
+        resolve,
+        reject,
+        cleanup: () => signal.removeEventListener("abort", onAbort),
+      };
+      this.#pending.set(k, pending);
+      signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        stream.send(
+          {
+            hookId: hook.hookId,
+            eventType: event.eventType,
+            sessionId: event.sessionId,
+            timestamp: event.timestamp,
+            eventId: event.eventId,
+            deadlineMs: Date.now() + hook.timeout,
+            payload: event as unknown as Record<string, unknown>,
+          },
+          event,
+        );
+      } catch (error) {
+        this.#take(k);
+        reject(HookError.from(error, "UNAVAILABLE"));
+      }
+    });
+  }
+
+  #sendCancel(hook: RemoteHook, event: HookEvent, reason: string): void {
+    try {
+      this.stream?.send({
+        hookId: hook.hookId,
+        eventType: event.eventType,
+        sessionId: event.sessionId,
+        timestamp: event.timestamp,
+        eventId: event.eventId,
+        deadlineMs: 0,
+        cancel: true,
+        cancelReason: reason,
+      });
+    } catch {
+      // The stream is gone: the client has nothing left to abort.
+    }
+  }
+
+  /**
+   * A HookResponse from the client, as the transport decoded it (or the error decoding hit).
+   * Matched by (event id, hook id); anything malformed, late or unknown is reported and, when
+   * a firing waits for it, fails that firing.
+   */
+  receive(raw: unknown, decodeError?: HookError): void {
+    const parsed = decodeError
+      ? { success: false as const, error: decodeError }
+      : parseWireMessage("HookResponse", raw);
+    const hookId = parsed.success ? parsed.data.hookId : idOf(raw, "hookId");
+    const eventId = parsed.success ? parsed.data.eventId : idOf(raw, "eventId");
+    const pending =
+      hookId !== undefined && eventId !== undefined ? this.#take(key(eventId, hookId)) : undefined;
+    const fields = {
+      ...(hookId !== undefined ? { hookId } : {}),
+      ...(eventId !== undefined ? { eventId } : {}),
+    };
+    if (!pending) {
+      const hook = hookId === undefined ? undefined : this.hooks.get(hookId);
+      if (hook) hook.rejectedResponses++;
+      this.#warn(
+        parsed.success
+          ? `client ${this.id} answered event ${eventId} for hook ${hookId}, but no firing waits for that answer (late, cancelled or unknown)`
+          : `client ${this.id} sent a malformed HookResponse: ${parsed.error.message}`,
+        fields,
+      );
+      return;
+    }
+    const response = parsed.success ? toHookResponse(parsed.data) : parsed;
+    if (response.success) {
+      pending.resolve(response.data);
+      return;
+    }
+    const error = response.error;
+    const label = `remote hook ${pending.hook.config.name || pending.hook.hookId} of client ${this.id}`;
+    if (error.code !== "HANDLER_FAILED") {
+      pending.hook.rejectedResponses++;
+      this.#warn(`${label} answered with an invalid response: ${error.message}`, fields);
+    }
+    pending.reject(
+      new HookError(error.code, `${label}: ${error.message}`, { cause: error, path: error.path }),
+    );
+  }
+
+  /** Answer every waiting firing with `error` (the client went away, the server closes). */
+  failPending(error: HookError): number {
+    const keys = [...this.#pending.keys()];
+    for (const k of keys) this.#take(k)?.reject(error);
+    return keys.length;
+  }
+}
