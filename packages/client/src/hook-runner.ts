@@ -1,0 +1,222 @@
+import {
+  type AuditEvent,
+  CONTINUE,
+  type FailBehavior,
+  fromHookResponse,
+  HookError,
+  type HookEventMessage,
+  type HookEventName,
+  type HookResponse,
+  type HookResponseMessage,
+  hookResponseSchema,
+  patchPaths,
+  validate,
+  validateEvent,
+} from "@a3s-lab/hooks-core";
+import type { RemoteHookContext, RemoteHookHandler } from "./types.js";
+
+/** One hook this client registered, as it keeps it locally. */
+export interface LocalHook {
+  readonly id: string;
+  readonly event: HookEventName;
+  readonly handler: RemoteHookHandler;
+  readonly failBehavior: FailBehavior | undefined;
+  readonly name: string | undefined;
+}
+
+export interface HookRunnerDeps {
+  hook(id: string): LocalHook | undefined;
+  /** Answer on whatever stream is open now (a reconnect may have replaced the one the event came on). */
+  send(message: HookResponseMessage): void;
+  error(error: HookError): void;
+  /** Emit an audit record (the caller filters by level). */
+  audit(record: AuditEvent): void;
+  wantsAudit(type: AuditEvent["type"]): boolean;
+}
+
+const key = (eventId: string, hookId: string) => `${eventId}\n${hookId}`;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as PromiseLike<unknown>).then === "function"
+  );
+}
+
+/**
+ * Runs the handlers for the firings the agent sends: one `AbortController` per firing
+ * (aborted by the agent's cancellation or a lost connection), one answer per firing, and a
+ * handler that throws or answers garbage answers with its fail behaviour instead.
+ */
+export class HookRunner {
+  readonly #deps: HookRunnerDeps;
+  readonly #inflight = new Map<string, AbortController>();
+
+  constructor(deps: HookRunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Firings whose handler is still running. */
+  get inflight(): number {
+    return this.#inflight.size;
+  }
+
+  handle(message: HookEventMessage): void {
+    const k = key(message.eventId, message.hookId);
+    if (message.cancel) {
+      const controller = this.#inflight.get(k);
+      this.#inflight.delete(k);
+      controller?.abort(
+        new HookError(
+          "ABORTED",
+          `the agent stopped waiting: ${message.cancelReason || "cancelled"}`,
+        ),
+      );
+      return;
+    }
+    const hook = this.#deps.hook(message.hookId);
+    if (!hook) {
+      // Unregistered here while the agent was sending: answer so it does not wait for a timeout.
+      this.#deps.send({
+        hookId: message.hookId,
+        eventId: message.eventId,
+        action: "continue",
+        error: `this client has no hook ${message.hookId}`,
+      });
+      return;
+    }
+    const checked = validateEvent(message.payload);
+    if (!checked.success) {
+      this.#fail(hook, message, new HookError("INVALID_EVENT", checked.error.message));
+      return;
+    }
+    const controller = new AbortController();
+    this.#inflight.set(k, controller);
+    const ctx: RemoteHookContext = {
+      signal: controller.signal,
+      hookId: hook.id,
+      sessionId: message.sessionId,
+      eventId: message.eventId,
+      deadline: message.deadlineMs,
+    };
+    const started = Date.now();
+    if (this.#deps.wantsAudit("started")) {
+      this.#deps.audit({
+        type: "started",
+        time: started,
+        hookId: hook.id,
+        event: hook.event,
+        eventId: message.eventId,
+      });
+    }
+    const settle = (value: unknown, failure?: unknown) => {
+      // Cancelled or disconnected meanwhile: the agent is no longer waiting for this answer.
+      if (this.#inflight.get(k) !== controller) return;
+      this.#inflight.delete(k);
+      if (failure !== undefined) {
+        return this.#fail(hook, message, HookError.from(failure, "HANDLER_FAILED"), started);
+      }
+      const response = toResponse(value);
+      if (response instanceof HookError) return this.#fail(hook, message, response, started);
+      this.#deps.send(fromHookResponse(hook.id, message.eventId, response));
+      this.#report(hook, message, response, started);
+    };
+    let value: unknown;
+    try {
+      value = hook.handler(checked.data as never, ctx);
+    } catch (error) {
+      settle(undefined, error ?? new Error("the handler threw"));
+      return;
+    }
+    if (!isThenable(value)) {
+      settle(value);
+      return;
+    }
+    value.then(
+      (v) => settle(v),
+      (error: unknown) => settle(undefined, error ?? new Error("the handler rejected")),
+    );
+  }
+
+  /** A message that is not a valid HookEvent: answer it with an error when it names a firing. */
+  invalid(error: HookError, raw: unknown): void {
+    const hookId = (raw as { hookId?: unknown } | null)?.hookId;
+    const eventId = (raw as { eventId?: unknown } | null)?.eventId;
+    this.#deps.error(
+      new HookError("INVALID_EVENT", `the agent sent an unreadable event: ${error.message}`),
+    );
+    if (typeof hookId === "string" && typeof eventId === "string" && hookId && eventId) {
+      this.#deps.send({ hookId, eventId, action: "continue", error: error.message });
+    }
+  }
+
+  /** Abort every running handler (the connection dropped, or the client closes). */
+  abortAll(reason: HookError): void {
+    const all = [...this.#inflight.values()];
+    this.#inflight.clear();
+    for (const controller of all) controller.abort(reason);
+  }
+
+  #fail(hook: LocalHook, message: HookEventMessage, error: HookError, started = Date.now()): void {
+    const label = hook.name ?? hook.id;
+    const reason = `hook ${label} failed: ${error.message}`;
+    this.#deps.send({
+      hookId: hook.id,
+      eventId: message.eventId,
+      // The agent applies the registered fail behaviour because `error` is set; the action
+      // says the same for agents that only read the action.
+      action: hook.failBehavior === "block" ? "block" : "continue",
+      ...(hook.failBehavior === "block" ? { reason } : {}),
+      error: error.message || "failed",
+    });
+    this.#deps.error(
+      new HookError(error.code, reason, {
+        cause: error,
+        details: { hookId: hook.id, eventId: message.eventId },
+      }),
+    );
+    if (this.#deps.wantsAudit("failed")) {
+      this.#deps.audit({
+        type: "failed",
+        time: Date.now(),
+        hookId: hook.id,
+        event: hook.event,
+        eventId: message.eventId,
+        code: error.code,
+        message: error.message,
+        duration: Date.now() - started,
+      });
+    }
+  }
+
+  #report(hook: LocalHook, message: HookEventMessage, response: HookResponse, started: number) {
+    const base = { time: Date.now(), hookId: hook.id, event: hook.event, eventId: message.eventId };
+    if (this.#deps.wantsAudit("completed")) {
+      this.#deps.audit({
+        type: "completed",
+        ...base,
+        action: response.action,
+        duration: base.time - started,
+      });
+    }
+    if (response.action === "block" && this.#deps.wantsAudit("blocked")) {
+      this.#deps.audit({ type: "blocked", ...base, reason: response.reason });
+    }
+    if (
+      response.action === "continue" &&
+      response.modified !== undefined &&
+      this.#deps.wantsAudit("modified")
+    ) {
+      const paths = patchPaths(response.modified).map((p) => p.join("."));
+      this.#deps.audit({ type: "modified", ...base, paths, conflicts: [] });
+    }
+  }
+}
+
+/** A handler's return value → a checked response, or a HookError naming what is wrong. */
+function toResponse(value: unknown): HookResponse | HookError {
+  if (value === undefined || value === null) return CONTINUE;
+  const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
+  return checked.success ? (checked.data as HookResponse) : checked.error;
+}

@@ -1,0 +1,56 @@
+import {
+  addContext,
+  allow,
+  ask,
+  block,
+  CONTINUE,
+  type HookEvent as CoreHookEvent,
+  type HookResponse as CoreHookResponse,
+  deny,
+  hookEventNames,
+  isHookEventName,
+  modify,
+  proceed,
+  resolveEventName,
+  retry,
+  skip,
+  validateEvent,
+} from "@a3s-lab/hooks-core";
+
+/**
+ * A hook's answer (`continue`, `block`, `retry`, `skip`), and the helpers that build one,
+ * under one name, the way seed 000's SDKs spell it: `HookResponse.block("reason")`.
+ *
+ * @example
+ * ```ts
+ * client.registerHook("PreToolUse", (event) =>
+ *   event.tool === "Bash" ? HookResponse.block("no shell today") : HookResponse.continue());
+ * ```
+ */
+export type HookResponse = CoreHookResponse;
+export const HookResponse = Object.freeze({
+  /** Go on unchanged. */
+  continue: () => CONTINUE,
+  proceed,
+  block,
+  deny,
+  allow,
+  ask,
+  modify,
+  retry,
+  skip,
+  addContext,
+});
+
+/** Any event a hook can receive (narrow it with `event.eventType`), and a few helpers. */
+export type HookEvent = CoreHookEvent;
+export const HookEvent = Object.freeze({
+  /** Every canonical event name. */
+  names: hookEventNames,
+  /** True for a canonical event name. */
+  is: isHookEventName,
+  /** The canonical name for any accepted spelling (`pre_tool_use`, `ToolError`, …). */
+  resolve: resolveEventName,
+  /** Check an event object against its schema. */
+  validate: validateEvent,
+});

@@ -1,0 +1,126 @@
+import type {
+  AuditLevel,
+  CanonicalEventName,
+  FailBehavior,
+  HookContext,
+  HookEventMap,
+  HookEventName,
+  HookEventNameInput,
+  HookHandlerResult,
+  Timers,
+  ToolMatcher,
+  TransportFactory,
+} from "@a3s-lab/hooks-core";
+
+/** What a remote handler gets besides the event. */
+export interface RemoteHookContext extends HookContext {
+  /** Epoch milliseconds when the agent stops waiting for this answer. */
+  readonly deadline: number;
+}
+
+/** A hook function that runs in this process, typed by the event it handles. */
+export type RemoteHookHandler<E extends HookEventName = HookEventName> = (
+  event: HookEventMap[E],
+  ctx: RemoteHookContext,
+) => HookHandlerResult | PromiseLike<HookHandlerResult>;
+
+/** seed 000's per-hook configuration. */
+export interface RemoteHookConfig {
+  /** Lower runs earlier, across every client and the agent's own hooks. Default 0. */
+  priority?: number;
+  /** Milliseconds the agent waits for the answer. Default: the agent's (5000). */
+  timeout?: number;
+  /** Fire and forget: the agent does not wait, and the answer cannot block. */
+  async?: boolean;
+  /** What a failure, a timeout or this client being away contributes. Default: the agent's (`continue`). */
+  failBehavior?: FailBehavior;
+  /** A name for listings and audit records. */
+  name?: string;
+}
+
+/** The object form of `registerHook`. */
+export interface RemoteHookOptions<E extends HookEventName = HookEventName> {
+  /**
+   * Matching runs in the agent, so only data: a name matcher (`"Bash|Write"`, `"mcp__*"`, or
+   * for non-tool events the model name, source, trigger, …) or seed 000's
+   * `{ tool, pathPattern, commandPattern }`.
+   */
+  matcher?: string | ToolMatcher;
+  handler: RemoteHookHandler<E>;
+  config?: RemoteHookConfig;
+  /** Your own id for the hook (1 to 100 of `A-Z a-z 0-9 . _ -`); one is made when left out. */
+  id?: string;
+  /** Unregister the hook when this signal aborts. */
+  signal?: AbortSignal;
+}
+
+/** A handler, or the object form. */
+export type HandlerOrOptions<N extends HookEventNameInput> =
+  | RemoteHookHandler<CanonicalEventName<N>>
+  | RemoteHookOptions<CanonicalEventName<N>>;
+
+/** One of this client's hooks as the agent reports it. */
+export interface RemoteHookInfo {
+  id: string;
+  event: HookEventName;
+  matcher?: string | ToolMatcher;
+  /** With the agent's defaults filled in. */
+  config: Required<Omit<RemoteHookConfig, "name">> & { name?: string };
+  counters: {
+    runs: number;
+    blocks: number;
+    failures: number;
+    timeouts: number;
+    /** Answers the agent threw away (late, malformed, unknown event). */
+    rejectedResponses: number;
+  };
+}
+
+/**
+ * The client's connection:
+ * `idle` (nothing asked yet) → `connecting` → `ready` ⇄ `reconnecting`;
+ * `failed` (the agent refused the credentials; no more attempts) and `closed` are final.
+ */
+export type ConnectionState =
+  | "idle"
+  | "connecting"
+  | "ready"
+  | "reconnecting"
+  | "failed"
+  | "closed";
+
+export interface A3sClientOptions {
+  /** The agent's hook server. Default: `A3S_ADDRESS` in Node, else `127.0.0.1:16300`. */
+  address?: string;
+  /** Sent as `authorization: Bearer <token>`. Default: `A3S_TOKEN` in Node. */
+  token?: string;
+  /** This client's id; keep it to resume after a restart inside the reconnect window. Default: random. */
+  clientId?: string;
+  /** How to reach the agent. Default: gRPC in Node (export condition `node`). */
+  transport?: TransportFactory;
+  /** Reconnect backoff. Default: 100 ms doubling to 5000 ms, with jitter. */
+  reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** How long `ready()` and the calls that wait for it wait for a connection. Default 10 000 ms. */
+  connectTimeoutMs?: number;
+  /** Which `audit` events this client emits about its own hooks. Default `off`. */
+  auditLevel?: AuditLevel;
+  /** Clock and timers; inject fakes in tests. */
+  timers?: Timers;
+}
+
+/** What the platform entry point (`node`, `browser`) supplies. */
+export interface ClientPlatform {
+  /** An environment variable, where the platform has them. */
+  env(name: string): string | undefined;
+  /** The transport used when the options name none. */
+  defaultTransport: TransportFactory | undefined;
+  /** Why there is no default transport, for the error message. */
+  noTransportReason?: string;
+}
+
+/** A hook registered for a while: `await using hook = client.temporaryHook(...)`. */
+export interface TemporaryHook extends AsyncDisposable {
+  readonly id: string;
+  /** Unregister, and wait until the agent has dropped it (when connected). */
+  remove(): Promise<void>;
+}
