@@ -118,6 +118,43 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+/**
+ * What a handler gets as `ctx`. A class rather than an object literal with a getter: V8 builds
+ * a literal with an accessor slowly (about 0.5 µs and 600 bytes on Node 20), and that was the
+ * largest cost of running an async hook.
+ */
+class InvocationContext implements HookContext {
+  #controller: AbortController | undefined;
+  readonly hookId: string;
+  readonly sessionId: string;
+  readonly eventId: string;
+
+  constructor(hookId: string, event: HookEvent) {
+    this.hookId = hookId;
+    this.sessionId = event.sessionId;
+    this.eventId = event.eventId;
+  }
+
+  // Made on first use: most handlers never look at their signal, and one costs microseconds.
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  /** Abort the handler's signal, if it ever asked for one. */
+  static abort(ctx: InvocationContext, reason: unknown): void {
+    ctx.#controller?.abort(reason);
+  }
+}
+
+/** One timer for the hooks of a parallel firing that share a timeout; a Node timer is not cheap. */
+interface SharedTimeout {
+  readonly ms: number;
+  /** The timeout handlers of the hooks still running. */
+  readonly waiting: Set<() => void>;
+  timer: unknown;
+}
+
 function describeMatcher(matcher: unknown): string {
   if (matcher === undefined || matcher === "") return "*";
   if (typeof matcher === "function") return "<function>";
@@ -438,7 +475,15 @@ export class HookEngine {
       validateEvent: (next) => this.#validateModified(next),
     });
     if (this.#mode === "parallel") {
-      const outcomes = await Promise.all(hooks.map((hook) => this.#invoke(hook, event, signal)));
+      // The hooks start together, so those with the first hook's timeout (usually all of them)
+      // can share one timer instead of paying for one each.
+      const shared: SharedTimeout | undefined =
+        hooks.length > 1
+          ? { ms: hooks[0]!.timeout, waiting: new Set(), timer: undefined }
+          : undefined;
+      const started = hooks.map((hook) => this.#invoke(hook, event, signal, shared));
+      // One hook (the common case) needs no Promise.all: an allocation and a tick fewer.
+      const outcomes = started.length === 1 ? [await started[0]!] : await Promise.all(started);
       for (const outcome of outcomes) folder.add(outcome);
     } else {
       for (const hook of hooks) {
@@ -491,20 +536,11 @@ export class HookEngine {
     hook: StoredHook,
     event: HookEvent,
     fireSignal: AbortSignal | undefined,
+    shared?: SharedTimeout,
   ): Promise<OutcomeInput> | OutcomeInput {
     hook.stats.runs++;
     const start = this.#timers.now();
-    let controller: AbortController | undefined;
-    const ctx: HookContext = {
-      // Made on first use: most handlers never look at their signal.
-      get signal() {
-        controller ??= new AbortController();
-        return controller.signal;
-      },
-      hookId: hook.id,
-      sessionId: event.sessionId,
-      eventId: event.eventId,
-    };
+    const ctx = new InvocationContext(hook.id, event);
     if (this.#auditRank === 2 && this.#wants("started")) {
       this.#emit({
         type: "started",
@@ -548,7 +584,7 @@ export class HookEngine {
     }
     if (hook.async) {
       // Fire and forget: keep the timeout (so a runaway hook is aborted) but never wait.
-      if (isThenable(value)) this.#background(hook, event, value, () => controller);
+      if (isThenable(value)) this.#background(hook, event, value, ctx);
       return finish("async", CONTINUE);
     }
     if (!isThenable(value)) return settle(value);
@@ -558,21 +594,34 @@ export class HookEngine {
       const done = (outcome: OutcomeInput) => {
         if (settled) return;
         settled = true;
-        this.#timers.clearTimeout(timer);
+        if (joined) {
+          shared.waiting.delete(onTimeout);
+          if (shared.waiting.size === 0) this.#timers.clearTimeout(shared.timer);
+        } else this.#timers.clearTimeout(timer);
         fireSignal?.removeEventListener("abort", onAbort);
         resolve(outcome);
       };
       const onAbort = () => {
-        controller?.abort(fireSignal?.reason);
+        InvocationContext.abort(ctx, fireSignal?.reason);
         done(finish("cancelled", undefined, new HookError("ABORTED", "the firing was aborted")));
       };
-      const timer = this.#timers.setTimeout(() => {
+      const onTimeout = () => {
         const error = new HookError("TIMEOUT", `no answer within ${hook.timeout} ms`, {
           details: { timeout: hook.timeout },
         });
-        controller?.abort(error);
+        InvocationContext.abort(ctx, error);
         done(finish("timeout", undefined, error));
-      }, hook.timeout);
+      };
+      const joined = shared?.ms === hook.timeout;
+      if (joined) {
+        if (shared.waiting.size === 0) {
+          shared.timer = this.#timers.setTimeout(() => {
+            for (const expire of shared.waiting) expire();
+          }, hook.timeout);
+        }
+        shared.waiting.add(onTimeout);
+      }
+      const timer = joined ? undefined : this.#timers.setTimeout(onTimeout, hook.timeout);
       fireSignal?.addEventListener("abort", onAbort, { once: true });
       // Promise.resolve adopts foreign thenables safely: a then() that throws becomes a
       // rejection instead of escaping the executor (a native promise is returned as is).
@@ -588,13 +637,13 @@ export class HookEngine {
     hook: StoredHook,
     event: HookEvent,
     value: PromiseLike<unknown>,
-    controller: () => AbortController | undefined,
+    ctx: InvocationContext,
   ): void {
     let settled = false;
     const timer = this.#timers.setTimeout(() => {
       if (settled) return;
       settled = true;
-      controller()?.abort(new HookError("TIMEOUT", `no answer within ${hook.timeout} ms`));
+      InvocationContext.abort(ctx, new HookError("TIMEOUT", `no answer within ${hook.timeout} ms`));
       hook.stats.timeouts++;
       if (this.#wants("timed_out")) {
         this.#emit({

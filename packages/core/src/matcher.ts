@@ -92,13 +92,35 @@ export function compileNameMatcher(
 }
 
 function pathArgument(event: HookEvent): string | undefined {
-  const args = (event as { args?: Record<string, unknown> }).args;
+  const args = (event as { args?: { [K in (typeof PATH_KEYS)[number]]?: unknown } }).args;
   if (!args) return undefined;
-  for (const key of PATH_KEYS) {
-    const value = args[key];
-    if (typeof value === "string") return value;
-  }
+  // PATH_KEYS in order, written out: named property loads are much faster than args[key].
+  if (typeof args.file_path === "string") return args.file_path;
+  if (typeof args.path === "string") return args.path;
+  if (typeof args.filePath === "string") return args.filePath;
+  if (typeof args.notebook_path === "string") return args.notebook_path;
   return undefined;
+}
+
+/**
+ * The commonest matchers, a tool name or a list of them, as one closure that reads the tool and
+ * looks it up: with no call of ours inside, the JIT can inline it where the engine tests it.
+ * Same answers as `compileNameMatcher`; undefined for every other kind of pattern.
+ */
+function toolNameMatcher(
+  event: HookEventName,
+  pattern: string,
+  byName: (name: string | undefined) => boolean,
+): CompiledMatcher | undefined {
+  const p = pattern.trim();
+  // `builtin:…` and `mcp:…` look plain but match by origin: compileNameMatcher's business.
+  if (!PLAIN.test(p) || /^(builtin|mcp):/.test(p)) return undefined;
+  const names = new Set(p.split("|"));
+  // An event of another type (a compiled matcher tested by hand) takes the general path.
+  return (e) =>
+    e.eventType === event
+      ? names.has((e as { tool?: string }).tool as string)
+      : byName(matcherSubject(e));
 }
 
 function compileToolMatcher(
@@ -171,6 +193,10 @@ export function compileMatcher<E extends HookEventName>(
         `${field.join(".")}: ${event} has nothing to match a name against; use "*" or leave the matcher out (got ${JSON.stringify(matcher)})`,
         { path: field },
       );
+    }
+    if (spec.matcherTarget === "tool") {
+      const leaf = toolNameMatcher(event, matcher, byName);
+      if (leaf) return leaf;
     }
     return (e) => byName(matcherSubject(e));
   }

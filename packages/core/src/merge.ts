@@ -102,7 +102,7 @@ function isWithin(path: readonly string[], allowed: readonly string[][]): boolea
  */
 export class ResultFolder<E extends HookEvent = HookEvent> {
   readonly #spec;
-  readonly #allowed: string[][];
+  #allowed: string[][] | undefined;
   readonly #validate: MergeOptions["validateEvent"];
   #event: E;
   #done = false;
@@ -121,7 +121,6 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
   constructor(event: E, options: MergeOptions = {}) {
     this.#event = event;
     this.#spec = eventSpecs[event.eventType];
-    this.#allowed = (this.#spec?.modifiable ?? []).map((p) => p.split("."));
     this.#validate = options.validateEvent;
   }
 
@@ -241,6 +240,8 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       return refuse(`modified.${forbidden.join(".")}: this key is not allowed`, forbidden);
     const paths = patchPaths(patch);
     if (paths.length === 0) return true;
+    // Split on first use: most firings carry no patch at all.
+    this.#allowed ??= (this.#spec?.modifiable ?? []).map((p) => p.split("."));
     for (const path of paths) {
       if (!isWithin(path, this.#allowed)) {
         const allowed = this.#spec?.modifiable.join(", ") || "nothing";
