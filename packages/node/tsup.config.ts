@@ -1,11 +1,15 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // `cli` is the a3s-hooks bin (package.json "bin" points at the CJS build, which Node loads
+  // without ESM resolution rules); tsup keeps its shebang and makes it executable.
+  entry: { index: "src/index.ts", cli: "src/cli/main.ts" },
   format: ["esm", "cjs"],
   dts: true,
   tsconfig: "tsconfig.build.json",
   sourcemap: true,
   clean: true,
   target: "es2022",
+  // import.meta.url in the CJS build too: the hook server finds proto/hooks.proto from it.
+  shims: true,
 });

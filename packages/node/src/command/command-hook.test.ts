@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createEvent, HookEngine, HookError, type HookRegistration } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isAlive } from "../../test/command/is-alive.js";
 import {
   type CommandRunReport,
   commandHookRegistration,
@@ -26,20 +27,6 @@ const bash = (command: string) =>
     args: { command },
     toolUseId: "toolu_1",
   });
-
-/** True while the process exists and is not a zombie waiting to be reaped. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 function engineWith(...registrations: HookRegistration<"PreToolUse">[]): HookEngine {
   const engine = new HookEngine();

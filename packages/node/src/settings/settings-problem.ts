@@ -25,14 +25,17 @@ export type PathKey = string | number;
 /** A file path as a person wants to read it: relative to `cwd` when inside it, `~/…` under home. */
 export function displayPath(file: string, where: { cwd?: string; home?: string } = {}): string {
   if (!isAbsolute(file)) return file;
-  if (where.cwd) {
-    const rel = relative(where.cwd, file);
-    if (rel && !rel.startsWith("..") && !isAbsolute(rel)) return rel;
-  }
-  const home = where.home ?? homedir();
-  const rel = relative(home, file);
-  if (rel && !rel.startsWith("..") && !isAbsolute(rel)) return `~${sep}${rel}`;
-  return file;
+  const inside = (base: string | undefined) => {
+    if (base === undefined) return undefined;
+    const rel = relative(base, file);
+    return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : undefined;
+  };
+  const fromCwd = inside(where.cwd);
+  const fromHome = inside(where.home ?? homedir());
+  // The closer base wins: a project under home shows `.claude/…`, a home under cwd shows `~/…`.
+  if (fromHome !== undefined && (fromCwd === undefined || fromHome.length < fromCwd.length))
+    return `~${sep}${fromHome}`;
+  return fromCwd ?? file;
 }
 
 /**

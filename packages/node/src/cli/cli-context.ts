@@ -1,0 +1,87 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { HookError } from "@a3s-lab/hooks-core";
+import type { HookSettings } from "../settings/hook-settings.js";
+import { loadHookSettings } from "../settings/load-hook-settings.js";
+import { formatProblem } from "../settings/settings-problem.js";
+import { CliError } from "./cli-error.js";
+import type { Where } from "./format.js";
+
+/** Where the CLI writes and reads; injectable so tests and hosts can run it in-process. */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  stdin: AsyncIterable<string | Uint8Array>;
+  /** The directory `--cwd` defaults to. */
+  cwd: string;
+  /** The home directory (user settings, trust store). */
+  home?: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Options every settings-reading command takes. */
+export interface SettingsArgs {
+  cwd?: string;
+  settings?: string[];
+  defaults?: boolean;
+}
+
+/** Load the settings a command works on; a bad `--cwd` is a usage error. */
+export async function loadForCli(
+  options: SettingsArgs,
+  io: CliIo,
+): Promise<{ settings: HookSettings; where: Where }> {
+  const cwd = resolve(io.cwd, options.cwd ?? ".");
+  const home = resolve(io.home ?? homedir());
+  try {
+    const settings = await loadHookSettings({
+      cwd,
+      home,
+      files: options.settings ?? [],
+      defaults: options.defaults !== false,
+    });
+    return { settings, where: { cwd: settings.cwd ?? cwd, home } };
+  } catch (error) {
+    if (HookError.is(error, "INVALID_CONFIG")) {
+      throw new CliError(
+        "USAGE",
+        error.message.replace(/^cwd: /, "--cwd: "),
+        "pass an existing directory",
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/** The problems of a load, one line each, errors first. */
+export function problemLines(settings: HookSettings, where: Where): string[] {
+  const sorted = [...settings.problems].sort(
+    (a, b) => Number(a.severity === "warning") - Number(b.severity === "warning"),
+  );
+  return sorted.map((p) => `${p.severity}: ${formatProblem(p, where)}`);
+}
+
+/** True when a load found errors (not only warnings). */
+export function hasErrors(settings: HookSettings): boolean {
+  return settings.problems.some((p) => p.severity === "error");
+}
+
+/** Read all of stdin, refusing more than `max` bytes. */
+export async function readAll(
+  source: AsyncIterable<string | Uint8Array>,
+  max: number,
+  what: string,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk);
+    size += buffer.length;
+    if (size > max) throw new CliError("USAGE", `${what} is larger than ${max} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

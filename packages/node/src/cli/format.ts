@@ -1,0 +1,54 @@
+import { describeCommand } from "../command/command-definition.js";
+import type { SettingsHook } from "../settings/hook-settings.js";
+import { displayPath } from "../settings/settings-problem.js";
+
+/** Where paths are shown relative to. */
+export interface Where {
+  cwd: string;
+  home: string;
+}
+
+/** A short excerpt of a process's output: the first lines, clipped. */
+export function excerpt(text: string, maxLines = 5, maxChars = 400): string {
+  const trimmed = text.trimEnd();
+  if (trimmed === "") return "";
+  const lines = trimmed.split("\n");
+  let out = lines.slice(0, maxLines).join("\n");
+  if (out.length > maxChars) out = `${out.slice(0, maxChars)}…`;
+  else if (lines.length > maxLines) out += `\n… (${lines.length - maxLines} more lines)`;
+  return out;
+}
+
+/** Indent every line of a block. */
+export function indent(text: string, by: string): string {
+  return text
+    .split("\n")
+    .map((l) => by + l)
+    .join("\n");
+}
+
+/** `PreToolUse  Bash  ./check.sh` plus where it is defined. */
+export function describeHook(hook: SettingsHook, where: Where): string {
+  const matcher =
+    hook.matcher === undefined
+      ? "*"
+      : typeof hook.matcher === "string"
+        ? hook.matcher
+        : JSON.stringify(hook.matcher);
+  return `${hook.event} [${matcher}] ${describeCommand(hook.definition)}  (${displayPath(hook.source, where)} ${hook.path})`;
+}
+
+/** The JSON form of a hook for `--json` output. */
+export function hookJson(hook: SettingsHook, where: Where): Record<string, unknown> {
+  return {
+    event: hook.event,
+    matcher: hook.matcher ?? "*",
+    command: describeCommand(hook.definition),
+    name: hook.name,
+    source: displayPath(hook.source, where),
+    path: hook.path,
+    scope: hook.scope,
+    trusted: hook.trusted,
+    definition: hook.definition,
+  };
+}

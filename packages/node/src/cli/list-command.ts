@@ -1,0 +1,93 @@
+import { HookEngine } from "@a3s-lab/hooks-core";
+import {
+  applyHookSettings,
+  engineOptionsFromSettings,
+  type SkippedHook,
+} from "../settings/apply-hook-settings.js";
+import type { HookSettings, SettingsHook } from "../settings/hook-settings.js";
+import { type CliIo, loadForCli, problemLines, type SettingsArgs } from "./cli-context.js";
+import { describeHook, hookJson, type Where } from "./format.js";
+
+export interface ListArgs extends SettingsArgs {
+  json?: boolean;
+}
+
+/** The hooks that would run, in execution order, and those that would not (with why). */
+export function effectiveHooks(settings: HookSettings): {
+  hooks: { hook: SettingsHook; timeout: number; failBehavior: string; priority: number }[];
+  skipped: readonly SkippedHook[];
+} {
+  // Registering spawns nothing; the engine's own ordering and limits decide the answer.
+  const engine = new HookEngine(engineOptionsFromSettings(settings));
+  const handle = applyHookSettings(engine, settings);
+  const byId = new Map(handle.applied.map((a) => [a.id, a.hook]));
+  const hooks = engine.list().map((info) => ({
+    hook: byId.get(info.id)!,
+    timeout: info.timeout,
+    failBehavior: info.failBehavior,
+    priority: info.priority,
+  }));
+  handle.unregister();
+  return { hooks, skipped: handle.skipped };
+}
+
+function skippedLine(s: SkippedHook, where: Where): string {
+  return `  ${describeHook(s.hook, where)}\n    ${s.reason}: ${s.message}`;
+}
+
+/** `a3s-hooks list`: the effective hooks in execution order. */
+export async function listCommand(args: ListArgs, io: CliIo): Promise<number> {
+  const { settings, where } = await loadForCli(args, io);
+  const { hooks, skipped } = effectiveHooks(settings);
+  if (args.json) {
+    io.stdout.write(
+      `${JSON.stringify(
+        {
+          hooks: hooks.map((h) => ({
+            ...hookJson(h.hook, where),
+            timeout: h.timeout,
+            failBehavior: h.failBehavior,
+            priority: h.priority,
+          })),
+          skipped: skipped.map((s) => ({
+            ...hookJson(s.hook, where),
+            reason: s.reason,
+            message: s.message,
+          })),
+          problems: problemLines(settings, where),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return 0;
+  }
+  const out: string[] = [];
+  if (hooks.length === 0) out.push("No hooks will run.");
+  let event = "";
+  for (const h of hooks) {
+    if (h.hook.event !== event) {
+      event = h.hook.event;
+      out.push(`${event}:`);
+    }
+    const extra = [
+      `timeout ${h.timeout / 1000} s`,
+      h.failBehavior === "block" ? "fails closed" : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
+    out.push(`  ${describeHook(h.hook, where)}  [${extra}]`);
+  }
+  if (skipped.length > 0) {
+    out.push("", "Not running:", ...skipped.map((s) => skippedLine(s, where)));
+  }
+  const problems = problemLines(settings, where);
+  if (problems.length > 0) {
+    out.push(
+      "",
+      `${problems.length} problem(s) in the settings; run "a3s-hooks validate" for details.`,
+    );
+  }
+  io.stdout.write(`${out.join("\n")}\n`);
+  return 0;
+}

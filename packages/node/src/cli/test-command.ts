@@ -1,0 +1,303 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  describeValue,
+  HookEngine,
+  type HookEvent,
+  type HookOutcome,
+  type HookResult,
+  matcherSubject,
+} from "@a3s-lab/hooks-core";
+import type { CommandRunReport } from "../command/command-hook.js";
+import {
+  applyHookSettings,
+  engineOptionsFromSettings,
+  type SkipReason,
+} from "../settings/apply-hook-settings.js";
+import type { SettingsHook } from "../settings/hook-settings.js";
+import {
+  type CliIo,
+  hasErrors,
+  loadForCli,
+  problemLines,
+  readAll,
+  type SettingsArgs,
+} from "./cli-context.js";
+import { CliError } from "./cli-error.js";
+import { describeHook, excerpt, hookJson, indent, type Where } from "./format.js";
+import { buildTestEvent, eventNameArgument } from "./test-event.js";
+
+export interface TestArgs extends SettingsArgs {
+  input?: string;
+  tool?: string;
+  args?: string;
+  json?: boolean;
+}
+
+const MAX_INPUT = 16 * 1024 * 1024;
+/** How long to wait for the reports of hooks the engine already gave up on (timeouts). */
+const REPORT_GRACE = 5000;
+
+interface HookRun {
+  hook: SettingsHook;
+  outcome: HookOutcome;
+  report?: CommandRunReport;
+}
+
+interface NotRun {
+  hook: SettingsHook;
+  reason: SkipReason | "matcher" | "cancelled";
+  message: string;
+}
+
+function parseObject(text: string, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      "USAGE",
+      `${what}: not valid JSON (${(error as Error).message})`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new CliError("USAGE", `${what}: expected a JSON object, got ${describeValue(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+async function readInput(input: string, io: CliIo): Promise<Record<string, unknown>> {
+  if (input === "-") return parseObject(await readAll(io.stdin, MAX_INPUT, "stdin"), "--input -");
+  const path = resolve(io.cwd, input);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new CliError(
+      "USAGE",
+      `--input: cannot read ${input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (text.length > MAX_INPUT)
+    throw new CliError("USAGE", `--input: ${input} is larger than ${MAX_INPUT} bytes`);
+  return parseObject(text, `--input ${input}`);
+}
+
+function matcherText(hook: SettingsHook): string {
+  return typeof hook.matcher === "string" ? hook.matcher : JSON.stringify(hook.matcher);
+}
+
+/**
+ * `a3s-hooks test <Event>`: fire one event through the hooks the settings define and show
+ * what each did, why the others did not run, and the merged result.
+ * Exit 0 on continue, 2 on block, 1 on a usage or configuration error.
+ */
+export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): Promise<number> {
+  const name = eventNameArgument(eventArg);
+  const event = buildTestEvent(name, {
+    ...(args.input !== undefined ? { input: await readInput(args.input, io) } : {}),
+    ...(args.tool !== undefined ? { tool: args.tool } : {}),
+    ...(args.args !== undefined ? { args: parseObject(args.args, "--args") } : {}),
+  });
+  const { settings, where } = await loadForCli(args, io);
+
+  const reports = new Map<SettingsHook, CommandRunReport>();
+  let expected = Number.POSITIVE_INFINITY;
+  let allIn: () => void = () => {};
+  const arrived = new Promise<void>((r) => {
+    allIn = r;
+  });
+  const engine = new HookEngine(engineOptionsFromSettings(settings));
+  const handle = applyHookSettings(engine, settings, {
+    projectDir: where.cwd,
+    onRun: (report, hook) => {
+      reports.set(hook, report);
+      if (reports.size >= expected) allIn();
+    },
+  });
+  let result: HookResult;
+  try {
+    result = await engine.fire(event);
+    // Timed-out hooks answer the engine at once but report once their process group is gone.
+    const spawned = result.outcomes.filter((o) => o.status !== "cancelled").length;
+    expected = spawned;
+    if (reports.size < spawned) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        arrived,
+        new Promise<void>((r) => {
+          timer = setTimeout(r, REPORT_GRACE);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+  } finally {
+    handle.unregister();
+  }
+
+  const hookOf = new Map(handle.applied.map((a) => [a.id, a.hook]));
+  const runs: HookRun[] = result.outcomes.map((outcome) => {
+    const hook = hookOf.get(outcome.hookId)!;
+    const report = reports.get(hook);
+    return report ? { hook, outcome, report } : { hook, outcome };
+  });
+  const ran = new Set(runs.filter((r) => r.outcome.status !== "cancelled").map((r) => r.hook));
+  const subject = matcherSubject(event);
+  const notRun: NotRun[] = [];
+  for (const s of handle.skipped) {
+    if (s.hook.event === event.eventType) notRun.push(s);
+  }
+  for (const a of handle.applied) {
+    if (a.hook.event !== event.eventType || ran.has(a.hook)) continue;
+    const cancelled = runs.some((r) => r.hook === a.hook);
+    notRun.push(
+      cancelled
+        ? {
+            hook: a.hook,
+            reason: "cancelled",
+            message: "an earlier hook blocked or skipped first (sequential mode)",
+          }
+        : {
+            hook: a.hook,
+            reason: "matcher",
+            message: `matcher ${JSON.stringify(matcherText(a.hook))} does not match ${JSON.stringify(subject ?? "")}`,
+          },
+    );
+  }
+  const otherEvents = settings.hooks.filter((h) => h.event !== event.eventType).length;
+  const configError = hasErrors(settings);
+  const code = configError ? 1 : result.action === "block" ? 2 : 0;
+
+  if (args.json) {
+    io.stdout.write(
+      `${JSON.stringify(jsonResult(event, result, runs, notRun, settings.problems.length ? problemLines(settings, where) : [], where), null, 2)}\n`,
+    );
+  } else {
+    io.stdout.write(`${humanResult(event, result, runs, notRun, otherEvents, where)}\n`);
+    const problems = problemLines(settings, where);
+    if (problems.length > 0) {
+      io.stderr.write(
+        `${["Problems in the settings:", ...problems.map((p) => `  ${p}`)].join("\n")}\n`,
+      );
+    }
+  }
+  return code;
+}
+
+function runJson(run: HookRun, where: Where): Record<string, unknown> {
+  const { hook, outcome, report } = run;
+  return {
+    ...hookJson(hook, where),
+    status: outcome.status,
+    action: outcome.action,
+    reason: outcome.reason ?? null,
+    error: outcome.error ?? null,
+    exitCode: report?.exitCode ?? null,
+    signal: report?.signal ?? null,
+    duration: Math.round(report?.duration ?? outcome.duration),
+    stdout: report ? excerpt(report.stdout, 20, 2000) : "",
+    stderr: report ? excerpt(report.stderr, 20, 2000) : "",
+    notes: report?.notes ?? [],
+  };
+}
+
+function jsonResult(
+  event: HookEvent,
+  result: HookResult,
+  runs: HookRun[],
+  notRun: NotRun[],
+  problems: string[],
+  where: Where,
+): Record<string, unknown> {
+  return {
+    action: result.action,
+    reason: result.reason ?? null,
+    eventName: event.eventType,
+    event: result.event,
+    modified: result.modified,
+    permission: result.permission ?? null,
+    additionalContext: result.additionalContext ?? null,
+    systemMessages: result.systemMessages,
+    retryDelay: result.retryDelay ?? null,
+    warnings: result.warnings,
+    hooks: runs.map((r) => runJson(r, where)),
+    notRun: notRun.map((n) => ({
+      ...hookJson(n.hook, where),
+      reason: n.reason,
+      message: n.message,
+    })),
+    problems,
+  };
+}
+
+function humanResult(
+  event: HookEvent,
+  result: HookResult,
+  runs: HookRun[],
+  notRun: NotRun[],
+  otherEvents: number,
+  where: Where,
+): string {
+  const subject = matcherSubject(event);
+  const out = [`Fired ${event.eventType}${subject !== undefined ? ` (${subject})` : ""}.`];
+  if (runs.length === 0 && notRun.length === 0) out.push("No hooks are configured for this event.");
+  for (const run of runs) {
+    const { hook, outcome, report } = run;
+    if (outcome.status === "cancelled") continue;
+    const facts = [
+      outcome.status === "ok" ? outcome.action : outcome.status,
+      report?.exitCode !== undefined && report.exitCode !== null ? `exit ${report.exitCode}` : "",
+      report?.signal ? `killed by ${report.signal}` : "",
+      `${Math.round(report?.duration ?? outcome.duration)} ms`,
+    ].filter(Boolean);
+    out.push("", `${describeHook(hook, where)}`, `  ${facts.join(", ")}`);
+    if (outcome.error) out.push(`  error: ${outcome.error.message}`);
+    else if (outcome.reason) out.push(`  reason: ${outcome.reason}`);
+    if (report) {
+      const stdout = excerpt(report.stdout);
+      const stderr = excerpt(report.stderr);
+      if (stdout) out.push("  stdout:", indent(stdout, "    | "));
+      if (stderr) out.push("  stderr:", indent(stderr, "    | "));
+      for (const note of report.notes) out.push(`  note: ${note}`);
+    }
+  }
+  if (notRun.length > 0) {
+    out.push("", "Did not run:");
+    for (const n of notRun)
+      out.push(`  ${describeHook(n.hook, where)}`, `    ${n.reason}: ${n.message}`);
+  }
+  if (otherEvents > 0) out.push("", `(${otherEvents} hook(s) are configured for other events.)`);
+  out.push("", resultLine(result));
+  if (result.modified)
+    out.push(`Modified event: ${JSON.stringify(modifiedPart(event, result.event))}`);
+  if (result.permission) out.push(`Permission: ${result.permission}`);
+  if (result.additionalContext)
+    out.push("Additional context:", indent(result.additionalContext, "  | "));
+  for (const m of result.systemMessages) out.push(`System message: ${m}`);
+  for (const w of result.warnings) out.push(`Warning: ${w}`);
+  return out.join("\n");
+}
+
+function resultLine(result: HookResult): string {
+  if (result.action === "block") return `Result: block: ${result.reason ?? ""}`;
+  if (result.action === "retry") return `Result: retry after ${result.retryDelay ?? 0} ms`;
+  return "Result: continue";
+}
+
+/** The top-level fields a patch changed, with their new values. */
+function modifiedPart(before: HookEvent, after: HookEvent): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (JSON.stringify(value) !== JSON.stringify((before as Record<string, unknown>)[key]))
+      out[key] = value;
+  }
+  return out;
+}
