@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startChild } from "./child-process.js";
+import type { EchoHost } from "./echo-host.js";
+import { startRawGrpcHost } from "./raw-grpc.js";
+import { startRawWsHost } from "./raw-ws.js";
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+async function echoPair(
+  start: () => Promise<EchoHost>,
+  peer: "grpc-echo-client" | "ws-echo-client",
+) {
+  const host = await start();
+  cleanup.push(() => host.close());
+  const child = await startChild(peer, { args: ["--port", String(host.port)] });
+  cleanup.push(() => child.stop());
+  await host.waitForPeer();
+  return host;
+}
+
+describe.each([
+  ["grpc-js", startRawGrpcHost, "grpc-echo-client"],
+  ["ws", startRawWsHost, "ws-echo-client"],
+] as const)("the raw %s echo, peer in another process", (_name, start, peer) => {
+  it("sends every message back unchanged and in order, also 16 at once", async () => {
+    const host = await echoPair(start, peer);
+    const one = new Uint8Array(1024).map((_, i) => i & 0xff);
+    expect(Array.from(await host.roundTrip(one))).toEqual(Array.from(one));
+    const many = Array.from({ length: 16 }, (_, i) =>
+      new TextEncoder().encode(`message ${i} `.repeat(i + 1)),
+    );
+    const echoes = await Promise.all(many.map((m) => host.roundTrip(m)));
+    expect(echoes.map((e) => new TextDecoder().decode(e))).toEqual(
+      many.map((m) => new TextDecoder().decode(m)),
+    );
+  });
+
+  it("carries a 512 KiB message", async () => {
+    const host = await echoPair(start, peer);
+    const big = new Uint8Array(512 * 1024).fill(7);
+    expect((await host.roundTrip(big)).byteLength).toBe(big.byteLength);
+  });
+
+  it("listens on 127.0.0.1 only, and fails a round trip with no peer instead of hanging", async () => {
+    const host = await start();
+    cleanup.push(() => host.close());
+    await expect(host.roundTrip(new Uint8Array(1))).rejects.toMatchObject({ code: "CHILD_FAILED" });
+    await expect(host.waitForPeer(1)).rejects.toMatchObject({ code: "TIMEOUT" });
+  });
+});

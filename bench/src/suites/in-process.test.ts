@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { Row } from "../row.js";
+import type { SuiteContext } from "../suite.js";
+import { fireHooksSuite } from "./fire-hooks.js";
+import { fireNoMatchSuite } from "./fire-no-match.js";
+import { matchersSuite } from "./matchers.js";
+import { memorySuite } from "./memory.js";
+import { tinyProfile } from "./tiny-profile.js";
+
+const ctx: SuiteContext = { profile: tinyProfile, log: () => undefined };
+
+function expectSound(rows: Row[]): void {
+  expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+  for (const row of rows) {
+    expect(Number.isFinite(row.ours.median), row.id).toBe(true);
+    expect(row.ours.median, row.id).toBeGreaterThanOrEqual(0);
+    if (row.baseline) expect(Number.isFinite(row.baseline.median), row.id).toBe(true);
+    // A smoke-sized run never claims a goal was met or missed.
+    expect(["unjudged", "info"], row.id).toContain(row.verdict);
+  }
+}
+
+describe("in-process suites (tiny runs: the rows exist and hold numbers)", () => {
+  it("fire() with no matching hook: time and allocation rows", async () => {
+    const { rows, pending } = await fireNoMatchSuite.run(ctx);
+    expectSound(rows);
+    expect(pending).toEqual([]);
+    expect(rows.map((r) => r.id)).toEqual([
+      "fire.no-match.other-event",
+      "fire.no-match.matchers",
+      "fire.no-match.other-event.alloc",
+      "fire.no-match.matchers.alloc",
+      "fire.no-match.has-guard.alloc",
+    ]);
+    // The has() guard row measures a path that allocates nothing at all.
+    expect(rows.at(-1)!.ours.median).toBeLessThan(1);
+  });
+
+  it("fire() with 1 and 10 async hooks against the plain loop, hookable and eventemitter3", async () => {
+    const { rows } = await fireHooksSuite.run(ctx);
+    expectSound(rows);
+    expect(rows.map((r) => r.id)).toEqual(
+      [1, 10].flatMap((n) =>
+        ["plain", "hookable", "eventemitter3"].map((b) => `fire.hooks-${n}.${b}`),
+      ),
+    );
+  });
+
+  it("every matcher kind, checked to agree with its hand-written twin before timing", async () => {
+    const { rows } = await matchersSuite.run(ctx);
+    expectSound(rows);
+    expect(rows.map((r) => r.id)).toEqual([
+      "matcher.name",
+      "matcher.alternatives",
+      "matcher.wildcard",
+      "matcher.regex",
+      "matcher.path-glob",
+    ]);
+  });
+
+  it("memory: a child process fires and churns hooks, and reports the heap before and after", async () => {
+    const { rows } = await memorySuite.run(ctx);
+    expectSound(rows);
+    expect(rows[0]!.what).toContain("2,000 `fire()`");
+    expect(rows[0]!.ours.unit).toBe("B");
+  });
+});

@@ -1,0 +1,18 @@
+import type { Suite } from "../suite.js";
+import { commandSuite } from "./command.js";
+import { fireHooksSuite } from "./fire-hooks.js";
+import { fireNoMatchSuite } from "./fire-no-match.js";
+import { matchersSuite } from "./matchers.js";
+import { memorySuite } from "./memory.js";
+import { remoteGrpcSuite, remoteWsSuite } from "./remote.js";
+
+/** Every suite, in the order of the table. */
+export const suites: readonly Suite[] = [
+  fireNoMatchSuite,
+  fireHooksSuite,
+  matchersSuite,
+  commandSuite,
+  remoteGrpcSuite,
+  remoteWsSuite,
+  memorySuite,
+];
