@@ -11,12 +11,12 @@ export type {
   CommandRegistrationSpec,
   CommandRunReport,
 } from "./command/command-hook.js";
+export { CommandHook } from "./command/command-hook.js";
 export {
-  CommandHook,
   commandHookRegistration,
   createCommandExecutor,
   createCommandHook,
-} from "./command/command-hook.js";
+} from "./command/create-command-hook.js";
 export type { HookInput, HookInputOptions } from "./command/hook-input.js";
 export { hookInputSchema, toHookInput } from "./command/hook-input.js";
 export { hookOutputSchema } from "./command/hook-output-schema.js";

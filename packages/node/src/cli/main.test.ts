@@ -163,7 +163,7 @@ describe("a3s-hooks test", () => {
             "*",
             {
               command: `${fixture("sleeper.sh")} ${join(root, "pid")}`,
-              timeout: 0.5,
+              timeout: 1,
               name: "sleeper",
             },
             { command: fixture("crash.py"), name: "crash" },

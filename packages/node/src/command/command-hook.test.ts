@@ -1,15 +1,23 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createEvent, HookEngine, HookError, type HookRegistration } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../test/command/is-alive.js";
+import type { CommandRunReport } from "./command-hook.js";
 import {
-  type CommandRunReport,
   commandHookRegistration,
   createCommandExecutor,
   createCommandHook,
-} from "./command-hook.js";
+} from "./create-command-hook.js";
 
 const fixtures = resolve(import.meta.dirname, "../../test/fixtures/hooks");
 const fixture = (name: string) => join(fixtures, name);
@@ -224,7 +232,7 @@ describe("timeouts and cancellation", () => {
           {
             event: "PreToolUse",
             args: [fixture("sleeper.sh"), pidFile],
-            timeout: 0.5,
+            timeout: 1,
             failBehavior: "block",
             name: "sleepy",
           },
@@ -239,7 +247,7 @@ describe("timeouts and cancellation", () => {
       );
       void engine.fire(bash("ls")).then((result) => {
         expect(result.action).toBe("block");
-        expect(result.reason).toBe("hook sleepy timed out: no answer within 500 ms");
+        expect(result.reason).toBe("hook sleepy timed out: no answer within 1000 ms");
         expect(result.outcomes[0]?.status).toBe("timeout");
       });
     });
@@ -252,12 +260,12 @@ describe("timeouts and cancellation", () => {
   it("time out on their own when used outside an engine", async () => {
     const pidFile = join(dir, "pid");
     const report = await createCommandExecutor(
-      { args: [fixture("sleeper.sh"), pidFile], timeout: 0.3 },
+      { args: [fixture("sleeper.sh"), pidFile], timeout: 1 },
       { killGrace: 100 },
     ).run(bash("ls"));
     expect(report.timedOut).toBe(true);
     expect(HookError.is(report.error, "TIMEOUT")).toBe(true);
-    expect(report.error?.message).toBe("no answer within 0.3 s; the process group was killed");
+    expect(report.error?.message).toBe("no answer within 1 s; the process group was killed");
     expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
   });
 
@@ -265,17 +273,17 @@ describe("timeouts and cancellation", () => {
     const controller = new AbortController();
     const pidFile = join(dir, "pid");
     const hook = createCommandExecutor({ args: [fixture("sleeper.sh"), pidFile] });
-    const running = hook.run(bash("ls"), controller.signal);
-    // Abort once the script has started its children.
-    const { watch } = await import("node:fs");
-    await new Promise<void>((resolveWatch) => {
+    // Abort once the script has started its children (watching before it starts: no race).
+    const started = new Promise<void>((resolveWatch) => {
       const watcher = watch(dir, () => {
-        if (existsSync(pidFile) && readFileSync(pidFile, "utf8").trim()) {
+        if (existsSync(pidFile) && readFileSync(pidFile, "utf8").endsWith("\n")) {
           watcher.close();
           resolveWatch();
         }
       });
     });
+    const running = hook.run(bash("ls"), controller.signal);
+    await started;
     controller.abort();
     const report = await running;
     expect(report.aborted).toBe(true);

@@ -1,8 +1,5 @@
 import { resolve } from "node:path";
 import {
-  type CompiledTemplate,
-  compileTemplate,
-  type Escaper,
   type FailBehavior,
   type HookContext,
   HookError,
@@ -16,16 +13,15 @@ import {
   validate,
 } from "@a3s-lab/hooks-core";
 import { z } from "zod";
-import { shellEscaper } from "../shell-quote.js";
 import {
   type CommandHookDefinition,
   commandHookDefinitionSchema,
   describeCommand,
 } from "./command-definition.js";
+import { CommandTemplate, type RenderedCommand } from "./command-template.js";
 import { toHookInput } from "./hook-input.js";
 import { interpretResult } from "./interpret-result.js";
 import { type SpawnResult, spawnCommand } from "./spawn-command.js";
-import { TEMPLATE_VARIABLES, templateVariables } from "./template-variables.js";
 
 /** How command hooks run: shared by every hook made with the same options. */
 export interface CommandHookOptions {
@@ -113,35 +109,6 @@ const optionsSchema = z.object({
   onRun: z.custom<(r: CommandRunReport) => void>((f) => typeof f === "function").optional(),
 });
 
-function checkVariables(template: CompiledTemplate, where: string): void {
-  for (const name of template.variables) {
-    const root = name.split(".")[0]!;
-    if (!Object.hasOwn(TEMPLATE_VARIABLES, root)) {
-      throw new HookError(
-        "TEMPLATE_ERROR",
-        `${where}: unknown variable {{${name}}}; known variables: ${Object.keys(TEMPLATE_VARIABLES).join(", ")}`,
-        { details: { variable: name } },
-      );
-    }
-  }
-}
-
-/** Remove NUL bytes and cut huge values, noting both: argv and env cannot hold NUL. */
-function sanitizer(limit: number, notes: string[]): (value: string, name: string) => string {
-  return (value, name) => {
-    let out = value;
-    if (out.includes("\0")) {
-      out = out.replaceAll("\0", "");
-      notes.push(`{{${name}}}: removed NUL bytes`);
-    }
-    if (out.length > limit) {
-      notes.push(`{{${name}}}: cut to ${limit} of ${out.length} characters`);
-      out = out.slice(0, limit);
-    }
-    return out;
-  };
-}
-
 /**
  * A command hook: a shell command (or argv) spawned per event, speaking Claude Code's
  * protocol (JSON on stdin; exit code 0 / 2 / other; JSON or text on stdout).
@@ -164,8 +131,7 @@ export class CommandHook {
   };
   readonly #cwd: string;
   readonly #env: Record<string, string>;
-  readonly #template: CompiledTemplate | undefined;
-  readonly #argTemplates: (CompiledTemplate | undefined)[] | undefined;
+  readonly #template: CommandTemplate;
 
   constructor(definition: CommandHookDefinition, options: CommandHookOptions = {}) {
     const checked = validate(commandHookDefinitionSchema, definition, "INVALID_REGISTRATION", [
@@ -193,27 +159,7 @@ export class CommandHook {
     const display = describeCommand(definition);
     this.name = definition.name ?? (display.length > 80 ? `${display.slice(0, 79)}…` : display);
 
-    if (definition.command !== undefined) {
-      if (definition.command.includes("{{")) {
-        this.#template = compileTemplate(definition.command);
-        checkVariables(this.#template, "command");
-        // Render once with empty values: a placeholder no quoting can protect fails now, not per event.
-        this.#template.render(emptyVariables, shellEscaper);
-      }
-    } else {
-      this.#argTemplates = definition.args.map((arg, i) => {
-        if (!arg.includes("{{")) return undefined;
-        const template = compileTemplate(arg);
-        checkVariables(template, `args[${i}]`);
-        if (i === 0 && template.variables.length > 0) {
-          throw new HookError(
-            "TEMPLATE_ERROR",
-            "args[0]: the program name cannot contain {{variables}}",
-          );
-        }
-        return template;
-      });
-    }
+    this.#template = new CommandTemplate(definition);
     this.handler = async (event: HookEvent, ctx?: HookContext) => {
       const report = await this.#run(event, ctx?.signal, this.timeout + ENGINE_SLACK);
       if (report.error) throw report.error;
@@ -255,40 +201,19 @@ export class CommandHook {
     signal: AbortSignal | undefined,
     timeout: number,
   ): Promise<CommandRunReport> {
-    const notes: string[] = [];
-    const sanitize = sanitizer(this.#options.templateValueLimit, notes);
-    let file: string;
-    let args: string[];
+    let rendered: RenderedCommand;
     let input: string;
-    let shown: string;
     try {
-      if (this.definition.command !== undefined) {
-        let command = this.definition.command;
-        if (this.#template) {
-          const vars = templateVariables(event, this.#cwd);
-          const escaper: Escaper = (value, ctx) => shellEscaper(sanitize(value, ctx.name), ctx);
-          command = this.#template.render(vars, escaper);
-        }
-        file = this.#options.shell;
-        args = ["-c", command];
-        shown = command;
-      } else {
-        const vars = this.#argTemplates?.some(Boolean)
-          ? templateVariables(event, this.#cwd)
-          : undefined;
-        args = this.definition.args.map((arg, i) => {
-          const template = this.#argTemplates?.[i];
-          return template && vars
-            ? template.render(vars, (value, ctx) => sanitize(value, ctx.name))
-            : arg;
-        });
-        file = args.shift()!;
-        shown = describeCommand({ args: [file, ...args] });
-      }
+      rendered = this.#template.render(event, {
+        cwd: this.#cwd,
+        shell: this.#options.shell,
+        valueLimit: this.#options.templateValueLimit,
+      });
       input = serialise(event, this.#cwd);
     } catch (error) {
-      return this.#report(event, this.definition.command ?? "", notes, undefined, error);
+      return this.#report(event, this.definition.command ?? "", [], undefined, error);
     }
+    const { file, args, shown, notes } = rendered;
     const env = {
       ...this.#env,
       A3S_SESSION_ID: event.sessionId.replaceAll("\0", ""),
@@ -357,8 +282,6 @@ export class CommandHook {
   }
 }
 
-const emptyVariables = Object.fromEntries(Object.keys(TEMPLATE_VARIABLES).map((k) => [k, ""]));
-
 function serialise(event: HookEvent, cwd: string): string {
   try {
     return JSON.stringify(toHookInput(event, { cwd }));
@@ -377,55 +300,4 @@ function stripUndefined<T extends object>(
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
   return out as never;
-}
-
-/** Make a {@link CommandHook}: the executor behind a command definition. */
-export function createCommandExecutor(
-  definition: CommandHookDefinition,
-  options?: CommandHookOptions,
-): CommandHook {
-  return new CommandHook(definition, options);
-}
-
-/**
- * Turn a command definition into a core hook handler.
- *
- * @example
- * ```ts
- * engine.register({
- *   event: "PreToolUse",
- *   matcher: "Bash",
- *   timeout: 10_000,
- *   handler: createCommandHook({ type: "command", command: "./hooks/check-bash.sh", timeout: 10 }),
- * });
- * ```
- */
-export function createCommandHook(
-  definition: CommandHookDefinition,
-  options?: CommandHookOptions,
-): HookHandler {
-  return new CommandHook(definition, options).handler;
-}
-
-/**
- * A complete core registration for a command hook: event, matcher, handler, timeout (ms),
- * fail behaviour, priority, name and source.
- *
- * @example
- * ```ts
- * engine.register(
- *   commandHookRegistration({ event: "PreToolUse", matcher: "Bash", command: "./check.sh", timeout: 5 }),
- * );
- * ```
- */
-export function commandHookRegistration<N extends HookEventNameInput>(
-  spec: CommandHookDefinition & CommandRegistrationSpec<N>,
-  options?: CommandHookOptions,
-): HookRegistration<N> {
-  const { event, matcher, source, id, failBehavior, ...definition } = spec;
-  const hook = new CommandHook(
-    failBehavior !== undefined ? { ...definition, failBehavior } : definition,
-    options,
-  );
-  return hook.registration({ event, matcher, source, id });
 }

@@ -4,7 +4,6 @@ import {
   formatPath,
   HookError,
   type HookEventName,
-  hookEventNames,
   resolveEventName,
   type ToolMatcher,
 } from "@a3s-lab/hooks-core";
@@ -25,6 +24,7 @@ import {
   settingsCommandSchema,
   settingsOptionsShape,
 } from "./settings-schema.js";
+import { suggestEvent } from "./suggest-event.js";
 
 /** Where a `hooks` block sits. */
 export interface HooksBlockContext {
@@ -57,7 +57,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 const GROUP_KEYS = new Set(Object.keys(settingsCommandSchema.shape));
 const NAMED_KEYS = new Set(Object.keys(namedHookSchema.shape));
-/** What a matcher-less "check" hook needs to compile: no environment, any directory. */
+/** For the throwaway CommandHook that checks a definition (its templates) at load time. */
 const CHECK_OPTIONS = { env: {}, projectDir: "/" };
 
 /**
@@ -301,38 +301,4 @@ function checkMatcher(
     problem("error", path, e.message.replace(/^[^:]*: /, ""));
     return false;
   }
-}
-
-/** ` (did you mean "PreToolUse"?)` for a near miss, or "". */
-function suggestEvent(name: string): string {
-  const flat = (s: string) => s.toLowerCase().replaceAll(/[_\-\s]/g, "");
-  const target = flat(name);
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of hookEventNames) {
-    const d = distance(target, flat(candidate));
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best ? ` (did you mean "${best}"?)` : "";
-}
-
-/** Levenshtein distance, for short names only. */
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3 || a.length > 64 || b.length > 64) return 99;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        prev[j]! + 1,
-        cur[j - 1]! + 1,
-        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
 }

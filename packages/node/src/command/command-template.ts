@@ -1,0 +1,116 @@
+import {
+  type CompiledTemplate,
+  compileTemplate,
+  HookError,
+  type HookEvent,
+} from "@a3s-lab/hooks-core";
+import { shellEscaper } from "../shell-quote.js";
+import { type CommandHookDefinition, describeCommand } from "./command-definition.js";
+import { TEMPLATE_VARIABLES, templateVariables } from "./template-variables.js";
+
+/** What to spawn for one event. */
+export interface RenderedCommand {
+  file: string;
+  args: string[];
+  /** The command as a person reads it: the shell source after substitution, or the argv. */
+  shown: string;
+  /** Values that were changed on the way in (NUL bytes removed, long values cut). */
+  notes: string[];
+}
+
+const emptyVariables = Object.fromEntries(Object.keys(TEMPLATE_VARIABLES).map((k) => [k, ""]));
+
+function checkVariables(template: CompiledTemplate, where: string): void {
+  for (const name of template.variables) {
+    const root = name.split(".")[0]!;
+    if (!Object.hasOwn(TEMPLATE_VARIABLES, root)) {
+      throw new HookError(
+        "TEMPLATE_ERROR",
+        `${where}: unknown variable {{${name}}}; known variables: ${Object.keys(TEMPLATE_VARIABLES).join(", ")}`,
+        { details: { variable: name } },
+      );
+    }
+  }
+}
+
+/** Remove NUL bytes and cut huge values, noting both: argv and env cannot hold NUL. */
+function sanitizer(limit: number, notes: string[]): (value: string, name: string) => string {
+  return (value, name) => {
+    let out = value;
+    if (out.includes("\0")) {
+      out = out.replaceAll("\0", "");
+      notes.push(`{{${name}}}: removed NUL bytes`);
+    }
+    if (out.length > limit) {
+      notes.push(`{{${name}}}: cut to ${limit} of ${out.length} characters`);
+      out = out.slice(0, limit);
+    }
+    return out;
+  };
+}
+
+/**
+ * A command definition compiled once: its `{{variables}}` checked (known names, a spot where
+ * quoting is safe, none in the program name) and rendered per event, shell-quoted in the
+ * `command` form and as plain arguments in the `args` form.
+ */
+export class CommandTemplate {
+  readonly #definition: CommandHookDefinition;
+  readonly #template: CompiledTemplate | undefined;
+  readonly #argTemplates: (CompiledTemplate | undefined)[] | undefined;
+
+  /** Throws `TEMPLATE_ERROR` naming the variable and why. */
+  constructor(definition: CommandHookDefinition) {
+    this.#definition = definition;
+    if (definition.command !== undefined) {
+      if (definition.command.includes("{{")) {
+        this.#template = compileTemplate(definition.command);
+        checkVariables(this.#template, "command");
+        // Render once with empty values: a placeholder no quoting can protect fails now, not per event.
+        this.#template.render(emptyVariables, shellEscaper);
+      }
+      return;
+    }
+    this.#argTemplates = definition.args.map((arg, i) => {
+      if (!arg.includes("{{")) return undefined;
+      const template = compileTemplate(arg);
+      checkVariables(template, `args[${i}]`);
+      if (i === 0 && template.variables.length > 0) {
+        throw new HookError(
+          "TEMPLATE_ERROR",
+          "args[0]: the program name cannot contain {{variables}}",
+        );
+      }
+      return template;
+    });
+  }
+
+  /** What to spawn for this event. */
+  render(
+    event: HookEvent,
+    options: { cwd: string; shell: string; valueLimit: number },
+  ): RenderedCommand {
+    const notes: string[] = [];
+    const sanitize = sanitizer(options.valueLimit, notes);
+    const d = this.#definition;
+    if (d.command !== undefined) {
+      const command = this.#template
+        ? this.#template.render(templateVariables(event, options.cwd), (value, ctx) =>
+            shellEscaper(sanitize(value, ctx.name), ctx),
+          )
+        : d.command;
+      return { file: options.shell, args: ["-c", command], shown: command, notes };
+    }
+    const vars = this.#argTemplates?.some(Boolean)
+      ? templateVariables(event, options.cwd)
+      : undefined;
+    const argv = d.args.map((arg, i) => {
+      const template = this.#argTemplates?.[i];
+      return template && vars
+        ? template.render(vars, (value, ctx) => sanitize(value, ctx.name))
+        : arg;
+    });
+    const [file, ...args] = argv as [string, ...string[]];
+    return { file, args, shown: describeCommand({ args: argv as [string, ...string[]] }), notes };
+  }
+}
