@@ -1,4 +1,4 @@
-import picomatch from "picomatch/posix";
+import picomatch from "picomatch/posix.js";
 import type { HookEvent, HookEventMap, HookEventName } from "./event-schemas.js";
 import { eventSpecs, matcherSubject } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
