@@ -1,0 +1,67 @@
+import type { HookEngine, TokenUsage, ToolArgs } from "@a3s-lab/hooks-core";
+import type { ContextBudget, ContextBudgetOptions } from "./context-budget.js";
+import type { Model } from "./model.js";
+import type { PermissionPolicy } from "./permission-policy.js";
+import type { SkillManager } from "./skill-manager.js";
+import type { ToolCallOutcome } from "./tool-call.js";
+import type { Tool } from "./tools/tool.js";
+
+export interface AgentOptions {
+  /** The hook engine every event goes through. Default: a `TracingHookEngine` that knows the tools' schemas. */
+  engine?: HookEngine;
+  /** Default: the `ScriptedModel`. */
+  model?: Model;
+  /** Default: `builtinTools`. */
+  tools?: readonly Tool[];
+  /** Default: read-only tools run, the rest are denied unless a hook allows them. */
+  permission?: PermissionPolicy;
+  budget?: ContextBudget | ContextBudgetOptions;
+  /** Where the Skill tool finds skills. Without it, the Skill tool answers "no skills". */
+  skills?: SkillManager | undefined;
+  systemPrompt?: string;
+  /** How often in a row a Stop hook may make the agent continue. Default 8. */
+  maxStopContinuations?: number;
+  /** Model calls per response before the agent gives up. Default 25. */
+  maxSteps?: number;
+  /** How often a PreToolUse `retry` is honoured. Default 3. */
+  maxToolRetries?: number;
+}
+
+export interface CreateSessionOptions {
+  /** The folder the session's file tools are confined to. */
+  workdir: string;
+  id?: string;
+  /** SessionStart's `source`: `startup` (default), `resume`, `clear`, … */
+  source?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface RespondOptions {
+  signal?: AbortSignal;
+  /** Told about each step: tool calls, their outcomes, text. For progress streams. */
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+/** One step of a response, for progress streams. */
+export type ProgressUpdate =
+  | { kind: "tool_call"; tool: string; args: ToolArgs; toolUseId: string }
+  | {
+      kind: "tool_result";
+      tool: string;
+      toolUseId: string;
+      status: ToolCallOutcome["status"];
+      output: string;
+    }
+  | { kind: "text"; text: string };
+
+/** What a response came to. */
+export interface Reply {
+  /** The final text (after GenerateEnd hooks). */
+  text: string;
+  /** Set when a hook blocked the prompt or the generation: the reason. */
+  blocked?: string;
+  /** How often a Stop hook made the agent continue. */
+  stopContinuations: number;
+  /** Tokens this response used. */
+  usage: TokenUsage;
+}

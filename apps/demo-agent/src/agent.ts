@@ -1,0 +1,316 @@
+import {
+  createEvent,
+  type HookEngine,
+  randomId,
+  type TokenUsage,
+  type ToolArgs,
+} from "@a3s-lab/hooks-core";
+import * as z from "zod";
+import { AgentError } from "./agent-error.js";
+import { type LoopResult, runLoop } from "./agent-loop.js";
+import type { AgentOptions, CreateSessionOptions, Reply, RespondOptions } from "./agent-options.js";
+import type { Compaction } from "./compact-messages.js";
+import { ContextBudget } from "./context-budget.js";
+import { ContextManager } from "./context-manager.js";
+import type { Model, ToolSpec } from "./model.js";
+import { PermissionPolicy } from "./permission-policy.js";
+import { runSubagent } from "./run-subagent.js";
+import { ScriptedModel } from "./scripted-model.js";
+import { Session } from "./session.js";
+import type { SkillManager } from "./skill-manager.js";
+import {
+  executeToolCall,
+  fireNotification,
+  type ToolCallDeps,
+  type ToolCallOutcome,
+} from "./tool-call.js";
+
+import { builtinTools } from "./tools/builtin-tools.js";
+import { type Tool, type ToolContext, toolSchemasOf } from "./tools/tool.js";
+import { TracingHookEngine } from "./tracing-engine.js";
+
+const DEFAULT_SYSTEM_PROMPT =
+  "You are the A3S demo agent. Use the tools to work inside the working directory; answer briefly.";
+
+/**
+ * A small, real agent loop: session → prompt → generation → tool calls → … → final answer →
+ * Stop, firing every hook event of the catalogue where it belongs.
+ *
+ * @example
+ * ```ts
+ * const agent = new Agent();
+ * agent.engine.register({ event: "PreToolUse", matcher: "Bash", handler: (e) =>
+ *   String(e.args.command).includes("rm -rf") ? block("not here") : undefined });
+ * const session = await agent.createSession({ workdir: process.cwd() });
+ * const reply = await agent.respond(session, "bash: ls");
+ * await agent.endSession(session, "exit");
+ * ```
+ */
+export class Agent {
+  readonly engine: HookEngine;
+  readonly model: Model;
+  readonly budget: ContextBudget;
+  readonly policy: PermissionPolicy;
+  readonly skills: SkillManager | undefined;
+  readonly systemPrompt: string;
+  readonly maxStopContinuations: number;
+  readonly maxSteps: number;
+  readonly #tools: ReadonlyMap<string, Tool>;
+  readonly #specs: readonly ToolSpec[];
+  readonly #sessions = new Map<string, Session>();
+  readonly #deps: ToolCallDeps;
+  readonly #context: ContextManager;
+  #subagents = 0;
+
+  constructor(options: AgentOptions = {}) {
+    const tools = options.tools ?? builtinTools;
+    this.#tools = new Map(tools.map((t) => [t.name, t]));
+    this.#specs = tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: z.toJSONSchema(t.inputSchema, { io: "input" }) as Record<string, unknown>,
+    }));
+    this.engine = options.engine ?? new TracingHookEngine({ toolSchemas: toolSchemasOf(tools) });
+    this.model = options.model ?? new ScriptedModel();
+    this.budget =
+      options.budget instanceof ContextBudget ? options.budget : new ContextBudget(options.budget);
+    this.policy = options.permission ?? new PermissionPolicy();
+    this.skills = options.skills;
+    this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+    this.maxStopContinuations = options.maxStopContinuations ?? 8;
+    this.maxSteps = options.maxSteps ?? 25;
+    this.#deps = {
+      engine: this.engine,
+      tools: this.#tools,
+      policy: this.policy,
+      maxRetries: options.maxToolRetries ?? 3,
+      notify: (session, type, message, level) =>
+        fireNotification(this.engine, session, type, message, level),
+    };
+    this.#context = new ContextManager({
+      engine: this.engine,
+      budget: this.budget,
+      systemPrompt: this.systemPrompt,
+      notify: this.#deps.notify,
+    });
+  }
+
+  /** The tools' names, in the order the model sees them. */
+  get toolNames(): string[] {
+    return this.#specs.map((s) => s.name);
+  }
+
+  /** Start a session: SessionStart fires (a hook may refuse it, or add context and metadata). */
+  async createSession(options: CreateSessionOptions): Promise<Session> {
+    const id = options.id ?? randomId();
+    if (this.#sessions.has(id)) {
+      throw new AgentError("INVALID_INPUT", `id: a session ${JSON.stringify(id)} already exists`, {
+        path: ["id"],
+      });
+    }
+    const start = await this.engine.fire(
+      createEvent("SessionStart", {
+        sessionId: id,
+        source: options.source ?? "startup",
+        workingDirectory: options.workdir,
+        model: this.model.config,
+        metadata: options.metadata ?? {},
+      }),
+    );
+    if (start.action === "block") {
+      throw new AgentError("BLOCKED", `session refused by a hook: ${start.reason}`);
+    }
+    const session = new Session({ id, workdir: options.workdir, metadata: start.event.metadata });
+    if (start.additionalContext)
+      session.messages.push({ role: "system", content: start.additionalContext });
+    this.#sessions.set(id, session);
+    return session;
+  }
+
+  /** A live session by id, or `NOT_FOUND`. */
+  getSession(id: string): Session {
+    const session = this.#sessions.get(id);
+    if (!session)
+      throw new AgentError("NOT_FOUND", `no session ${JSON.stringify(id)}`, {
+        path: ["sessionId"],
+      });
+    return session;
+  }
+
+  /** The live sessions. */
+  get sessions(): Session[] {
+    return [...this.#sessions.values()];
+  }
+
+  /** End a session: its skills unload, then SessionEnd fires. Ending twice is a no-op. */
+  async endSession(session: Session, reason = "exit"): Promise<void> {
+    if (session.ended) return;
+    session.ended = true;
+    this.#sessions.delete(session.id);
+    await this.skills?.unloadAll(this.engine, session);
+    await this.engine.fire(createEvent("SessionEnd", { sessionId: session.id, reason }));
+  }
+
+  /**
+   * Answer one user prompt: UserPromptSubmit (may block or rewrite it), the generation and
+   * tool loop, then Stop (a blocking Stop hook makes the agent continue with its reason, at
+   * most `maxStopContinuations` times in a row). Skills loaded during the response unload at
+   * its end.
+   */
+  async respond(session: Session, prompt: string, options: RespondOptions = {}): Promise<Reply> {
+    if (typeof prompt !== "string") {
+      throw new AgentError("INVALID_INPUT", "prompt: expected a string", { path: ["prompt"] });
+    }
+    if (session.ended)
+      throw new AgentError("NOT_FOUND", `session ${session.id} has ended`, { path: ["sessionId"] });
+    if (session.busy) {
+      throw new AgentError("INVALID_INPUT", `session ${session.id} is already answering a prompt`, {
+        path: ["sessionId"],
+      });
+    }
+    session.busy = true;
+    const before = { ...session.usage };
+    try {
+      const submit = await this.engine.fire(
+        createEvent("UserPromptSubmit", { sessionId: session.id, prompt }),
+      );
+      if (submit.action === "block") {
+        return {
+          text: "",
+          blocked: submit.reason ?? "blocked",
+          stopContinuations: 0,
+          usage: usageSince(session, before),
+        };
+      }
+      if (submit.additionalContext)
+        session.messages.push({ role: "system", content: submit.additionalContext });
+      session.messages.push({ role: "user", content: submit.event.prompt });
+
+      let result = await this.#loop(session, options);
+      let continuations = 0;
+      for (;;) {
+        const stop = await this.engine.fire(
+          createEvent("Stop", {
+            sessionId: session.id,
+            stopHookActive: continuations > 0,
+            responseText: result.text,
+            ...(result.blocked !== undefined ? { reason: result.blocked } : {}),
+          }),
+        );
+        if (stop.action !== "block") break;
+        if (continuations >= this.maxStopContinuations) {
+          await this.#deps.notify(
+            session,
+            "status",
+            `a Stop hook asked to continue ${continuations + 1} times in a row; stopping anyway`,
+            "warning",
+          );
+          break;
+        }
+        continuations++;
+        session.messages.push({ role: "user", content: `Stop hook: ${stop.reason}` });
+        result = await this.#loop(session, options);
+      }
+      return {
+        text: result.text,
+        ...(result.blocked !== undefined ? { blocked: result.blocked } : {}),
+        stopContinuations: continuations,
+        usage: usageSince(session, before),
+      };
+    } finally {
+      await this.skills?.unloadAll(this.engine, session);
+      session.busy = false;
+    }
+  }
+
+  /**
+   * Run one tool on behalf of a caller outside the model (the SDK's `executeTool`): the same
+   * hooks and permission flow as a model's call. It may run while a response is in progress
+   * (seed 000's auto-format hook calls it from PostToolUse). A skill it loads stays loaded
+   * until the next response ends, or the session.
+   */
+  async executeTool(
+    session: Session,
+    tool: string,
+    args: ToolArgs,
+    signal?: AbortSignal,
+  ): Promise<ToolCallOutcome> {
+    if (session.ended)
+      throw new AgentError("NOT_FOUND", `session ${session.id} has ended`, { path: ["sessionId"] });
+    return executeToolCall(
+      this.#deps,
+      session,
+      { id: `exec_${randomId()}`, name: tool, args },
+      this.#toolContext(session, signal, true),
+    );
+  }
+
+  /**
+   * Compact a session's history: PreCompact (a hook may refuse), the compaction, PostCompact.
+   * Returns undefined when refused or when there is nothing to compact.
+   */
+  compact(
+    session: Session,
+    trigger: "manual" | "auto" = "manual",
+    instructions?: string,
+  ): Promise<Compaction | undefined> {
+    return this.#context.compact(session, trigger, instructions);
+  }
+
+  /** Generations and tool calls until the model answers without tool calls. */
+  #loop(session: Session, options: RespondOptions): Promise<LoopResult> {
+    return runLoop(
+      {
+        ...this.#deps,
+        model: this.model,
+        systemPrompt: this.systemPrompt,
+        context: this.#context,
+        maxSteps: this.maxSteps,
+        // Subagents get neither Task (no subagents of subagents) nor Skill.
+        offered:
+          session.subagentId === undefined
+            ? this.#specs
+            : this.#specs.filter((s) => s.name !== "Task" && s.name !== "Skill"),
+        toolContext: (signal) =>
+          this.#toolContext(session, signal, session.subagentId === undefined),
+      },
+      session,
+      options,
+    );
+  }
+
+  #toolContext(session: Session, signal: AbortSignal | undefined, topLevel: boolean): ToolContext {
+    return {
+      workdir: session.workdir,
+      signal,
+      runSubagent: topLevel
+        ? (request) =>
+            runSubagent(
+              {
+                engine: this.engine,
+                nextId: () => `subagent-${++this.#subagents}`,
+                loop: (child) => this.#loop(child, signal ? { signal } : {}),
+              },
+              session,
+              request,
+            )
+        : undefined,
+      loadSkill:
+        topLevel && this.skills
+          ? async (name) => {
+              const { skill, hooks } = await this.skills!.load(this.engine, session, name);
+              const notes = hooks?.notes?.length ? `\n${hooks.notes.join("\n")}` : "";
+              return `Skill ${skill.name} loaded until this response ends.${notes}\n${skill.body}`;
+            }
+          : undefined,
+    };
+  }
+}
+
+function usageSince(session: Session, before: TokenUsage): TokenUsage {
+  return {
+    prompt_tokens: session.usage.prompt_tokens - before.prompt_tokens,
+    completion_tokens: session.usage.completion_tokens - before.completion_tokens,
+    total_tokens: session.usage.total_tokens - before.total_tokens,
+  };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArgs } from "./cli-args.js";
+
+describe("parseCliArgs", () => {
+  it("defaults to run, loopback and a free port", () => {
+    expect(parseCliArgs([], {})).toMatchObject({
+      command: "run",
+      host: "127.0.0.1",
+      port: 0,
+      settings: [],
+      keep: false,
+      ui: false,
+      help: false,
+    });
+  });
+
+  it("reads every flag, repeatable --settings, and the environment's token and model", () => {
+    const args = parseCliArgs(
+      [
+        "serve",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "7070",
+        "--settings",
+        "a.json",
+        "--settings",
+        "b.json",
+        "--workdir",
+        "/w",
+        "--ui",
+        "--audit",
+        "a.jsonl",
+        "--events",
+        "e.jsonl",
+        "--permission",
+        "allow",
+        "--no-color",
+      ],
+      { A3S_TOKEN: "from-env", A3S_MODEL: "gpt-x" },
+    );
+    expect(args).toMatchObject({
+      command: "serve",
+      host: "0.0.0.0",
+      port: 7070,
+      settings: ["a.json", "b.json"],
+      workdir: "/w",
+      ui: true,
+      audit: "a.jsonl",
+      events: "e.jsonl",
+      permission: "allow",
+      color: false,
+      token: "from-env",
+      model: "gpt-x",
+    });
+    expect(parseCliArgs(["serve", "--token", "flag"], { A3S_TOKEN: "env" }).token).toBe("flag");
+    expect(parseCliArgs(["chat"], { A3S_TOKEN: "" }).token).toBeUndefined();
+  });
+
+  it("refuses unknown commands, flags and bad values, naming them", () => {
+    const cases: [string[], RegExp][] = [
+      [["dance"], /unknown command "dance"/],
+      [["run", "extra"], /unexpected argument "extra"/],
+      [["--bogus"], /bogus/],
+      [["serve", "--port", "70000"], /--port/],
+      [["serve", "--port", "abc"], /--port/],
+      [["serve", "--port", "-1"], /--port|port/],
+      [["chat", "--permission", "sometimes"], /--permission/],
+      [["--audit", ""], /--audit/],
+      [["--settings", "a\0b"], /--settings/],
+      [["serve", "--host"], /host/],
+    ];
+    for (const [argv, message] of cases) {
+      expect(() => parseCliArgs(argv, {}), argv.join(" ")).toThrow(message);
+    }
+  });
+});

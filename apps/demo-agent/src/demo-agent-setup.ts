@@ -1,0 +1,117 @@
+import type { AuditLevel } from "@a3s-lab/hooks-core";
+import { Agent } from "./agent.js";
+import type { ContextBudgetOptions } from "./context-budget.js";
+import { registerDemoHooks } from "./demo-hooks.js";
+import { attachAuditLog, attachEventLog } from "./event-log.js";
+import type { Model } from "./model.js";
+import type { PermissionPolicy } from "./permission-policy.js";
+import { type SkillHookInstaller, SkillManager } from "./skill-manager.js";
+import { builtinTools } from "./tools/builtin-tools.js";
+import { toolSchemasOf } from "./tools/tool.js";
+import { TracingHookEngine } from "./tracing-engine.js";
+
+/** Where hooks other than in-process ones come from (settings files, skill frontmatter). */
+export interface HookSources {
+  /**
+   * Register the command hooks of the settings files (working directory, home, explicit
+   * files). Returns the way to remove them and lines worth showing the user (problems,
+   * untrusted hooks).
+   */
+  applySettings?(
+    engine: TracingHookEngine,
+    where: { cwd: string; home?: string | undefined; files: readonly string[] },
+  ): Promise<{ unregister(): void; messages: string[] }>;
+  /** Register the hooks a skill's frontmatter declares. */
+  installSkillHooks?: SkillHookInstaller;
+}
+
+export interface DemoAgentOptions {
+  /** Where settings files are looked up (the project) and where skills live by default. */
+  workdir: string;
+  model?: Model | undefined;
+  permission?: PermissionPolicy | undefined;
+  budget?: ContextBudgetOptions | undefined;
+  /** Default: `<workdir>/.a3s/skills`. */
+  skillsDirs?: readonly string[] | undefined;
+  /** Write the engine's audit records here as JSON lines. */
+  auditFile?: string | undefined;
+  auditLevel?: AuditLevel | undefined;
+  /** Write every firing (event + decision) here as JSON lines. */
+  eventsFile?: string | undefined;
+  /** Explicit settings files (always trusted). */
+  settingsFiles?: readonly string[] | undefined;
+  /** Home folder for the user's settings files. Default: the user's. */
+  home?: string | undefined;
+  hookSources?: HookSources | undefined;
+  /** Register the demo's in-process hooks. Default true. */
+  demoHooks?: boolean;
+}
+
+/** An agent with its hook sources attached, and the way to detach them. */
+export interface DemoAgent {
+  agent: Agent;
+  engine: TracingHookEngine;
+  /** Lines to show the user: settings problems, untrusted hooks, … */
+  messages: string[];
+  close(): void;
+}
+
+/**
+ * Build the demo agent with all three kinds of hooks: the in-process demo hooks, the
+ * settings files' command hooks, and (in `serve`) remote SDK hooks, which the hook server
+ * registers on the same engine. Attaches the audit and event logs.
+ *
+ * @example
+ * ```ts
+ * const demo = await setupDemoAgent({ workdir: process.cwd(), eventsFile: "events.jsonl" });
+ * const session = await demo.agent.createSession({ workdir: process.cwd() });
+ * ```
+ */
+export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAgent> {
+  const engine = new TracingHookEngine({
+    toolSchemas: toolSchemasOf(builtinTools),
+    // Three sources of hooks share the engine; seed 000's limits still hold per event.
+    maxTotalHooks: 50,
+    ...(options.auditLevel !== undefined ? { auditLevel: options.auditLevel } : {}),
+  });
+  const undo: (() => void)[] = [];
+  const close = () => {
+    for (const fn of undo.splice(0).reverse()) fn();
+  };
+  try {
+    if (options.auditFile) undo.push(attachAuditLog(engine, options.auditFile));
+    if (options.eventsFile) undo.push(attachEventLog(engine, options.eventsFile));
+    if (options.demoHooks !== false) {
+      const handles = registerDemoHooks(engine);
+      undo.push(() => {
+        for (const h of handles) h.unregister();
+      });
+    }
+    const messages: string[] = [];
+    const sources = options.hookSources;
+    if (sources?.applySettings) {
+      const applied = await sources.applySettings(engine, {
+        cwd: options.workdir,
+        home: options.home,
+        files: options.settingsFiles ?? [],
+      });
+      undo.push(() => applied.unregister());
+      messages.push(...applied.messages);
+    }
+    const skills = new SkillManager({
+      dirs: options.skillsDirs ?? [`${options.workdir}/.a3s/skills`],
+      installHooks: sources?.installSkillHooks,
+    });
+    const agent = new Agent({
+      engine,
+      skills,
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.permission ? { permission: options.permission } : {}),
+      ...(options.budget ? { budget: options.budget } : {}),
+    });
+    return { agent, engine, messages, close };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}

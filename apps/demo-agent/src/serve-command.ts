@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import type { Writable } from "node:stream";
+import { createHookServer } from "@a3s-lab/hooks-node";
+import { createAgentService } from "./agent-service.js";
+import type { CliArgs } from "./cli-args.js";
+import { createModel } from "./create-model.js";
+import { type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
+import { PermissionPolicy } from "./permission-policy.js";
+import { createStyle } from "./style.js";
+import { Transcript } from "./transcript.js";
+
+export interface ServeIo {
+  stdout: Writable;
+  stderr: Writable;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/**
+ * The `serve` command: the agent, the hook server (remote SDK hooks, AgentService) on one
+ * port, the settings files' command hooks and the demo's in-process hooks, all on one engine.
+ * Prints exactly one line on stdout, `listening on HOST:PORT`, once ready; everything else
+ * (a generated token, the transcript of served sessions) goes to stderr. Runs until `stop`
+ * aborts, then ends every session and drains the server.
+ */
+export async function runServe(
+  args: CliArgs,
+  io: ServeIo,
+  hookSources: HookSources | undefined,
+  stop: AbortSignal,
+  color: boolean,
+): Promise<number> {
+  const style = createStyle(color);
+  const log = (line: string) => void io.stderr.write(`${line}\n`);
+  const workdir = await realpath(args.workdir ?? io.cwd);
+  let token = args.token;
+  if (token === undefined) {
+    token = randomBytes(24).toString("base64url");
+    log(`token: ${token}`);
+    log(style.dim("clients read it from A3S_TOKEN (export A3S_TOKEN=<token>)"));
+  }
+  if (args.ui)
+    log(style.yellow("--ui: the browser page is not part of this build yet; serving without it"));
+  // Nobody sits at this process's terminal: open permission questions get a fixed answer.
+  const answer = args.permission === "allow" ? "allow" : "deny";
+  const demo = await setupDemoAgent({
+    workdir,
+    model: createModel(args.model, io.env),
+    permission: new PermissionPolicy({ defaultAnswer: answer }),
+    auditFile: args.audit,
+    eventsFile: args.events,
+    settingsFiles: args.settings,
+    home: io.env.HOME,
+    hookSources,
+  });
+  const transcript = new Transcript(style, log);
+  const off = demo.engine.onFiring((f) => transcript.render(f));
+  for (const message of demo.messages) log(style.yellow(`! ${message}`));
+  let server: Awaited<ReturnType<typeof createHookServer>> | undefined;
+  try {
+    server = await createHookServer({
+      engine: demo.engine,
+      host: args.host,
+      port: args.port,
+      token,
+      agent: createAgentService(demo.agent, { workdir }),
+    });
+    io.stdout.write(`listening on ${server.address}\n`);
+    if (!stop.aborted)
+      await new Promise((resolve) => stop.addEventListener("abort", resolve, { once: true }));
+    return 0;
+  } finally {
+    for (const session of demo.agent.sessions) await demo.agent.endSession(session, "exit");
+    await server?.close();
+    off();
+    demo.close();
+  }
+}

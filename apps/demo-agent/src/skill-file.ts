@@ -1,0 +1,96 @@
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import * as z from "zod";
+import { AgentError } from "./agent-error.js";
+
+/** Skill files bigger than this are refused. */
+export const SKILL_FILE_LIMIT = 256_000;
+
+const frontmatterSchema = z.looseObject({
+  name: z
+    .string()
+    .regex(/^[\w-]{1,100}$/, "a skill name is 1 to 100 letters, digits, _ and -")
+    .optional(),
+  description: z.string().max(2000).optional(),
+  /** seed 001's `hooks:` block: event → [{ matcher, hooks: [{ type: command, command, timeout }] }]. */
+  hooks: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A skill as read from disk. */
+export interface SkillFile {
+  name: string;
+  description?: string | undefined;
+  /** The markdown after the frontmatter: the skill's instructions. */
+  body: string;
+  /** The frontmatter's `hooks:` block, unparsed (the hook loader validates it). */
+  hooks?: Record<string, unknown> | undefined;
+  /** The whole file, for loaders that parse frontmatter themselves. */
+  source: string;
+  path: string;
+}
+
+/**
+ * Parse a skill: markdown with a YAML frontmatter block (`name`, `description`, `hooks`).
+ * The name defaults to the file's (`careful-shell.md`, or `careful-shell/SKILL.md`).
+ *
+ * @example
+ * ```ts
+ * const skill = parseSkillFile("---\nname: careful\ndescription: No sudo\n---\nNever use sudo.", "careful.md");
+ * skill.body; // "Never use sudo."
+ * ```
+ */
+export function parseSkillFile(text: string, file: string): SkillFile {
+  const fallbackName =
+    path.basename(file) === "SKILL.md"
+      ? path.basename(path.dirname(file))
+      : path.basename(file, ".md");
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  let data: unknown = {};
+  if (match) {
+    try {
+      data = parseYaml(match[1]!, { maxAliasCount: 50 }) ?? {};
+    } catch (error) {
+      throw new AgentError(
+        "INVALID_INPUT",
+        `${file}: frontmatter is not valid YAML: ${(error as Error).message}`,
+        {
+          cause: error,
+          path: ["frontmatter"],
+        },
+      );
+    }
+  }
+  const checked = frontmatterSchema.safeParse(data);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new AgentError(
+      "INVALID_INPUT",
+      `${file}: frontmatter.${issue.path.join(".") || "(root)"}: ${issue.message}`,
+      { path: ["frontmatter", ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))] },
+    );
+  }
+  return {
+    name: checked.data.name ?? fallbackName,
+    description: checked.data.description,
+    body: (match ? text.slice(match[0].length) : text).trim(),
+    hooks: checked.data.hooks,
+    source: text,
+    path: file,
+  };
+}
+
+/** Read and parse a skill file, refusing files that are not regular or too big. */
+export async function readSkillFile(file: string): Promise<SkillFile> {
+  const info = await stat(file).catch((error: unknown) => {
+    throw AgentError.from(error, "NOT_FOUND");
+  });
+  if (!info.isFile()) throw new AgentError("INVALID_INPUT", `${file}: not a regular file`);
+  if (info.size > SKILL_FILE_LIMIT) {
+    throw new AgentError(
+      "INVALID_INPUT",
+      `${file}: ${info.size} bytes, the limit is ${SKILL_FILE_LIMIT}`,
+    );
+  }
+  return parseSkillFile(await readFile(file, "utf8"), file);
+}

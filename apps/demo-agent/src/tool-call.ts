@@ -1,0 +1,167 @@
+import {
+  createEvent,
+  type HookEngine,
+  runTool,
+  type ToolArgs,
+  ToolBlockedError,
+  type ToolCall,
+} from "@a3s-lab/hooks-core";
+import { AgentError } from "./agent-error.js";
+import type { PermissionPolicy } from "./permission-policy.js";
+import type { Session } from "./session.js";
+import { parseToolInput, type Tool, type ToolContext } from "./tools/tool.js";
+
+/** How a tool call ended, as the model and the AgentService see it. */
+export type ToolCallStatus =
+  /** The tool ran and succeeded. */
+  | "ok"
+  /** The tool ran and failed (non-zero exit, missing file, path outside the workspace, …). */
+  | "failed"
+  /** A PreToolUse hook blocked it. */
+  | "blocked"
+  /** Permission was denied (by a hook, a person, or the default). */
+  | "denied"
+  /** It never ran: unknown tool or invalid input. */
+  | "invalid";
+
+export interface ToolCallOutcome {
+  status: ToolCallStatus;
+  /** What the model is told. */
+  output: string;
+  exitCode?: number;
+  /** The arguments the tool ran with, after hooks. */
+  args: ToolArgs;
+}
+
+/** What running a tool call needs from the agent. */
+export interface ToolCallDeps {
+  engine: HookEngine;
+  tools: ReadonlyMap<string, Tool>;
+  policy: PermissionPolicy;
+  maxRetries: number;
+  notify(
+    session: Session,
+    type: string,
+    message: string,
+    level: "info" | "warning" | "error",
+  ): Promise<void>;
+}
+
+/**
+ * Run one tool call through every hook point: input validation, PreToolUse (block, retry,
+ * rewrite) via core's tool guard, the permission flow, the tool itself, then PostToolUse or
+ * PostToolUseFailure. Never throws for anything the model caused; the outcome says what happened.
+ */
+export async function executeToolCall(
+  deps: ToolCallDeps,
+  session: Session,
+  call: ToolCall,
+  ctx: ToolContext,
+): Promise<ToolCallOutcome> {
+  const tool = deps.tools.get(call.name);
+  if (!tool) {
+    const known = [...deps.tools.keys()].join(", ");
+    return {
+      status: "invalid",
+      output: `Error: unknown tool ${JSON.stringify(call.name)}; tools are ${known}`,
+      args: call.args,
+    };
+  }
+  try {
+    // Hooks only ever see arguments that fit the tool's schema.
+    parseToolInput(tool, call.args);
+  } catch (error) {
+    return {
+      status: "invalid",
+      output: `Error: ${AgentError.from(error).message}`,
+      args: call.args,
+    };
+  }
+  session.noteTool(tool.name);
+  const metadata = session.eventMetadata();
+  let permitted: ToolArgs | undefined;
+  let denial: unknown;
+  try {
+    const result = await runTool(
+      deps.engine,
+      {
+        sessionId: session.id,
+        tool: tool.name,
+        args: call.args,
+        toolUseId: call.id,
+        context: session.toolContext(),
+        metadata,
+      },
+      // Permission hooks may rewrite the arguments after PreToolUse; run with those.
+      (args, signal) => tool.run(parseToolInput(tool, permitted ?? args), { ...ctx, signal }),
+      {
+        maxRetries: deps.maxRetries,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        authorize: async (args, pre) => {
+          try {
+            permitted = await deps.policy.authorize(deps.engine, {
+              sessionId: session.id,
+              tool: tool.name,
+              args,
+              readOnly: tool.readOnly,
+              toolUseId: call.id,
+              metadata,
+              pre,
+              onPrompt: (q) =>
+                deps.notify(session, "permission_prompt", `${q.reason}: allow?`, "info"),
+            });
+          } catch (error) {
+            // Remembered so a denial is told apart from a tool that fails with BLOCKED.
+            denial = error;
+            throw error;
+          }
+        },
+      },
+    );
+    const context = result.additionalContext ? `\n[hook context] ${result.additionalContext}` : "";
+    const args = permitted ?? result.args;
+    if (result.success) {
+      return { status: "ok", output: result.output + context, args, ...exit(result.exitCode) };
+    }
+    return {
+      status: "failed",
+      output: `Error (exit ${result.exitCode ?? "?"}): ${result.output}${context}`,
+      args,
+      ...exit(result.exitCode),
+    };
+  } catch (error) {
+    if (error instanceof ToolBlockedError) {
+      return { status: "blocked", output: `Blocked by a hook: ${error.reason}`, args: call.args };
+    }
+    const e = AgentError.from(error, "TOOL_FAILED");
+    if (error === denial && e.code === "BLOCKED") {
+      return { status: "denied", output: `Error: ${e.message}`, args: call.args };
+    }
+    if (e.code === "ABORTED") throw e;
+    await deps.notify(session, "error", `${tool.name} failed: ${e.message}`, "error");
+    return { status: "failed", output: `Error: ${e.message}`, args: permitted ?? call.args };
+  }
+}
+
+function exit(code: number | undefined): { exitCode?: number } {
+  return code === undefined ? {} : { exitCode: code };
+}
+
+/** Fire a Notification for a session. */
+export async function fireNotification(
+  engine: HookEngine,
+  session: Session,
+  notificationType: string,
+  message: string,
+  level: "info" | "warning" | "error",
+): Promise<void> {
+  await engine.fire(
+    createEvent("Notification", {
+      sessionId: session.id,
+      notificationType,
+      message,
+      level,
+      metadata: session.eventMetadata(),
+    }),
+  );
+}

@@ -1,0 +1,190 @@
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { editTool } from "./edit-tool.js";
+import { globTool } from "./glob-tool.js";
+import { grepTool } from "./grep-tool.js";
+import { readTool } from "./read-tool.js";
+import { parseToolInput } from "./tool.js";
+import { WRITE_LIMIT, writeTool } from "./write-tool.js";
+
+let base: string;
+let workdir: string;
+let outside: string;
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(path.join(os.tmpdir(), "file-tools-")));
+  workdir = path.join(base, "ws");
+  outside = path.join(base, "outside");
+  await mkdir(path.join(workdir, "docs"), { recursive: true });
+  await mkdir(outside);
+  await writeFile(path.join(outside, "secret.md"), "the secret\n");
+  await writeFile(path.join(workdir, "docs", "a.md"), "alpha\nbeta\ngamma\n");
+  await writeFile(path.join(workdir, "b.txt"), "beta one\nBETA two\n");
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+const ctx = () => ({ workdir });
+
+describe("Read", () => {
+  it("reads a file, or a window of lines", async () => {
+    expect((await readTool.run({ file_path: "docs/a.md" }, ctx())).output).toBe(
+      "alpha\nbeta\ngamma\n",
+    );
+    expect(
+      (await readTool.run({ file_path: "docs/a.md", offset: 2, limit: 1 }, ctx())).output,
+    ).toBe("beta");
+  });
+
+  it("refuses to read outside, through .., absolute paths or symlinks", async () => {
+    await symlink(path.join(outside, "secret.md"), path.join(workdir, "link.md"));
+    for (const file_path of ["../outside/secret.md", path.join(outside, "secret.md"), "link.md"]) {
+      await expect(readTool.run({ file_path }, ctx()), file_path).rejects.toMatchObject({
+        code: "OUTSIDE_WORKSPACE",
+      });
+    }
+  });
+
+  it("says NOT_FOUND for a missing file and INVALID_INPUT for a folder", async () => {
+    await expect(readTool.run({ file_path: "nope.md" }, ctx())).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "Read: nope.md does not exist",
+    });
+    await expect(readTool.run({ file_path: "docs" }, ctx())).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
+  });
+});
+
+describe("Write", () => {
+  it("creates folders and files", async () => {
+    const result = await writeTool.run({ file_path: "new/deep/c.md", content: "hi" }, ctx());
+    expect(result.output).toBe("wrote 2 bytes to new/deep/c.md");
+    expect(await readFile(path.join(workdir, "new", "deep", "c.md"), "utf8")).toBe("hi");
+  });
+
+  it("never writes through a symlink out of the working directory", async () => {
+    await symlink(path.join(outside, "secret.md"), path.join(workdir, "link.md"));
+    await symlink(path.join(outside, "planted.md"), path.join(workdir, "dangling.md"));
+    await symlink(outside, path.join(workdir, "dir-link"));
+    for (const file_path of ["link.md", "dangling.md", "dir-link/x.md", "../outside/x.md"]) {
+      await expect(
+        writeTool.run({ file_path, content: "pwned" }, ctx()),
+        file_path,
+      ).rejects.toMatchObject({
+        code: "OUTSIDE_WORKSPACE",
+      });
+    }
+    expect(await readFile(path.join(outside, "secret.md"), "utf8")).toBe("the secret\n");
+    await expect(readFile(path.join(outside, "planted.md"))).rejects.toThrow();
+    await expect(readFile(path.join(outside, "x.md"))).rejects.toThrow();
+  });
+
+  it("refuses content over the limit before anything runs", () => {
+    expect(() =>
+      parseToolInput(writeTool, { file_path: "big", content: "x".repeat(WRITE_LIMIT + 1) }),
+    ).toThrow(/args\.content/);
+  });
+});
+
+describe("Edit", () => {
+  it("replaces one unique occurrence, literally", async () => {
+    await editTool.run(
+      { file_path: "docs/a.md", old_string: "beta", new_string: "$& and $1" },
+      ctx(),
+    );
+    expect(await readFile(path.join(workdir, "docs", "a.md"), "utf8")).toBe(
+      "alpha\n$& and $1\ngamma\n",
+    );
+  });
+
+  it("refuses an ambiguous or missing old_string, and replaces all when asked", async () => {
+    await writeFile(path.join(workdir, "dup.md"), "x x x");
+    await expect(
+      editTool.run({ file_path: "dup.md", old_string: "x", new_string: "y" }, ctx()),
+    ).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      path: ["args", "old_string"],
+    });
+    await expect(
+      editTool.run({ file_path: "dup.md", old_string: "z", new_string: "y" }, ctx()),
+    ).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    const result = await editTool.run(
+      { file_path: "dup.md", old_string: "x", new_string: "y", replace_all: true },
+      ctx(),
+    );
+    expect(result.output).toContain("replaced 3");
+    expect(await readFile(path.join(workdir, "dup.md"), "utf8")).toBe("y y y");
+  });
+
+  it("refuses files outside and missing files", async () => {
+    await expect(
+      editTool.run(
+        { file_path: "../outside/secret.md", old_string: "secret", new_string: "x" },
+        ctx(),
+      ),
+    ).rejects.toMatchObject({ code: "OUTSIDE_WORKSPACE" });
+    await expect(
+      editTool.run({ file_path: "nope.md", old_string: "a", new_string: "b" }, ctx()),
+    ).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+  });
+});
+
+describe("Glob and Grep", () => {
+  it("Glob lists matches relative to the working directory and never follows symlinks out", async () => {
+    await symlink(outside, path.join(workdir, "escape"));
+    expect((await globTool.run({ pattern: "**/*.md" }, ctx())).output).toBe("docs/a.md");
+    expect((await globTool.run({ pattern: "*.txt" }, ctx())).output).toBe("b.txt");
+    expect((await globTool.run({ pattern: "*.none" }, ctx())).output).toBe("no files match");
+    await expect(globTool.run({ pattern: "*", path: "../outside" }, ctx())).rejects.toMatchObject({
+      code: "OUTSIDE_WORKSPACE",
+    });
+  });
+
+  it("Grep answers file:line: text, with case and glob options", async () => {
+    expect((await grepTool.run({ pattern: "beta" }, ctx())).output).toBe(
+      "b.txt:1: beta one\ndocs/a.md:2: beta",
+    );
+    expect(
+      (await grepTool.run({ pattern: "beta", ignore_case: true, glob: "*.txt" }, ctx())).output,
+    ).toBe("b.txt:1: beta one\nb.txt:2: BETA two");
+    expect((await grepTool.run({ pattern: "gamma", path: "docs/a.md" }, ctx())).output).toBe(
+      "docs/a.md:3: gamma",
+    );
+    expect((await grepTool.run({ pattern: "zzz" }, ctx())).output).toBe("no matches");
+  });
+
+  it("Grep refuses a broken regex with the field named, and paths outside", async () => {
+    await expect(grepTool.run({ pattern: "(unclosed" }, ctx())).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      path: ["args", "pattern"],
+    });
+    await expect(
+      grepTool.run({ pattern: "secret", path: "../outside" }, ctx()),
+    ).rejects.toMatchObject({
+      code: "OUTSIDE_WORKSPACE",
+    });
+    await symlink(outside, path.join(workdir, "escape"));
+    expect((await grepTool.run({ pattern: "secret" }, ctx())).output).toBe("no matches");
+  });
+
+  it("Grep stops a catastrophically backtracking pattern at its timeout", async () => {
+    await writeFile(path.join(workdir, "huge.txt"), `${"a".repeat(500_000)}!\n`);
+    const started = Date.now();
+    await expect(grepTool.run({ pattern: "(a+)+!", timeout: 300 }, ctx())).rejects.toMatchObject({
+      code: "TIMEOUT",
+      path: ["args", "pattern"],
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // A long line that matches is found, cut to a readable length.
+    const found = await grepTool.run({ pattern: "^a{10}", glob: "huge.txt" }, ctx());
+    expect(found.output.startsWith("huge.txt:1: aaaa")).toBe(true);
+    expect(found.output.length).toBeLessThan(300);
+  });
+});

@@ -1,0 +1,62 @@
+import { open } from "node:fs/promises";
+import * as z from "zod";
+import { AgentError } from "../agent-error.js";
+import { resolveWorkspacePath } from "../workspace-path.js";
+import { defineTool } from "./tool.js";
+
+/** Bytes read at most; the rest of a bigger file is left out and noted. */
+export const READ_BYTE_LIMIT = 1_000_000;
+
+export const readInputSchema = z.strictObject({
+  file_path: z.string().min(1),
+  /** First line to return, 1-based. */
+  offset: z.number().int().positive().optional(),
+  /** How many lines to return. */
+  limit: z.number().int().positive().max(100_000).optional(),
+});
+
+/** Reads a text file inside the working directory. */
+export const readTool = defineTool({
+  name: "Read",
+  description:
+    "Read a text file inside the working directory. Optional 1-based line offset and limit.",
+  inputSchema: readInputSchema,
+  readOnly: true,
+  async run(input, ctx) {
+    const file = await resolveWorkspacePath(ctx.workdir, input.file_path, ["args", "file_path"]);
+    const handle = await open(file, "r").catch((error: unknown) => {
+      const e = AgentError.from(error, "TOOL_FAILED");
+      if (e.code === "NOT_FOUND") {
+        throw new AgentError("NOT_FOUND", `Read: ${input.file_path} does not exist`, {
+          path: ["args", "file_path"],
+          cause: error,
+        });
+      }
+      throw e;
+    });
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) {
+        throw new AgentError("INVALID_INPUT", `Read: ${input.file_path} is not a regular file`, {
+          path: ["args", "file_path"],
+        });
+      }
+      const size = Math.min(stat.size, READ_BYTE_LIMIT);
+      const buffer = Buffer.alloc(size);
+      const { bytesRead } = await handle.read(buffer, 0, size, 0);
+      let text = buffer.subarray(0, bytesRead).toString("utf8");
+      if (input.offset !== undefined || input.limit !== undefined) {
+        const start = (input.offset ?? 1) - 1;
+        const lines = text.split("\n");
+        text = lines
+          .slice(start, input.limit === undefined ? undefined : start + input.limit)
+          .join("\n");
+      }
+      if (stat.size > READ_BYTE_LIMIT)
+        text += `\n[file truncated: ${stat.size} bytes, showed ${READ_BYTE_LIMIT}]`;
+      return { output: text };
+    } finally {
+      await handle.close();
+    }
+  },
+});

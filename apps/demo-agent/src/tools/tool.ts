@@ -1,0 +1,61 @@
+import { type ToolOutput, validate } from "@a3s-lab/hooks-core";
+import type * as z from "zod";
+import { AgentError } from "../agent-error.js";
+
+/** What a tool gets besides its input. */
+export interface ToolContext {
+  /** The session's working directory (the root every file tool is confined to). */
+  readonly workdir: string;
+  /** Aborted when the turn is cancelled. */
+  readonly signal?: AbortSignal | undefined;
+  /** Runs a subagent; present only where subagents are allowed (not inside a subagent). */
+  readonly runSubagent?: ((request: SubagentRequest) => Promise<string>) | undefined;
+  /** Loads a skill by name; present only in a session that has skills. */
+  readonly loadSkill?: ((name: string) => Promise<string>) | undefined;
+}
+
+/** What the Task tool asks the agent for. */
+export interface SubagentRequest {
+  description: string;
+  prompt: string;
+  subagentType: string;
+}
+
+/**
+ * A tool the model can call. The input schema is a zod schema: it validates the model's
+ * arguments, is handed to the hook engine (so a hook's rewritten arguments are checked too),
+ * and becomes the JSON Schema a real model sees.
+ */
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: S;
+  /** Read-only tools run without a permission request. */
+  readonly readOnly: boolean;
+  run(input: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** Build a tool with its input type inferred from the schema. */
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  return Object.freeze(tool);
+}
+
+/**
+ * Validate a tool's arguments; throws `INVALID_INPUT` naming the field and the value
+ * (`args.file_path: expected string, got 42 (number)`).
+ */
+export function parseToolInput<S extends z.ZodType>(tool: Tool<S>, args: unknown): z.output<S> {
+  const checked = validate(tool.inputSchema as never, args, "INVALID_EVENT", ["args"]);
+  if (!checked.success) {
+    throw new AgentError("INVALID_INPUT", `${tool.name}: ${checked.error.message}`, {
+      path: checked.error.path,
+      cause: checked.error,
+    });
+  }
+  return checked.data as z.output<S>;
+}
+
+/** The input schemas of tools, keyed by name: what `HookEngineOptions.toolSchemas` wants. */
+export function toolSchemasOf(tools: readonly Tool[]): Record<string, Tool["inputSchema"]> {
+  return Object.fromEntries(tools.map((t) => [t.name, t.inputSchema]));
+}

@@ -1,0 +1,58 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** The app's folder, and its CLI entry. */
+export const APP_DIR = fileURLToPath(new URL("..", import.meta.url));
+export const CLI = path.join(APP_DIR, "src", "cli.ts");
+const TSX = pathToFileURL(createRequire(path.join(APP_DIR, "package.json")).resolve("tsx")).href;
+
+/** Node arguments that run a TypeScript file of this workspace from source. */
+export function tsNodeArgs(file: string, args: readonly string[] = []): string[] {
+  return ["--conditions=@a3s-lab/source", "--import", TSX, file, ...args];
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Start the demo CLI as a real process. */
+export function startCli(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): ChildProcess {
+  return spawn(process.execPath, tsNodeArgs(CLI, args), {
+    cwd: options.cwd ?? APP_DIR,
+    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+}
+
+/** Run the demo CLI to the end, feeding `input` on stdin. */
+export function runCli(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+): Promise<CliRun> {
+  const child = startCli(args, options);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  child.stdin!.end(options.input ?? "");
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The records of a JSON Lines file. */
+export function readJsonl<T = Record<string, unknown>>(file: string): T[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as T);
+}

@@ -1,0 +1,138 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { EventLogRecord } from "../src/event-log.js";
+import { APP_DIR, readJsonl, startCli, tsNodeArgs } from "./cli-process.js";
+import { checkEventPoints } from "./event-points.js";
+
+let dir: string;
+let server: ChildProcess | undefined;
+let stderr = "";
+
+beforeEach(async () => {
+  dir = await realpath(await mkdtemp(path.join(os.tmpdir(), "demo-serve-e2e-")));
+  stderr = "";
+});
+afterEach(async () => {
+  if (server && server.exitCode === null) {
+    server.kill("SIGKILL");
+    await new Promise((resolve) => server!.once("close", resolve));
+  }
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Start `serve` and wait for its one line on stdout. */
+async function serve(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ address: string; stdout: string[] }> {
+  server = startCli(["serve", "--workdir", dir, ...args], {
+    env: { HOME: path.join(dir, "home"), A3S_TOKEN: undefined, ...env },
+  });
+  server.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    server!.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      buffer += chunk;
+      const parts = buffer.split("\n");
+      buffer = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        const m = /^listening on (.+)$/.exec(line);
+        if (m) resolve({ address: m[1]!, stdout: lines });
+      }
+    });
+    server!.once("close", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+function runClient(
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    tsNodeArgs(path.join(APP_DIR, "test", "fixtures", "sdk-client.ts")),
+    {
+      cwd: APP_DIR,
+      env: { ...process.env, ...env },
+    },
+  );
+  let out = "";
+  let err = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
+  return new Promise((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout: out, stderr: err })),
+  );
+}
+
+async function stopServer(): Promise<number | null> {
+  const s = server!;
+  s.kill("SIGTERM");
+  return new Promise((resolve) => s.once("close", (code) => resolve(code)));
+}
+
+describe("a3s-demo-agent serve with a real A3sClient in another process", () => {
+  it("hosts the agent: remote hooks block, sessions, generate, executeTool; every event at its point", async () => {
+    const eventsFile = path.join(dir, "events.jsonl");
+    const { address, stdout } = await serve([
+      "--token",
+      "test-token",
+      "--permission",
+      "allow",
+      "--events",
+      eventsFile,
+    ]);
+    expect(stdout).toEqual([`listening on ${address}`]);
+    expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
+
+    const client = await runClient({ A3S_ADDRESS: address, A3S_TOKEN: "test-token" });
+    expect(client.stderr).toBe("");
+    expect(client.code).toBe(0);
+    const result = JSON.parse(client.stdout.trim().split("\n").at(-1)!);
+    expect(result.blocked.text).toContain("Blocked by a hook: remote policy: no rm");
+    expect(result.progress).toEqual(expect.arrayContaining(["tool_call", "tool_result"]));
+    expect(result.seen).toContain("rm -rf build");
+    expect(result.formatted).toEqual([""]);
+    expect(result.direct).toMatchObject({ success: true, output: "formatted data.json\n" });
+    expect(result.outside).toMatchObject({ success: false });
+    expect(result.outside.output).toContain("outside the working directory");
+    expect(result.hooks).toBe(2);
+    expect(result.destroyed).toBe(true);
+    expect(result.unknown).toBe("NOT_FOUND");
+
+    expect(await stopServer()).toBe(0);
+    const events = readJsonl<EventLogRecord>(eventsFile);
+    expect(checkEventPoints(events)).toEqual([]);
+    const start = events.find((r) => r.event.eventType === "SessionStart")?.event;
+    expect(start).toMatchObject({ source: "sdk", metadata: { from: "sdk-test" } });
+    const pre = events.find(
+      (r) => r.event.eventType === "PreToolUse" && JSON.stringify(r.event).includes("rm -rf build"),
+    );
+    expect(pre?.result).toMatchObject({ action: "block", reason: "remote policy: no rm" });
+    expect(events.at(-1)?.event).toMatchObject({ eventType: "SessionEnd" });
+  }, 60_000);
+
+  it("makes a token when given none, prints it on stderr, and refuses clients without it", async () => {
+    const { address, stdout } = await serve([]);
+    expect(stdout).toHaveLength(1);
+    const token = /token: (\S+)/.exec(stderr)?.[1];
+    expect(token).toMatch(/^[\w-]{20,}$/);
+    const wrong = await runClient({ A3S_ADDRESS: address, A3S_TOKEN: "wrong" });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/UNAUTHENTICATED|token/i);
+    expect(await stopServer()).toBe(0);
+  }, 60_000);
+
+  it("takes the token from A3S_TOKEN", async () => {
+    const { address } = await serve([], { A3S_TOKEN: "env-token" });
+    expect(stderr).not.toContain("token:");
+    const ok = await runClient({ A3S_ADDRESS: address, A3S_TOKEN: "env-token" });
+    expect(ok.code).toBe(0);
+    expect(await stopServer()).toBe(0);
+  }, 60_000);
+});
