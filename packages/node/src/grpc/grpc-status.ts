@@ -32,6 +32,8 @@ const CODE_OF: Partial<Record<status, HookErrorCode>> = {
   [status.UNAUTHENTICATED]: "UNAUTHENTICATED",
   [status.PERMISSION_DENIED]: "PERMISSION_DENIED",
   [status.UNAVAILABLE]: "UNAVAILABLE",
+  // The agent does not serve that method (no AgentService implementation).
+  [status.UNIMPLEMENTED]: "UNAVAILABLE",
 };
 
 const KNOWN_CODES = new Set<string>([...Object.keys(STATUS_OF), "HANDLER_FAILED", "INTERNAL"]);

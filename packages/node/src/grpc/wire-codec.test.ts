@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { loadHooksProto } from "./hooks-proto.js";
+import { convertFromProto, fromProto, toProto } from "./wire-codec.js";
+
+/** Serialise with the real protobuf definitions, as the wire would. */
+function overTheWire(
+  service: "HookService" | "AgentService",
+  method: string,
+  side: "request" | "response",
+  value: object,
+) {
+  const definition = loadHooksProto()[service][method]!;
+  return side === "request"
+    ? definition.requestDeserialize(definition.requestSerialize(value))
+    : definition.responseDeserialize(definition.responseSerialize(value));
+}
+
+describe("wire codec", () => {
+  it("round-trips a HookResponse: enums as words, JSON bytes as objects", () => {
+    const message = {
+      hookId: "h",
+      eventId: "e",
+      action: "continue" as const,
+      modified: { args: { timeout: 30000 } },
+      permission: "ask" as const,
+      suppressOutput: true,
+    };
+    const decoded = overTheWire(
+      "HookService",
+      "HookStream",
+      "request",
+      toProto("HookResponse", message),
+    );
+    expect(fromProto("HookResponse", decoded)).toEqual({ success: true, data: message });
+  });
+
+  it("reads proto3 zero values as absent or zero", () => {
+    const decoded = overTheWire("HookService", "HookStream", "request", {
+      hookId: "h",
+      eventId: "e",
+    });
+    expect(fromProto("HookResponse", decoded)).toEqual({
+      success: true,
+      data: { hookId: "h", eventId: "e", action: "continue" },
+    });
+    const config = overTheWire("HookService", "RegisterHook", "request", {
+      eventType: "Stop",
+      config: { failBehavior: "FAIL_BEHAVIOR_UNSPECIFIED" },
+    });
+    expect(convertFromProto("RegisterHookRequest", config)).toEqual({
+      eventType: "Stop",
+      config: {},
+    });
+  });
+
+  it("names a JSON field that does not parse", () => {
+    const decoded = overTheWire("HookService", "HookStream", "request", {
+      hookId: "h",
+      eventId: "e",
+      modified: Buffer.from("{not json"),
+    });
+    const result = fromProto("HookResponse", decoded);
+    expect(result.success).toBe(false);
+    expect(!result.success && result.error.message).toMatch(
+      /^HookResponse\.modified: not valid UTF-8 JSON/,
+    );
+  });
+
+  it("names an enum value this build does not know", () => {
+    const decoded = overTheWire("HookService", "HookStream", "request", {
+      hookId: "h",
+      eventId: "e",
+      action: 9,
+    });
+    const result = fromProto("HookResponse", decoded);
+    expect(!result.success && result.error.message).toContain("HookResponse.action");
+  });
+
+  it("carries a Generate result and nested usage", () => {
+    const event = {
+      result: { text: "done", usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
+    };
+    const decoded = overTheWire(
+      "AgentService",
+      "Generate",
+      "response",
+      toProto("GenerateEvent", event),
+    );
+    expect(fromProto("GenerateEvent", decoded)).toEqual({ success: true, data: event });
+  });
+});
