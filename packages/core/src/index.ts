@@ -148,7 +148,14 @@ export type {
   UnaryMethod,
 } from "./transport.js";
 export type { ValidationResult } from "./validation.js";
-export { formatPath, parseOrThrow, toHookError, validate } from "./validation.js";
+export {
+  describeZodIssue,
+  formatPath,
+  parseOrThrow,
+  toHookError,
+  validate,
+  valueAt,
+} from "./validation.js";
 export type {
   CreateSessionRequest,
   CreateSessionResponse,

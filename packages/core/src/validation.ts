@@ -19,7 +19,8 @@ export function formatPath(path: Path): string {
   return out;
 }
 
-function valueAt(root: unknown, path: Path): unknown {
+/** The value at a zod issue's path in the input it was about. */
+export function valueAt(root: unknown, path: Path): unknown {
   let cur = root;
   for (const key of path) {
     if (cur === null || typeof cur !== "object") return undefined;
@@ -34,9 +35,16 @@ function kindOf(value: unknown): string {
   return typeof value;
 }
 
-/** One human sentence for one zod issue: "expected a positive number, got -5". */
-function describeIssue(issue: Issue, value: unknown): string {
+/**
+ * One human sentence for one zod issue and the value it is about: "expected a positive number,
+ * got -5". A schema's own message that starts with "expected" (`"expected a positive number
+ * (seconds)"`) is used as written.
+ */
+export function describeZodIssue(issue: Issue, value: unknown): string {
   const got = `got ${describeValue(value)}`;
+  if (issue.message?.startsWith("expected")) {
+    return value === undefined ? `is required (${issue.message})` : `${issue.message}, ${got}`;
+  }
   switch (issue.code) {
     case "invalid_type":
       if (value === undefined) return `is required (expected ${issue.expected})`;
@@ -90,7 +98,7 @@ export function toHookError(
   const issues = error.issues.slice(0, 5).map((issue) => {
     const path = [...prefix, ...issue.path];
     const where = formatPath(path) || "(root)";
-    return { path, text: `${where}: ${describeIssue(issue, valueAt(input, issue.path))}` };
+    return { path, text: `${where}: ${describeZodIssue(issue, valueAt(input, issue.path))}` };
   });
   const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : "";
   return new HookError(code, issues.map((i) => i.text).join("; ") + more, {

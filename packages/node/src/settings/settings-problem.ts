@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { isAbsolute, relative, sep } from "node:path";
-import { describeValue, formatPath } from "@a3s-lab/hooks-core";
+import { describeZodIssue, formatPath, valueAt } from "@a3s-lab/hooks-core";
 import type { z } from "zod";
 
 /** How bad a problem is: an `error` drops what it concerns, a `warning` only informs. */
@@ -54,45 +54,6 @@ export function formatProblem(
   return `${displayPath(problem.file, where)}${at}: ${path}${problem.message}`;
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let cur = root;
-  for (const key of path) {
-    if (cur === null || typeof cur !== "object") return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[key];
-  }
-  return cur;
-}
-
-function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
-  const got = `got ${describeValue(value)}`;
-  // Our schemas carry their own sentences ("expected a positive number (seconds)").
-  if (issue.message.startsWith("expected")) {
-    return value === undefined ? `is required (${issue.message})` : `${issue.message}, ${got}`;
-  }
-  switch (issue.code) {
-    case "invalid_type":
-      return value === undefined
-        ? `is required (expected ${issue.expected})`
-        : `expected ${issue.expected}, ${got}`;
-    case "too_small":
-      return issue.origin === "number"
-        ? `expected a number ${issue.inclusive ? ">=" : ">"} ${String(issue.minimum)}, ${got}`
-        : `expected at least ${String(issue.minimum)} ${issue.origin === "string" ? "characters" : "items"}, ${got}`;
-    case "too_big":
-      return issue.origin === "number"
-        ? `expected a number ${issue.inclusive ? "<=" : "<"} ${String(issue.maximum)}, ${got}`
-        : `expected at most ${String(issue.maximum)} ${issue.origin === "string" ? "characters" : "items"}, ${got}`;
-    case "invalid_value":
-      return `expected ${issue.values.map((v) => JSON.stringify(v)).join(" or ")}, ${got}`;
-    case "invalid_union":
-      return `does not match any accepted form, ${got}`;
-    case "invalid_format":
-      return `expected a valid ${issue.format}, ${got}`;
-    default:
-      return `${issue.message}, ${got}`;
-  }
-}
-
 /** Turn a zod error into problems, one per issue, each with its path and a sentence. */
 export function zodProblems(
   error: z.core.$ZodError,
@@ -104,7 +65,7 @@ export function zodProblems(
   return error.issues.slice(0, 20).map((issue) => ({
     file,
     path: formatPath([...prefix, ...(issue.path as PathKey[])]),
-    message: describeIssue(issue, valueAt(input, issue.path)),
+    message: describeZodIssue(issue, valueAt(input, issue.path)),
     severity,
   }));
 }
