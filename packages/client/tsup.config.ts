@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // index: Node (gRPC transport, A3S_* environment); browser: no Node imports at all.
+  entry: ["src/index.ts", "src/browser.ts"],
   format: ["esm", "cjs"],
   dts: true,
   tsconfig: "tsconfig.build.json",

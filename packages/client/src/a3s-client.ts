@@ -2,6 +2,7 @@ import {
   type AuditEvent,
   type AuditLevel,
   auditLevelOf,
+  type CanonicalEventName,
   DEFAULT_HOOK_PORT,
   defaultTimers,
   type ExecuteToolResponse,
