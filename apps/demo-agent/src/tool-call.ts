@@ -79,8 +79,9 @@ export async function executeToolCall(
   }
   session.noteTool(tool.name);
   const metadata = session.eventMetadata();
-  let permitted: ToolArgs | undefined;
   let denial: unknown;
+  // The arguments the tool ran with, for the failure path (runTool rethrows a tool's error).
+  let ranWith: ToolArgs | undefined;
   try {
     const result = await runTool(
       deps.engine,
@@ -92,14 +93,17 @@ export async function executeToolCall(
         context: session.toolContext(),
         metadata,
       },
-      // Permission hooks may rewrite the arguments after PreToolUse; run with those.
-      (args, signal) => tool.run(parseToolInput(tool, permitted ?? args), { ...ctx, signal }),
+      // `args` are what PreToolUse and then PermissionRequest hooks left (authorize returns them).
+      (args, signal) => {
+        ranWith = args;
+        return tool.run(parseToolInput(tool, args), { ...ctx, signal });
+      },
       {
         maxRetries: deps.maxRetries,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         authorize: async (args, pre) => {
           try {
-            permitted = await deps.policy.authorize(deps.engine, {
+            return await deps.policy.authorize(deps.engine, {
               sessionId: session.id,
               tool: tool.name,
               args,
@@ -119,7 +123,7 @@ export async function executeToolCall(
       },
     );
     const context = result.additionalContext ? `\n[hook context] ${result.additionalContext}` : "";
-    const args = permitted ?? result.args;
+    const args = result.args;
     if (result.success) {
       return { status: "ok", output: result.output + context, args, ...exit(result.exitCode) };
     }
@@ -139,7 +143,7 @@ export async function executeToolCall(
     }
     if (e.code === "ABORTED") throw e;
     await deps.notify(session, "error", `${tool.name} failed: ${e.message}`, "error");
-    return { status: "failed", output: `Error: ${e.message}`, args: permitted ?? call.args };
+    return { status: "failed", output: `Error: ${e.message}`, args: ranWith ?? call.args };
   }
 }
 

@@ -159,4 +159,18 @@ describe("runTool", () => {
     expect(await pending).toMatchObject({ code: "ABORTED" });
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it("runs the tool and PostToolUse with the arguments authorize returns", async () => {
+    const engine = new HookEngine();
+    const seen = recording(engine);
+    const execute = vi.fn(async (args: Record<string, unknown>) => ({
+      output: String(args.command),
+    }));
+    const result = await runTool(engine, call, execute, {
+      authorize: (args) => ({ ...args, command: "ls -l" }),
+    });
+    expect(execute).toHaveBeenCalledWith({ command: "ls -l" }, undefined);
+    expect(result.args).toEqual({ command: "ls -l" });
+    expect(seen[1]).toMatchObject({ eventType: "PostToolUse", args: { command: "ls -l" } });
+  });
 });

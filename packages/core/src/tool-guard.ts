@@ -30,9 +30,14 @@ export interface RunToolOptions {
   signal?: AbortSignal;
   /**
    * Runs after PreToolUse allowed the call and before the tool: the place for the host's
-   * permission flow. Throw (a `HookError` with code `BLOCKED`, say) to stop the call.
+   * permission flow (PermissionRequest hooks may rewrite the arguments: return the new ones and
+   * the tool and PostToolUse use them). Throw (a `HookError` with code `BLOCKED`, say) to stop
+   * the call.
    */
-  authorize?: (args: ToolArgs, pre: HookResult<PreToolUseEvent>) => void | Promise<void>;
+  authorize?: (
+    args: ToolArgs,
+    pre: HookResult<PreToolUseEvent>,
+  ) => ToolArgs | undefined | void | Promise<ToolArgs | undefined | void>;
 }
 
 export interface GuardedToolResult {
@@ -115,8 +120,7 @@ export async function runTool(
     await sleep(pre.retryDelay ?? 0, timers, options.signal);
   }
 
-  const args = pre.event.args;
-  await options.authorize?.(args, pre);
+  const args = (await options.authorize?.(pre.event.args, pre)) ?? pre.event.args;
 
   const start = timers.now();
   let output: ToolOutput;
