@@ -34,6 +34,7 @@ export interface RunToolOptions {
    * the tool and PostToolUse use them). Throw (a `HookError` with code `BLOCKED`, say) to stop
    * the call.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: an authorize that returns nothing keeps the arguments.
   authorize?: (
     args: ToolArgs,
     pre: HookResult<PreToolUseEvent>,
