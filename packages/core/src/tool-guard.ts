@@ -34,11 +34,10 @@ export interface RunToolOptions {
    * the tool and PostToolUse use them). Throw (a `HookError` with code `BLOCKED`, say) to stop
    * the call.
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: an authorize that returns nothing keeps the arguments.
   authorize?: (
     args: ToolArgs,
     pre: HookResult<PreToolUseEvent>,
-  ) => ToolArgs | undefined | void | Promise<ToolArgs | undefined | void>;
+  ) => ToolArgs | undefined | Promise<ToolArgs | undefined>;
 }
 
 export interface GuardedToolResult {
