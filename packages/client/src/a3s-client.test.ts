@@ -221,7 +221,7 @@ describe("A3sClient connection", () => {
   });
 
   it("registers again, in order, what a restarted agent lost, and removes what it should not hold", async () => {
-    const { engine, client, line, timers } = setup();
+    const { client, line, timers } = setup();
     const first = client.registerHook("PreToolUse", {
       config: { priority: 1 },
       handler: () => undefined,

@@ -2,7 +2,6 @@ import {
   type AuditEvent,
   type AuditLevel,
   auditLevelOf,
-  type CanonicalEventName,
   DEFAULT_HOOK_PORT,
   defaultTimers,
   type ExecuteToolResponse,
