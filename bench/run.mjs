@@ -6,14 +6,16 @@
 // our users never pay: tsup builds without it. Bundling with the `@a3s-lab/source` condition
 // measures the packages' current source the way tsup compiles it, with no build step first.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = dirname(fileURLToPath(import.meta.url));
-const dist = join(root, ".tmp", "dist");
+// One folder per run, removed at the end: a test and a benchmark running at once must not
+// overwrite each other's bundle.
+const dist = join(root, ".tmp", `dist-${process.pid}`);
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 // Third-party packages stay external (loaded from node_modules as users load them); our own
 // packages are bundled from source. picomatch is bundled: its `picomatch/posix` subpath has no
@@ -65,14 +67,28 @@ await build({
   logLevel: "warning",
 });
 
+// `--cpu-prof`: profile the run and every child process it starts (node refuses the flag in
+// NODE_OPTIONS), one .cpuprofile per process in .tmp/profiles, for Chrome DevTools.
+const args = process.argv.slice(2);
+const profile = args.includes("--cpu-prof");
+const profileDir = join(root, ".tmp", "profiles");
+const nodeFlags = ["--expose-gc", "--enable-source-maps"];
+if (profile) nodeFlags.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
+
 const child = spawn(
   process.execPath,
-  ["--expose-gc", "--enable-source-maps", join(dist, "main.mjs"), ...process.argv.slice(2)],
+  [...nodeFlags, join(dist, "main.mjs"), ...args.filter((a) => a !== "--cpu-prof")],
   {
     stdio: "inherit",
-    env: { ...process.env, A3S_BENCH_DIST: dist, A3S_BENCH_ROOT: root },
+    env: {
+      ...process.env,
+      A3S_BENCH_DIST: dist,
+      A3S_BENCH_ROOT: root,
+      ...(profile ? { A3S_BENCH_CPU_PROF: profileDir } : {}),
+    },
   },
 );
 child.on("exit", (code, signal) => {
+  rmSync(dist, { recursive: true, force: true });
   process.exitCode = code ?? (signal ? 1 : 0);
 });

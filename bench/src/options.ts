@@ -12,12 +12,13 @@ export interface BenchOptions {
   help: boolean;
 }
 
-export const USAGE = `Usage: pnpm bench [--smoke] [--only <suite,...>] [--out <dir>] [--strict]
+export const USAGE = `Usage: pnpm bench [--smoke] [--only <suite,...>] [--out <dir>] [--strict] [--cpu-prof]
 
   --smoke          a few iterations of every row, no verdicts, well under a minute (CI)
   --only <ids>     run these suites only (comma-separated): %SUITES%
   --out <dir>      write results.md and results.json here (default bench/, or bench/.tmp/ with --smoke)
   --strict         exit with status 1 when a goal is missed
+  --cpu-prof       write a CPU profile of the run and of every child to bench/.tmp/profiles
   --help           this text`;
 
 const MAX_ARG = 4096;

@@ -21,7 +21,7 @@ export interface Profile {
 export const profiles: Readonly<Record<"full" | "smoke", Profile>> = {
   full: {
     smoke: false,
-    inProcess: { rounds: 5, time: 300, warmupTime: 100 },
+    inProcess: { rounds: 12, time: 100, warmupTime: 20 },
     allocCalls: 200_000,
     memoryFires: 1_000_000,
     spawns: 120,

@@ -11,9 +11,14 @@ const benchRoot = fileURLToPath(new URL("../..", import.meta.url));
 /**
  * How to start a child script. A benchmark run (`run.mjs`) bundles the children next to the
  * main script and says where in `A3S_BENCH_DIST`; tests run the TypeScript source through tsx.
+ * Under `pnpm bench --cpu-prof` every child writes a CPU profile too (`A3S_BENCH_CPU_PROF`).
  */
-export function childCommand(name: ChildName, nodeFlags: readonly string[] = []): string[] {
+export function childCommand(name: ChildName, extraFlags: readonly string[] = []): string[] {
   const dist = process.env.A3S_BENCH_DIST;
+  const profileDir = process.env.A3S_BENCH_CPU_PROF;
+  const nodeFlags = profileDir
+    ? [...extraFlags, "--cpu-prof", `--cpu-prof-dir=${profileDir}`]
+    : extraFlags;
   if (dist) return [process.execPath, ...nodeFlags, join(dist, `${name}.mjs`)];
   const source = fileURLToPath(new URL(`../children/${name}.ts`, import.meta.url));
   return [

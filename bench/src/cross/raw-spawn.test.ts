@@ -19,6 +19,16 @@ describe("rawSpawn", () => {
     });
   });
 
+  it("can start the command in a session of its own, as an executor that kills process trees does", async () => {
+    // Fields 5 and 6 of /proc/<pid>/stat: the shell's process group and session (sh builtins only).
+    const ids = "read -r pid comm state ppid pgrp sid rest < /proc/$$/stat; echo $pid $pgrp $sid";
+    const own = (await rawSpawn(ids, "", 10_000, { detached: true })).stdout.trim().split(" ");
+    expect(own[1]).toBe(own[0]);
+    expect(own[2]).toBe(own[0]);
+    const shared = (await rawSpawn(ids, "")).stdout.trim().split(" ");
+    expect(shared[1]).not.toBe(shared[0]);
+  });
+
   it("runs several at once", async () => {
     const results = await rawSpawnAll(4, "cat", "same");
     expect(results.map((r) => r.stdout)).toEqual(["same", "same", "same", "same"]);

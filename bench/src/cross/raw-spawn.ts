@@ -12,6 +12,9 @@ export interface SpawnResult {
  * The command-hook baseline: `/bin/sh -c command`, write `stdin`, read stdout and stderr to the
  * end, wait for the exit. Nothing else: no process group, no timeout bookkeeping, no parsing.
  * That is the least any executor must do, so its cost is the floor ours is measured against.
+ * `detached` puts the child in a session and process group of its own (`setsid`), as an
+ * executor that can kill a hook's whole process tree must; measured on its own, it shows what
+ * that requirement costs apart from the executor.
  *
  * @example
  * ```ts
@@ -22,9 +25,13 @@ export function rawSpawn(
   command: string,
   stdin: string | Uint8Array,
   timeoutMs = 10_000,
+  options: { detached?: boolean } = {},
 ): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", command], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", command], {
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: options.detached === true,
+    });
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => {

@@ -62,7 +62,11 @@ export const commandSuite: Suite = {
     }
 
     const single = await alternate(
-      { ours: () => one.fire(event), raw: () => rawSpawn(command, stdin) },
+      {
+        ours: () => one.fire(event),
+        raw: () => rawSpawn(command, stdin),
+        detached: () => rawSpawn(command, stdin, 10_000, { detached: true }),
+      },
       profile.spawns,
     );
     const parallel = await alternate(
@@ -80,6 +84,18 @@ export const commandSuite: Suite = {
           goal: goals.overheadBelow(1e6, "overhead < 1 ms median"),
           smoke: profile.smoke,
           note: stdinNote,
+        }),
+        makeRow({
+          id: "command.1kb.detached",
+          what: "command hook, 1 KB event, against a detached spawn",
+          ours: side("`fire()` → command hook", summarize(single.ours!)),
+          baseline: side(
+            "raw `spawn`, own process group (`detached`)",
+            summarize(single.detached!),
+          ),
+          goal: goals.none(),
+          smoke: profile.smoke,
+          note: "The executor starts every hook in a process group of its own (setsid) so a timeout can kill the whole tree. This row takes that requirement out of the comparison: what is left is the executor's own overhead.",
         }),
         makeRow({
           id: "command.8x",

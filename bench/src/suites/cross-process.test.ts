@@ -9,7 +9,7 @@ const ctx: SuiteContext = { profile: tinyProfile, log: () => undefined };
 describe("cross-process suites (tiny runs, real processes and sockets)", () => {
   it("command hooks: ours through the engine and raw spawns of the same script", async () => {
     const { rows } = await commandSuite.run(ctx);
-    expect(rows.map((r) => r.id)).toEqual(["command.1kb", "command.8x"]);
+    expect(rows.map((r) => r.id)).toEqual(["command.1kb", "command.1kb.detached", "command.8x"]);
     for (const row of rows) {
       // Alternated call by call: both sides have the same number of samples.
       expect(row.ours.n).toBe(tinyProfile.spawns);

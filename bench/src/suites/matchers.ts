@@ -31,6 +31,16 @@ const events: ToolEvent[] = [
 
 const glob = picomatch("src/**/*.ts", { dot: true });
 
+/** The path argument as a careful host reads it: the same keys, in the same order, as core. */
+function pathOf(e: ToolEvent): string | undefined {
+  const a = e.args;
+  if (typeof a.file_path === "string") return a.file_path;
+  if (typeof a.path === "string") return a.path;
+  if (typeof a.filePath === "string") return a.filePath;
+  if (typeof a.notebook_path === "string") return a.notebook_path;
+  return undefined;
+}
+
 /** Each kind of matcher, compiled by core and written by hand the way a careful host would. */
 const cases: {
   id: string;
@@ -71,7 +81,10 @@ const cases: {
     id: "path-glob",
     what: 'path glob (`{ pathPattern: "src/**/*.ts" }`)',
     matcher: { pathPattern: "src/**/*.ts" },
-    byHand: (e) => typeof e.args.file_path === "string" && glob(e.args.file_path),
+    byHand: (e) => {
+      const path = pathOf(e);
+      return path !== undefined && glob(path);
+    },
     baseline: "picomatch",
   },
 ];
