@@ -12,11 +12,13 @@ import {
   type HookEventNameInput,
   type HookStream,
   isWireId,
+  parseOrThrow,
   randomId,
   type Timers,
   type Transport,
   type Unsubscribe,
 } from "@a3s-lab/hooks-core";
+import * as z from "zod/mini";
 import { Backoff } from "./backoff.js";
 import { type A3sClientEventName, type A3sClientEvents, ClientEmitter } from "./client-events.js";
 import { HookRunner } from "./hook-runner.js";
@@ -67,15 +69,7 @@ export class A3sClientBase {
   #auditRank: number;
 
   constructor(options: A3sClientOptions, platform: ClientPlatform) {
-    if (options.clientId !== undefined && !isWireId(options.clientId)) {
-      throw new HookError(
-        "INVALID_CONFIG",
-        "options.clientId: expected 1 to 100 of A-Z a-z 0-9 . _ -",
-        {
-          path: ["options", "clientId"],
-        },
-      );
-    }
+    parseOrThrow(optionsSchema, options, "INVALID_CONFIG", ["options"]);
     this.clientId = options.clientId ?? randomId();
     this.address =
       options.address ?? platform.env("A3S_ADDRESS") ?? `127.0.0.1:${DEFAULT_HOOK_PORT}`;
@@ -541,6 +535,22 @@ export class A3sClientBase {
     if (this.#wants(record.type)) this.#events.emit("audit", record);
   }
 }
+
+const delay = z.int().check(z.positive(), z.lte(2_147_483_647));
+const optionsSchema = z.object({
+  address: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
+  token: z.optional(z.string().check(z.maxLength(4096))),
+  clientId: z.optional(
+    z.string().check(z.refine(isWireId, "expected 1 to 100 of A-Z a-z 0-9 . _ -")),
+  ),
+  transport: z.optional(z.custom((t) => typeof t === "function", "expected a function")),
+  reconnect: z.optional(
+    z.strictObject({ initialDelayMs: z.optional(delay), maxDelayMs: z.optional(delay) }),
+  ),
+  connectTimeoutMs: z.optional(delay),
+  auditLevel: z.optional(z.enum(["off", "info", "verbose"])),
+  timers: z.optional(z.custom((t) => typeof t === "object" && t !== null, "expected timers")),
+});
 
 function closedError(): HookError {
   return new HookError("UNAVAILABLE", "the client is closed");

@@ -5,6 +5,7 @@ import {
   HookError,
   type HookStream,
   type HookStreamHandlers,
+  isWireId,
   type Transport,
   type TransportOptions,
   type UnaryCalls,
@@ -72,6 +73,24 @@ function aborted(signal: AbortSignal): HookError {
  * ```
  */
 export function createGrpcTransport(options: GrpcTransportOptions): Transport {
+  if (typeof options?.address !== "string" || options.address === "") {
+    throw new HookError(
+      "INVALID_CONFIG",
+      "options.address: expected host:port, like 127.0.0.1:16300",
+      {
+        path: ["options", "address"],
+      },
+    );
+  }
+  if (!isWireId(options.clientId)) {
+    throw new HookError(
+      "INVALID_CONFIG",
+      "options.clientId: expected 1 to 100 of A-Z a-z 0-9 . _ -",
+      {
+        path: ["options", "clientId"],
+      },
+    );
+  }
   const proto = loadHooksProto();
   const creds = options.credentials ?? grpcCredentials.createInsecure();
   const channelOptions: ChannelOptions = {
