@@ -5,11 +5,12 @@ import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 
 /**
- * Gzipped bytes core may add to a browser bundle; the client's budget (40 KB, core included) is
- * asserted in @a3s-lab/box. Measured at 29 KB: zod/mini ~10 KB, picomatch ~9 KB (kept over
- * smaller glob libraries because globs decide what an agent may touch), the engine ~10 KB.
+ * Gzipped bytes of all of core in one browser bundle (a cap on the whole library; a page's real
+ * cost is the tree-shaken client bundle, budgeted at 40 KB in @a3s-lab/box). Measured at 31 KB:
+ * zod/mini ~10 KB, picomatch ~9 KB (kept over smaller glob libraries because globs decide what an
+ * agent may touch), the engine and merge ~10 KB.
  */
-const CORE_GZIP_BUDGET = 31 * 1024;
+const CORE_GZIP_BUDGET = 32 * 1024;
 
 const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 
