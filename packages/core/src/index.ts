@@ -183,19 +183,10 @@ export type {
   UnregisterHookRequest,
   UnregisterHookResponse,
   WelcomeMessage,
-  WireFrame,
   WireMessageMap,
   WireMessageType,
 } from "./wire.js";
-export {
-  DEFAULT_HOOK_PORT,
-  fromHookResponse,
-  isWireId,
-  MAX_FRAME_CHARS,
-  PROTOCOL,
-  parseWireFrame,
-  parseWireMessage,
-  toHookResponse,
-  WIRE_HEADERS,
-  wireSchemas,
-} from "./wire.js";
+export { DEFAULT_HOOK_PORT, isWireId, PROTOCOL, WIRE_HEADERS, wireSchemas } from "./wire.js";
+export type { WireFrame } from "./wire-frame.js";
+export { MAX_FRAME_CHARS, parseWireFrame, parseWireMessage } from "./wire-frame.js";
+export { fromHookResponse, toHookResponse } from "./wire-response.js";
