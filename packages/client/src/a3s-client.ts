@@ -10,17 +10,15 @@ import {
   type GenerateResult,
   HookError,
   type HookEventNameInput,
-  type HookStream,
-  isWireId,
   parseOrThrow,
   randomId,
-  type Timers,
   type Transport,
   type Unsubscribe,
 } from "@a3s-lab/hooks-core";
-import * as z from "zod/mini";
 import { Backoff } from "./backoff.js";
+import { ClientConnection, closedError } from "./client-connection.js";
 import { type A3sClientEventName, type A3sClientEvents, ClientEmitter } from "./client-events.js";
+import { optionsSchema } from "./client-options.js";
 import { HookRunner } from "./hook-runner.js";
 import { HookSync, type SyncedHook } from "./hook-sync.js";
 import { toHookInfo, toRegistration } from "./registration.js";
@@ -34,13 +32,6 @@ import type {
 } from "./types.js";
 
 const LEVEL_RANK: Record<AuditLevel, number> = { off: 0, info: 1, verbose: 2 };
-// The agent refused who we are: retrying with the same credentials cannot help.
-const FATAL = new Set(["UNAUTHENTICATED", "PERMISSION_DENIED"]);
-
-interface Waiter {
-  resolve(): void;
-  reject(error: HookError): void;
-}
 
 /**
  * The transport-agnostic client. Use `A3sClient` from `@a3s-lab/box`: it is this class with the
@@ -52,20 +43,11 @@ export class A3sClientBase {
   /** Where the agent's hook server is. */
   readonly address: string;
   readonly #transport: Transport;
-  readonly #timers: Timers;
   readonly #events = new ClientEmitter();
   readonly #hooks = new Map<string, SyncedHook>();
   readonly #sync: HookSync;
   readonly #runner: HookRunner;
-  readonly #backoff: Backoff;
-  readonly #connectTimeout: number;
-  #state: ConnectionState = "idle";
-  #fatal: HookError | undefined;
-  #lastError: HookError | undefined;
-  #stream: HookStream | undefined;
-  #connection: AbortController | undefined;
-  #retry: unknown;
-  #waiters: Waiter[] = [];
+  readonly #connection: ClientConnection;
   #auditRank: number;
 
   constructor(options: A3sClientOptions, platform: ClientPlatform) {
@@ -87,9 +69,6 @@ export class A3sClientBase {
       clientId: this.clientId,
       ...(token ? { token } : {}),
     });
-    this.#timers = options.timers ?? defaultTimers;
-    this.#backoff = new Backoff(options.reconnect?.initialDelayMs, options.reconnect?.maxDelayMs);
-    this.#connectTimeout = options.connectTimeoutMs ?? 10_000;
     this.#auditRank = LEVEL_RANK[options.auditLevel ?? "off"];
     this.#sync = new HookSync({
       transport: this.#transport,
@@ -128,16 +107,26 @@ export class A3sClientBase {
     });
     this.#runner = new HookRunner({
       hook: (id) => this.#hooks.get(id),
-      send: (message) => this.#stream?.send(message),
+      send: (message) => this.#connection.send(message),
       error: (error) => this.#events.emit("error", error),
       audit: (record) => this.#audit(record),
       wantsAudit: (type) => this.#wants(type),
+    });
+    this.#connection = new ClientConnection({
+      address: this.address,
+      transport: this.#transport,
+      sync: this.#sync,
+      runner: this.#runner,
+      events: this.#events,
+      timers: options.timers ?? defaultTimers,
+      backoff: new Backoff(options.reconnect?.initialDelayMs, options.reconnect?.maxDelayMs),
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     });
   }
 
   /** The connection's state now. */
   get state(): ConnectionState {
-    return this.#state;
+    return this.#connection.state;
   }
 
   /**
@@ -192,7 +181,7 @@ export class A3sClientBase {
       signal.addEventListener("abort", onAbort, { once: true });
       hook.detach = () => signal.removeEventListener("abort", onAbort);
     }
-    this.#kick();
+    this.#connection.kick();
     return hook.id;
   }
 
@@ -203,7 +192,7 @@ export class A3sClientBase {
     this.#hooks.delete(id);
     hook.detach?.();
     this.#sync.removed(hook);
-    this.#kick();
+    this.#connection.kick();
     return true;
   }
 
@@ -241,7 +230,7 @@ export class A3sClientBase {
   ): TemporaryHook | Promise<Awaited<T>> {
     const id = this.registerHook(event, handlerOrOptions);
     const remove = async () => {
-      if (this.unregisterHook(id) && this.#state === "ready") await this.ready().catch(() => {});
+      if (this.unregisterHook(id) && this.state === "ready") await this.ready().catch(() => {});
     };
     if (!fn) return { id, remove, [Symbol.asyncDispose]: remove };
     return (async (): Promise<Awaited<T>> => {
@@ -260,45 +249,7 @@ export class A3sClientBase {
    * once with the agent's refusal (`UNAUTHENTICATED`, …), or when the client is closed.
    */
   ready(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
-    if (this.#state === "closed") return Promise.reject(closedError());
-    if (this.#fatal) return Promise.reject(this.#fatal);
-    this.#start();
-    if (this.#settled()) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const { signal } = options;
-      if (signal?.aborted) return reject(HookError.from(signal.reason, "ABORTED"));
-      const timeoutMs = options.timeoutMs ?? this.#connectTimeout;
-      const done = () => {
-        this.#timers.clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        this.#waiters = this.#waiters.filter((w) => w !== waiter);
-      };
-      const waiter: Waiter = {
-        resolve: () => {
-          done();
-          resolve();
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
-      };
-      const onAbort = () => waiter.reject(HookError.from(signal?.reason, "ABORTED"));
-      const timer = this.#timers.setTimeout(() => {
-        const last = this.#lastError ? ` (last error: ${this.#lastError.message})` : "";
-        waiter.reject(
-          new HookError(
-            "UNAVAILABLE",
-            `not connected to the agent at ${this.address} within ${timeoutMs} ms${last}`,
-            {
-              cause: this.#lastError,
-            },
-          ),
-        );
-      }, timeoutMs);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#waiters.push(waiter);
-    });
+    return this.#connection.ready(options);
   }
 
   /** Create an agent session; resolves to its id. */
@@ -386,28 +337,9 @@ export class A3sClientBase {
    * behaviour for a reconnect window), abort running handlers, and disconnect. Idempotent.
    */
   async close(): Promise<void> {
-    if (this.#state === "closed") return;
-    const wasReady = this.#state === "ready";
+    if (this.#connection.state === "closed") return;
     for (const id of [...this.#hooks.keys()]) this.unregisterHook(id);
-    if (wasReady && this.#connection) {
-      const signal = this.#connection.signal;
-      let timer: unknown;
-      await Promise.race([
-        this.#sync.flush(signal).catch(() => {}),
-        new Promise<void>((resolve) => {
-          timer = this.#timers.setTimeout(resolve, 2000);
-        }),
-      ]);
-      this.#timers.clearTimeout(timer);
-    }
-    this.#setState("closed");
-    this.#timers.clearTimeout(this.#retry);
-    this.#connection?.abort(closedError());
-    this.#stream?.close();
-    this.#stream = undefined;
-    this.#runner.abortAll(closedError());
-    this.#rejectWaiters(closedError());
-    await this.#transport.close();
+    await this.#connection.close(2000);
   }
 
   /** `await using client = new A3sClient()` closes it at the end of the scope. */
@@ -415,116 +347,8 @@ export class A3sClientBase {
     return this.close();
   }
 
-  #start(): void {
-    if (this.#state === "idle") void this.#connect();
-  }
-
-  #kick(): void {
-    if (this.#state === "idle") {
-      this.#start();
-      return;
-    }
-    if (this.#state !== "ready" || !this.#connection) return;
-    const connection = this.#connection;
-    this.#sync.flush(connection.signal).then(
-      () => this.#resolveWaiters(),
-      (error: unknown) => this.#lost(connection, HookError.from(error, "UNAVAILABLE")),
-    );
-  }
-
-  async #connect(): Promise<void> {
-    if (this.#state === "closed" || this.#fatal) return;
-    this.#setState(this.#state === "idle" ? "connecting" : "reconnecting", this.#lastError);
-    const connection = new AbortController();
-    this.#connection = connection;
-    let stream: HookStream;
-    try {
-      stream = await this.#transport.openHookStream(
-        {
-          onEvent: (message) => this.#runner.handle(message),
-          onInvalid: (error, raw) => this.#runner.invalid(error, raw),
-          onClose: (error) => {
-            if (this.#connection === connection)
-              this.#lost(
-                connection,
-                error ?? new HookError("UNAVAILABLE", "the hook stream closed"),
-              );
-          },
-        },
-        { signal: connection.signal },
-      );
-    } catch (error) {
-      if (this.#connection === connection)
-        this.#lost(connection, HookError.from(error, "UNAVAILABLE"));
-      return;
-    }
-    // close() may have run while the stream was opening.
-    if (this.#connection !== connection || (this.#state as ConnectionState) === "closed") {
-      stream.close();
-      return;
-    }
-    this.#stream = stream;
-    try {
-      await this.#sync.reconcile(connection.signal);
-    } catch (error) {
-      this.#lost(connection, HookError.from(error, "UNAVAILABLE"));
-      return;
-    }
-    if (this.#connection !== connection) return;
-    this.#backoff.reset();
-    this.#lastError = undefined;
-    this.#setState("ready");
-    this.#resolveWaiters();
-    // Registrations made while the reconcile ran.
-    if (this.#sync.dirty) this.#kick();
-  }
-
-  /** The connection (or an attempt at one) ended: retry with backoff, or give up for good. */
-  #lost(connection: AbortController, error: HookError): void {
-    if (this.#connection !== connection || this.#state === "closed") return;
-    this.#connection = undefined;
-    connection.abort(error);
-    this.#stream?.close();
-    this.#stream = undefined;
-    this.#sync.disconnected();
-    // The agent answered the firings it was waiting for when the stream dropped.
-    this.#runner.abortAll(
-      new HookError("UNAVAILABLE", `connection lost: ${error.message}`, { cause: error }),
-    );
-    this.#lastError = error;
-    this.#events.emit("error", error);
-    if (FATAL.has(error.code)) {
-      this.#fatal = error;
-      this.#setState("failed", error);
-      this.#rejectWaiters(error);
-      return;
-    }
-    this.#setState("reconnecting", error);
-    this.#retry = this.#timers.setTimeout(() => void this.#connect(), this.#backoff.next());
-  }
-
-  #setState(state: ConnectionState, error?: HookError): void {
-    const previous = this.#state;
-    if (previous === state) return;
-    this.#state = state;
-    this.#events.emit("state", { state, previous, ...(error ? { error } : {}) });
-  }
-
-  #settled(): boolean {
-    return this.#state === "ready" && !this.#sync.dirty;
-  }
-
-  #resolveWaiters(): void {
-    if (!this.#settled()) return;
-    for (const waiter of [...this.#waiters]) waiter.resolve();
-  }
-
-  #rejectWaiters(error: HookError): void {
-    for (const waiter of [...this.#waiters]) waiter.reject(error);
-  }
-
   #assertOpen(): void {
-    if (this.#state === "closed") throw closedError();
+    if (this.#connection.state === "closed") throw closedError();
   }
 
   #wants(type: AuditEvent["type"]): boolean {
@@ -534,24 +358,4 @@ export class A3sClientBase {
   #audit(record: AuditEvent): void {
     if (this.#wants(record.type)) this.#events.emit("audit", record);
   }
-}
-
-const delay = z.int().check(z.positive(), z.lte(2_147_483_647));
-const optionsSchema = z.object({
-  address: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
-  token: z.optional(z.string().check(z.maxLength(4096))),
-  clientId: z.optional(
-    z.string().check(z.refine(isWireId, "expected 1 to 100 of A-Z a-z 0-9 . _ -")),
-  ),
-  transport: z.optional(z.custom((t) => typeof t === "function", "expected a function")),
-  reconnect: z.optional(
-    z.strictObject({ initialDelayMs: z.optional(delay), maxDelayMs: z.optional(delay) }),
-  ),
-  connectTimeoutMs: z.optional(delay),
-  auditLevel: z.optional(z.enum(["off", "info", "verbose"])),
-  timers: z.optional(z.custom((t) => typeof t === "object" && t !== null, "expected timers")),
-});
-
-function closedError(): HookError {
-  return new HookError("UNAVAILABLE", "the client is closed");
 }
