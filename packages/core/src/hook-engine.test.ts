@@ -759,3 +759,23 @@ describe("HookEngine with hostile async hooks", () => {
     expect(await failed).toMatchObject({ type: "failed", message: "then exploded" });
   });
 });
+
+describe("HookEngine.warn", () => {
+  it("puts an adapter's warning in the audit stream, unless the level is off", () => {
+    const engine = new HookEngine();
+    const seen: unknown[] = [];
+    engine.on("warning", (w) => seen.push(w));
+    engine.warn("late answer", { hookId: "h", eventId: "e" });
+    expect(seen).toEqual([
+      expect.objectContaining({
+        type: "warning",
+        message: "late answer",
+        hookId: "h",
+        eventId: "e",
+      }),
+    ]);
+    engine.auditLevel = "off";
+    engine.warn("ignored");
+    expect(seen).toHaveLength(1);
+  });
+});

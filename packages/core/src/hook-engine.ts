@@ -418,6 +418,18 @@ export class HookEngine {
     );
   }
 
+  /**
+   * Put a warning in the audit stream, for adapters built on the engine (a transport's
+   * malformed or late answers, a settings problem found at run time, …).
+   */
+  warn(
+    message: string,
+    about: { event?: HookEventName; eventId?: string; hookId?: string } = {},
+  ): void {
+    if (this.#wants("warning"))
+      this.#emit({ type: "warning", time: Date.now(), message, ...about });
+  }
+
   #emit(record: AuditEvent): void {
     this.#audit.emit(record.type, record);
     this.#audit.emit("*", record);

@@ -242,6 +242,8 @@ describe("HookHub firings", () => {
   it("throws away malformed, late and unknown answers, counts them, and says so", async () => {
     const { engine, hub, events } = setup();
     hub.register("c1", { eventType: "PreToolUse", hookId: "h" });
+    const audited: string[] = [];
+    engine.on("warning", (w) => audited.push(w.message));
     const line = sink();
     const stream = hub.attach("c1", line.sink);
     const sent = line.next();
@@ -266,6 +268,9 @@ describe("HookHub firings", () => {
     expect(warnings).toHaveLength(5);
     expect(warnings[1]).toContain("no firing waits for that answer");
     expect(warnings[3]).toContain("malformed HookResponse");
+    // The same warnings reach the engine's audit stream, naming the client.
+    expect(audited).toHaveLength(5);
+    expect(audited[1]).toMatch(/^remote client c1: .*no firing waits for that answer/);
     // Four of the five named hook h: malformed, late, unknown event, undecodable.
     expect(hub.list("c1", {}).hooks[0]?.counters).toMatchObject({
       runs: 1,

@@ -305,9 +305,14 @@ export class HookHub {
         { details: { limit: this.#maxClients } },
       );
     }
-    client = new RemoteClient(clientId, new RateLimiter(this.#rate, this.#timers), (message, f) =>
-      this.#emit({ type: "warning", clientId, message, ...f }),
-    );
+    client = new RemoteClient(clientId, new RateLimiter(this.#rate, this.#timers), (message, f) => {
+      this.#emit({ type: "warning", clientId, message, ...f });
+      // The engine's audit stream is where hosts look; say which client it was about.
+      this.engine.warn(`remote client ${clientId}: ${message}`, {
+        ...(f?.hookId !== undefined ? { hookId: f.hookId } : {}),
+        ...(f?.eventId !== undefined ? { eventId: f.eventId } : {}),
+      });
+    });
     this.#clients.set(clientId, client);
     // A client that registers but never opens its stream is treated like one that left.
     this.#startExpiry(client);
