@@ -42,7 +42,10 @@ export function nodeProject(options: ProjectOptions): TestProjectInlineConfigura
     test: {
       name: options.name,
       include: options.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
-      testTimeout: options.testTimeout ?? 10_000,
+      // Hang guards, not timing assertions: suites start real processes and servers, and CI
+      // machines have two shared cores.
+      testTimeout: options.testTimeout ?? 30_000,
+      hookTimeout: 30_000,
       typecheck: { enabled: true, include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"] },
       restoreMocks: true,
       unstubEnvs: true,
@@ -65,7 +68,8 @@ export function chromiumProject(
     test: {
       name: options.name,
       include: options.include,
-      testTimeout: options.testTimeout ?? 15_000,
+      testTimeout: options.testTimeout ?? 30_000,
+      hookTimeout: 30_000,
       restoreMocks: true,
       browser: {
         enabled: true,
