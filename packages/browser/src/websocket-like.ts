@@ -1,0 +1,27 @@
+/**
+ * The part of the WebSocket API the transport uses: the browser's `WebSocket` and the `ws`
+ * package's both fit, so the one transport serves pages and Node processes alike without
+ * depending on DOM types.
+ */
+export interface WebSocketLike {
+  readonly readyState: number;
+  readonly protocol: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: "open", listener: () => void): void;
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  addEventListener(
+    type: "close",
+    listener: (event: { code: number; reason: string; wasClean?: boolean }) => void,
+  ): void;
+  addEventListener(type: "error", listener: (event: unknown) => void): void;
+}
+
+/** `new WebSocket(url, protocols)`: the browser's global, or `ws`'s class in Node. */
+export type WebSocketConstructor = new (
+  url: string,
+  protocols?: string | string[],
+) => WebSocketLike;
+
+/** `WebSocket.OPEN`: the same number everywhere. */
+export const OPEN = 1;

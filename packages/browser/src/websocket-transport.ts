@@ -1,0 +1,314 @@
+import {
+  type CallOptions,
+  defaultTimers,
+  type GenerateEventMessage,
+  type GenerateRequest,
+  HookError,
+  type HookStream,
+  type HookStreamHandlers,
+  isWireId,
+  PROTOCOL,
+  type Timers,
+  type Transport,
+  type TransportOptions,
+  type UnaryCalls,
+  type UnaryMethod,
+  type WireFrame,
+} from "@a3s-lab/hooks-core";
+import type { WebSocketConstructor } from "./websocket-like.js";
+import { webSocketUrl } from "./websocket-url.js";
+import { errorFromFrame, WireSocket } from "./wire-socket.js";
+
+export interface WebSocketTransportOptions extends TransportOptions {
+  /**
+   * The WebSocket class. Default: the global `WebSocket` (every browser; Node 22 and later).
+   * In Node 20 pass the `ws` package's: `import WebSocket from "ws"`.
+   */
+  WebSocket?: WebSocketConstructor;
+  /** How long opening the socket and the server's welcome may take. Default 10 000 ms. */
+  handshakeTimeoutMs?: number;
+  /** Clock and timers; inject fakes in tests. */
+  timers?: Timers;
+}
+
+function aborted(signal: AbortSignal): HookError {
+  return HookError.from(
+    signal.reason ?? new HookError("ABORTED", "the call was aborted"),
+    "ABORTED",
+  );
+}
+
+/** Wait for `promise`, or reject at once when `signal` aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(aborted(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function messageOf(frame: WireFrame): Record<string, unknown> {
+  const { type: _type, id: _id, ...message } = frame as WireFrame & Record<string, unknown>;
+  return message;
+}
+
+/**
+ * The WebSocket transport of `A3sClient`: every call of `hooks.proto` as JSON frames on one
+ * socket, authenticated by the first frame (the token never goes in the URL). It implements
+ * core's `Transport` exactly as the gRPC transport does: sockets open lazily, and when one
+ * drops the client reopens the hook stream with backoff. It is the default transport of
+ * `@a3s-lab/box` in browsers.
+ *
+ * @example
+ * ```ts
+ * import { A3sClient } from "@a3s-lab/box";
+ * import { createWebSocketTransport } from "@a3s-lab/hooks-browser";
+ *
+ * const client = new A3sClient({
+ *   address: "wss://agent.example.com",
+ *   token,
+ *   transport: createWebSocketTransport,
+ * });
+ * ```
+ */
+export function createWebSocketTransport(options: WebSocketTransportOptions): Transport {
+  if (typeof options?.address !== "string" || options.address === "") {
+    throw new HookError(
+      "INVALID_CONFIG",
+      "options.address: expected host:port, like 127.0.0.1:16300",
+      { path: ["options", "address"] },
+    );
+  }
+  if (!isWireId(options.clientId)) {
+    throw new HookError(
+      "INVALID_CONFIG",
+      "options.clientId: expected 1 to 100 of A-Z a-z 0-9 . _ -",
+      { path: ["options", "clientId"] },
+    );
+  }
+  const WebSocketClass =
+    options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (typeof WebSocketClass !== "function") {
+    throw new HookError(
+      "INVALID_CONFIG",
+      "options.WebSocket: this runtime has no global WebSocket; pass one (in Node 20: the ws package's)",
+      { path: ["options", "WebSocket"] },
+    );
+  }
+  const url = webSocketUrl(options.address);
+  const timers = options.timers ?? defaultTimers;
+  const hello = {
+    clientId: options.clientId,
+    protocol: PROTOCOL,
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  };
+  let socket: WireSocket | undefined;
+  let stream: { handlers: HookStreamHandlers; on: WireSocket } | undefined;
+  let closed = false;
+
+  const gone = () => new HookError("UNAVAILABLE", "the transport is closed");
+
+  /** The open socket, or a new one: sockets open on demand and are shared by every call. */
+  const connect = (): WireSocket => {
+    if (closed) throw gone();
+    if (socket && !socket.done) return socket;
+    const next: WireSocket = new WireSocket({
+      url,
+      WebSocket: WebSocketClass,
+      hello,
+      handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
+      timers,
+      onEvent: (message) => {
+        if (stream?.on === next) {
+          stream.handlers.onEvent(message);
+          return;
+        }
+        // No hook stream on this socket (it was opened for a call): say so at once, so the
+        // agent applies the hook's fail behaviour instead of waiting for its timeout.
+        if (!message.cancel) {
+          next.send({
+            type: "HookResponse",
+            hookId: message.hookId,
+            eventId: message.eventId,
+            action: "continue",
+            error: "no hook stream is open on this connection",
+          });
+        }
+      },
+      onInvalid: (error, raw) => {
+        if (stream?.on === next) stream.handlers.onInvalid?.(error, raw);
+      },
+      onClose: (error) => {
+        if (socket === next) socket = undefined;
+        if (stream?.on !== next) return;
+        const { handlers } = stream;
+        stream = undefined;
+        handlers.onClose(error);
+      },
+    });
+    socket = next;
+    return next;
+  };
+
+  /**
+   * Send one request and hand its answering frames to `onFrame` until it returns true (the
+   * last one), an `Error` frame arrives, the socket closes or `signal` aborts. Returns the id.
+   */
+  const exchange = (
+    frame: Record<string, unknown> & { type: string },
+    on: WireSocket,
+    signal: AbortSignal | undefined,
+    onFrame: (frame: WireFrame) => boolean,
+    fail: (error: HookError) => void,
+  ): string => {
+    let id = "";
+    const onAbort = () => {
+      on.cancel(id);
+      fail(aborted(signal!));
+    };
+    id = on.request(frame, {
+      frame: (answer) => {
+        const last = answer.type === "Error" || onFrame(answer);
+        if (!last) return;
+        on.release(id);
+        signal?.removeEventListener("abort", onAbort);
+        if (answer.type === "Error") fail(errorFromFrame(answer));
+      },
+      closed: (error) => {
+        signal?.removeEventListener("abort", onAbort);
+        fail(error);
+      },
+    });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    return id;
+  };
+
+  return {
+    async call<M extends UnaryMethod>(
+      method: M,
+      request: UnaryCalls[M]["request"],
+      callOptions: CallOptions = {},
+    ): Promise<UnaryCalls[M]["response"]> {
+      const { signal } = callOptions;
+      if (signal?.aborted) throw aborted(signal);
+      const on = connect();
+      await raceAbort(on.welcomed, signal);
+      if (signal?.aborted) throw aborted(signal);
+      const expected = `${method}Response`;
+      return new Promise((resolve, reject) => {
+        exchange(
+          { ...request, type: `${method}Request` },
+          on,
+          signal,
+          (answer) => {
+            if (answer.type === expected) resolve(messageOf(answer) as never);
+            else
+              reject(
+                new HookError(
+                  "INVALID_OUTPUT",
+                  `the agent answered ${method} with a ${answer.type}, expected ${expected}`,
+                ),
+              );
+            return true;
+          },
+          reject,
+        );
+      });
+    },
+
+    async *generate(
+      request: GenerateRequest,
+      callOptions: CallOptions = {},
+    ): AsyncGenerator<GenerateEventMessage> {
+      const { signal } = callOptions;
+      if (signal?.aborted) throw aborted(signal);
+      const on = connect();
+      await raceAbort(on.welcomed, signal);
+      const queue: GenerateEventMessage[] = [];
+      let failure: HookError | undefined;
+      let finished = false;
+      let wake: (() => void) | undefined;
+      const id = exchange(
+        { ...request, type: "GenerateRequest" },
+        on,
+        signal,
+        (answer) => {
+          if (answer.type !== "GenerateEvent") return false;
+          const event = messageOf(answer) as GenerateEventMessage;
+          queue.push(event);
+          finished = "result" in event;
+          wake?.();
+          return finished;
+        },
+        (error) => {
+          failure ??= error;
+          wake?.();
+        },
+      );
+      try {
+        for (;;) {
+          while (queue.length > 0) yield queue.shift()!;
+          if (finished) return;
+          if (failure) throw failure;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = undefined;
+        }
+      } finally {
+        // The caller stopped reading early: the agent need not go on generating.
+        if (!finished && !failure) on.cancel(id);
+      }
+    },
+
+    async openHookStream(
+      handlers: HookStreamHandlers,
+      callOptions: CallOptions = {},
+    ): Promise<HookStream> {
+      const { signal } = callOptions;
+      if (signal?.aborted) throw aborted(signal);
+      const on = connect();
+      let welcome: Awaited<WireSocket["welcomed"]>;
+      try {
+        welcome = await raceAbort(on.welcomed, signal);
+      } catch (error) {
+        // The attempt was abandoned: do not leave a half-open socket holding the client's hooks.
+        if (signal?.aborted) on.close();
+        throw error;
+      }
+      if (on.done) throw new HookError("UNAVAILABLE", "the connection closed as it opened");
+      stream = { handlers, on };
+      const mine = stream;
+      return {
+        resumed: welcome.resumed,
+        send(response) {
+          if (stream === mine) on.send({ ...response, type: "HookResponse" });
+        },
+        close() {
+          if (stream !== mine) return;
+          // The socket is the stream: closing it ends the stream; the next call opens another.
+          on.close();
+        },
+      };
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      const current = socket;
+      socket = undefined;
+      current?.close();
+    },
+  };
+}
