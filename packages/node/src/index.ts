@@ -70,7 +70,7 @@ export type { CliErrorCode } from "./cli/cli-error.js";
 export { CliError } from "./cli/cli-error.js";
 export { runCli } from "./cli/run-cli.js";
 
-// ── Remote hooks: the hook server an agent hosts, and the gRPC client transport ──
+// ── Remote hooks: the hook server an agent hosts (gRPC and WebSocket), the gRPC client ──
 
 export { fromStatus, grpcStatusOf, toStatus } from "./grpc/grpc-status.js";
 export type { GrpcTransportOptions } from "./grpc/grpc-transport.js";
@@ -87,3 +87,6 @@ export { HookHub } from "./server/hook-hub.js";
 export type { HubEvent, HubEventOf, HubEventType, HubListener } from "./server/hub-events.js";
 export type { RateLimit } from "./server/rate-limiter.js";
 export type { HookEventSink } from "./server/remote-client.js";
+export { WS_CLOSE_CODES } from "./server/ws-close-codes.js";
+export type { HttpHandler } from "./server/ws-http-server.js";
+export type { WebSocketOptions } from "./server/ws-options.js";

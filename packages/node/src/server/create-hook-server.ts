@@ -6,16 +6,21 @@ import {
   type Timers,
   type Unsubscribe,
 } from "@a3s-lab/hooks-core";
-import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { type ConnectionInjector, Server, ServerCredentials } from "@grpc/grpc-js";
 import * as z from "zod/mini";
 import { loadHooksProto } from "../grpc/hooks-proto.js";
 import type { AgentService } from "./agent-service.js";
 import { createAuthenticator } from "./authenticator.js";
+import { ConnectionFront } from "./connection-front.js";
 import { grpcAgentService } from "./grpc-agent-service.js";
 import { grpcHookService } from "./grpc-hook-service.js";
 import { HookHub } from "./hook-hub.js";
 import type { HubEventType, HubListener } from "./hub-events.js";
 import type { RateLimit } from "./rate-limiter.js";
+import { WebSocketEndpoint } from "./ws-endpoint.js";
+import { createWebSocketHttpServer, type HttpHandler } from "./ws-http-server.js";
+import { type WebSocketOptions, webSocketOptionsSchema } from "./ws-options.js";
+import { type OriginCheck, originCheck } from "./ws-origin.js";
 
 export interface HookServerOptions {
   /** The host's engine: remote hooks are registered on it next to the host's own. */
@@ -44,8 +49,22 @@ export interface HookServerOptions {
   maxMessageBytes?: number;
   /** How long `close()` lets firings in flight finish. Default 5000 ms. */
   drainTimeoutMs?: number;
-  /** TLS for non-loopback use (`ServerCredentials.createSsl(...)`). Default: plaintext. */
+  /**
+   * TLS for non-loopback use (`ServerCredentials.createSsl(...)`). Default: plaintext. With
+   * TLS, gRPC has the port to itself; the WebSocket endpoint then needs `webSocket.port`
+   * (plaintext: put a TLS proxy in front of it).
+   */
   credentials?: ServerCredentials;
+  /**
+   * The WebSocket endpoint, on the gRPC port (one port: an HTTP/2 preface goes to gRPC,
+   * anything else to HTTP/1.1 and the WebSocket upgrade). `false` turns it off. Default on.
+   */
+  webSocket?: false | WebSocketOptions;
+  /**
+   * Answers plain HTTP requests on the port, e.g. the page of a browser client (its origin
+   * is then allowed to open the WebSocket). Default: 404 for every request.
+   */
+  httpHandler?: HttpHandler;
   /** Clock and timers; inject fakes in tests. */
   timers?: Timers;
 }
@@ -58,6 +77,8 @@ export interface HookServer extends AsyncDisposable {
   readonly port: number;
   /** `host:port`, ready for `A3sClient({ address })` (IPv6 hosts in brackets). */
   readonly address: string;
+  /** `ws://host:port/` of the WebSocket endpoint; undefined when it is off. */
+  readonly webSocketUrl: string | undefined;
   /** The protocol-agnostic core, for further transport adapters. */
   readonly hub: HookHub;
   /** Client connects, disconnects, reconnect-window expiries and warnings. */
@@ -111,11 +132,16 @@ const optionsSchema = z.object({
   drainTimeoutMs: z.optional(z.int().check(z.nonnegative())),
   credentials: z.optional(z.custom<ServerCredentials>((c) => c instanceof ServerCredentials)),
   timers: z.optional(z.custom<Timers>((t) => typeof t === "object" && t !== null)),
+  webSocket: z.optional(z.union([z.literal(false), webSocketOptionsSchema])),
+  httpHandler: z.optional(
+    z.custom<HttpHandler>((h) => typeof h === "function", "expected a function"),
+  ),
 });
 
 /**
  * Start the hook server an agent hosts: HookService (and AgentService when `agent` is given)
- * over gRPC, on 127.0.0.1 unless told otherwise, every call authenticated by token.
+ * over gRPC and over WebSocket, both on one port, on 127.0.0.1 unless told otherwise, every
+ * call authenticated by token.
  *
  * @example
  * ```ts
@@ -172,30 +198,64 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
     server.addService(proto.AgentService, grpcAgentService(o.agent, authenticate, closing.signal));
 
   const bindHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(
-      `${bindHost}:${o.port ?? DEFAULT_HOOK_PORT}`,
-      options.credentials ?? ServerCredentials.createInsecure(),
-      (error, bound) =>
-        error
-          ? reject(
-              new HookError(
-                "UNAVAILABLE",
-                `cannot listen on ${bindHost}:${o.port ?? DEFAULT_HOOK_PORT}: ${error.message}`,
-                {
-                  cause: error,
-                },
-              ),
-            )
-          : resolve(bound),
+  const ws = o.webSocket === false ? undefined : (o.webSocket ?? {});
+  const secure = options.credentials?._isSecure() ?? false;
+  // Checked now, so a bad allow-list fails before anything listens.
+  if (ws) originCheck(ws.allowedOrigins, host, []);
+  let allowed: OriginCheck = () => false;
+  let endpoint: WebSocketEndpoint | undefined;
+  const web = createWebSocketHttpServer(() => endpoint, options.httpHandler);
+  const fronts: ConnectionFront[] = [];
+  let injector: ConnectionInjector | undefined;
+  const front = () => {
+    injector ??= secure
+      ? undefined
+      : server.createConnectionInjector(ServerCredentials.createInsecure());
+    const f = new ConnectionFront({
+      http2: (socket) => (injector ? injector.injectConnection(socket) : socket.destroy()),
+      http1: (socket) => (ws ? web.emit("connection", socket) : socket.destroy()),
+    });
+    fronts.push(f);
+    return f;
+  };
+  const stopListening = (graceMs?: number) => Promise.all(fronts.map((f) => f.close(graceMs)));
+  let port: number;
+  let webPort: number | undefined;
+  try {
+    port = secure
+      ? await bindGrpc(server, bindHost, o.port ?? DEFAULT_HOOK_PORT, options.credentials!)
+      : await front().listen(host, o.port ?? DEFAULT_HOOK_PORT);
+    webPort = secure || !ws ? undefined : port;
+    if (ws?.port !== undefined) webPort = await front().listen(host, ws.port);
+  } catch (error) {
+    await stopListening();
+    server.forceShutdown();
+    throw error;
+  }
+  if (ws && webPort !== undefined) {
+    allowed = originCheck(
+      ws.allowedOrigins,
+      host,
+      [...new Set([port, webPort])].filter((p) => !secure || p === webPort),
     );
-  });
+    endpoint = new WebSocketEndpoint({
+      hub,
+      authenticate,
+      agent: o.agent,
+      closing: closing.signal,
+      maxMessageBytes,
+      authTimeoutMs: ws.authTimeoutMs ?? 5000,
+      frameRate: ws.frameRate ?? { burst: 1000, perSecond: 500 },
+      originAllowed: (request) => allowed(request),
+    });
+  }
 
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= (async () => {
       closing.abort();
       await hub.close({ drainMs: o.drainTimeoutMs ?? 5000 });
+      await endpoint?.close();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.forceShutdown();
@@ -207,15 +267,37 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
           resolve();
         });
       });
+      // What is left are idle HTTP/1.1 keep-alive sockets (the page's): nothing to wait for.
+      await stopListening(0);
     })());
 
   return {
     host,
     port,
     address: `${bindHost}:${port}`,
+    webSocketUrl: webPort === undefined ? undefined : `ws://${bindHost}:${webPort}/`,
     hub,
     on: (type, listener, opts) => hub.on(type, listener, opts),
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+function bindGrpc(
+  server: Server,
+  bindHost: string,
+  port: number,
+  credentials: ServerCredentials,
+): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${bindHost}:${port}`, credentials, (error, bound) =>
+      error
+        ? reject(
+            new HookError("UNAVAILABLE", `cannot listen on ${bindHost}:${port}: ${error.message}`, {
+              cause: error,
+            }),
+          )
+        : resolve(bound),
+    );
+  });
 }

@@ -1,0 +1,341 @@
+import {
+  defaultTimers,
+  HookError,
+  type HookErrorCode,
+  type HookEventMessage,
+  PROTOCOL,
+  parseWireFrame,
+  type WireFrame,
+} from "@a3s-lab/hooks-core";
+import type { RawData, WebSocket } from "ws";
+import type { AgentService } from "./agent-service.js";
+import type { Authenticator } from "./authenticator.js";
+import type { AttachedStream, HookHub } from "./hook-hub.js";
+import { type RateLimit, RateLimiter } from "./rate-limiter.js";
+import type { HookEventSink } from "./remote-client.js";
+import { errorFrame, isAgentRequest, type OutFrame, WsAgentCalls } from "./ws-agent-calls.js";
+import { WS_CLOSE_CODES } from "./ws-close-codes.js";
+
+/** What every WebSocket of one endpoint shares. */
+export interface WsConnectionDeps {
+  hub: HookHub;
+  authenticate: Authenticator;
+  agent: AgentService | undefined;
+  /** Aborted when the server closes. */
+  closing: AbortSignal;
+  /** Largest frame accepted, and largest event sent. */
+  maxMessageBytes: number;
+  /** How long a socket has to authenticate. */
+  authTimeoutMs: number;
+  /** Frames per socket. */
+  frameRate: RateLimit;
+}
+
+const HOOK_REQUESTS = new Set(["RegisterHookRequest", "UnregisterHookRequest", "ListHooksRequest"]);
+
+const CLOSE_FOR: Partial<Record<HookErrorCode, number>> = {
+  UNAUTHENTICATED: WS_CLOSE_CODES.unauthenticated,
+  PERMISSION_DENIED: WS_CLOSE_CODES.forbiddenOrigin,
+  TIMEOUT: WS_CLOSE_CODES.authTimeout,
+  ABORTED: WS_CLOSE_CODES.replaced,
+  LIMIT_EXCEEDED: WS_CLOSE_CODES.rateLimited,
+  UNAVAILABLE: WS_CLOSE_CODES.goingAway,
+  INVALID_OUTPUT: WS_CLOSE_CODES.unsupportedData,
+};
+
+// One JSON text per event object, shared by every hook and client it is sent to.
+const encoded = new WeakMap<object, { json: string; bytes: number }>();
+
+/** A close reason fits in 123 bytes; the `Error` frame before it carries the whole message. */
+function shortReason(message: string): string {
+  const reason = Buffer.from(message, "utf8");
+  return reason.length <= 123 ? message : `${reason.subarray(0, 120).toString("utf8")}…`;
+}
+
+/** The code a malformed request is refused with: the same as the gRPC adapter's. */
+function requestErrorCode(type: unknown, error: HookError): HookErrorCode {
+  if (error.code === "LIMIT_EXCEEDED") return error.code;
+  if (typeof type === "string" && HOOK_REQUESTS.has(type)) return "INVALID_REGISTRATION";
+  if (typeof type === "string" && isAgentRequest(type)) return "INVALID_EVENT";
+  return error.code;
+}
+
+/**
+ * One WebSocket of the hook server: the first frame must be `Hello` (token and client id)
+ * within the deadline; then the socket is the client's hook stream, and carries its
+ * RegisterHook / UnregisterHook / ListHooks calls and AgentService calls as request frames
+ * with ids. Every frame is checked by core's wire schemas; a frame flood or an oversized
+ * frame closes the socket with a clear code.
+ */
+export class WsConnection {
+  readonly #socket: WebSocket;
+  readonly #deps: WsConnectionDeps;
+  readonly #limiter: RateLimiter;
+  #attached: AttachedStream | undefined;
+  #calls: WsAgentCalls | undefined;
+  #closed = false;
+  readonly #authTimer: ReturnType<typeof setTimeout>;
+
+  constructor(socket: WebSocket, deps: WsConnectionDeps) {
+    this.#socket = socket;
+    this.#deps = deps;
+    this.#limiter = new RateLimiter(deps.frameRate, defaultTimers);
+    this.#authTimer = setTimeout(
+      () =>
+        this.close(
+          new HookError(
+            "TIMEOUT",
+            `Hello: the first frame must authenticate within ${deps.authTimeoutMs} ms`,
+          ),
+        ),
+      deps.authTimeoutMs,
+    );
+    this.#authTimer.unref();
+    this.#mapOversizeClose();
+    socket.on("message", (data, isBinary) => this.#message(data, isBinary));
+    socket.on("close", (code) => this.#gone(`the socket closed (code ${code})`));
+    socket.on("error", () => {});
+  }
+
+  /** Send `Error` (the whole story), then close with the code that sums it up. */
+  close(error: HookError, code = CLOSE_FOR[error.code] ?? WS_CLOSE_CODES.internalError): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#authTimer);
+    this.#send(errorFrame(error));
+    this.#socket.close(code, shortReason(error.message));
+  }
+
+  /** End the socket at once, without a close handshake (the server is gone). */
+  terminate(): void {
+    this.#closed = true;
+    this.#socket.terminate();
+  }
+
+  #send(frame: OutFrame): void {
+    if (this.#socket.readyState !== this.#socket.OPEN) return;
+    this.#socket.send(JSON.stringify(frame));
+  }
+
+  /**
+   * `ws` ends a connection whose frame exceeds `maxPayload` with 1009 on its own; say it with
+   * this endpoint's code (4413) and an `Error` frame, like every other refusal.
+   */
+  #mapOversizeClose(): void {
+    const socket = this.#socket;
+    const close = socket.close.bind(socket);
+    socket.close = (code?: number, reason?: string | Buffer) => {
+      if (code !== 1009 || this.#closed) return close(code, reason);
+      this.#closed = true;
+      const error = new HookError(
+        "LIMIT_EXCEEDED",
+        `frame: larger than ${this.#deps.maxMessageBytes} bytes, the most this server accepts`,
+        { details: { limit: this.#deps.maxMessageBytes } },
+      );
+      this.#send(errorFrame(error));
+      close(WS_CLOSE_CODES.frameTooLarge, shortReason(error.message));
+    };
+  }
+
+  #message(data: RawData, isBinary: boolean): void {
+    if (this.#closed) return;
+    const wait = this.#limiter.take();
+    if (wait > 0) {
+      const { burst, perSecond } = this.#deps.frameRate;
+      this.close(
+        new HookError(
+          "LIMIT_EXCEEDED",
+          `frame rate: at most ${burst} frames at once and ${perSecond} per second per connection`,
+        ),
+        WS_CLOSE_CODES.rateLimited,
+      );
+      return;
+    }
+    if (isBinary) {
+      this.close(
+        new HookError(
+          "INVALID_OUTPUT",
+          "frame: binary frames are not part of the protocol; send JSON text",
+        ),
+        WS_CLOSE_CODES.unsupportedData,
+      );
+      return;
+    }
+    const text = (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer)).toString(
+      "utf8",
+    );
+    if (this.#attached) this.#frame(text);
+    else this.#hello(text);
+  }
+
+  #hello(text: string): void {
+    const parsed = parseWireFrame(text);
+    if (!parsed.success || parsed.data.type !== "Hello") {
+      const why = parsed.success
+        ? `got a ${parsed.data.type}`
+        : parsed.error.message.replace(/^Hello\./, "");
+      this.close(
+        new HookError(
+          "UNAUTHENTICATED",
+          `Hello: the first frame must be a Hello with the client id and token (${why})`,
+          { path: ["Hello"] },
+        ),
+      );
+      return;
+    }
+    const hello = parsed.data;
+    if (hello.protocol && hello.protocol !== PROTOCOL) {
+      this.close(
+        new HookError(
+          "UNAUTHENTICATED",
+          `Hello.protocol: this server speaks ${PROTOCOL}, not ${JSON.stringify(hello.protocol)}`,
+          { path: ["Hello", "protocol"] },
+        ),
+      );
+      return;
+    }
+    let clientId: string;
+    try {
+      clientId = this.#deps.authenticate({ authorization: hello.token, clientId: hello.clientId });
+    } catch {
+      this.close(
+        new HookError(
+          "UNAUTHENTICATED",
+          hello.token ? "Hello.token: the token is not valid" : "Hello.token: a token is required",
+          { path: ["Hello", "token"] },
+        ),
+      );
+      return;
+    }
+    try {
+      this.#attached = this.#deps.hub.attach(clientId, this.#sink());
+    } catch (error) {
+      this.close(HookError.from(error));
+      return;
+    }
+    clearTimeout(this.#authTimer);
+    this.#calls = new WsAgentCalls(
+      this.#deps.agent,
+      clientId,
+      (frame) => this.#send(frame),
+      this.#deps.closing,
+    );
+    this.#send({ type: "Welcome", clientId, resumed: this.#attached.resumed, protocol: PROTOCOL });
+  }
+
+  #frame(text: string): void {
+    const attached = this.#attached!;
+    const parsed = parseWireFrame(text);
+    if (!parsed.success) {
+      let raw: { type?: unknown; id?: unknown } | undefined;
+      try {
+        raw = JSON.parse(text) as typeof raw;
+      } catch {
+        // Not JSON: answered below without an id.
+      }
+      if (raw?.type === "Cancel" && typeof raw.id === "string" && raw.id.length <= 128) {
+        this.#calls!.cancel(raw.id);
+        return;
+      }
+      if (raw?.type === "HookResponse") {
+        // Fails the firing it names at once and counts against that hook.
+        attached.receive(raw, parsed.error);
+        return;
+      }
+      const e = parsed.error;
+      const error = new HookError(requestErrorCode(raw?.type, e), e.message, { path: e.path });
+      const id = typeof raw?.id === "string" && raw.id.length <= 128 ? raw.id : undefined;
+      this.#send(errorFrame(error, id));
+      return;
+    }
+    const frame = parsed.data;
+    if (frame.type === "HookResponse") {
+      const { type: _type, id: _id, ...response } = frame;
+      attached.receive(response);
+      return;
+    }
+    if (frame.id === undefined) {
+      this.#send(
+        errorFrame(
+          new HookError("INVALID_OUTPUT", `frame.id: a ${frame.type} needs an id to be answered`, {
+            path: ["id"],
+          }),
+        ),
+      );
+      return;
+    }
+    this.#request(frame as WireFrame & { id: string });
+  }
+
+  #request(frame: WireFrame & { id: string }): void {
+    const { hub } = this.#deps;
+    const clientId = this.#attached!.clientId;
+    const { type, id } = frame;
+    const { type: _type, id: _id, ...request } = frame as WireFrame & Record<string, unknown>;
+    try {
+      if (type === "RegisterHookRequest")
+        this.#send({ ...hub.register(clientId, request), type: "RegisterHookResponse", id });
+      else if (type === "UnregisterHookRequest")
+        this.#send({ ...hub.unregister(clientId, request), type: "UnregisterHookResponse", id });
+      else if (type === "ListHooksRequest")
+        this.#send({ ...hub.list(clientId, request), type: "ListHooksResponse", id });
+      else if (isAgentRequest(type)) this.#calls!.handle(frame);
+      else
+        throw new HookError(
+          "INVALID_OUTPUT",
+          `frame.type: ${type} is not a request a client sends`,
+          { path: ["type"] },
+        );
+    } catch (error) {
+      this.#send(errorFrame(error, id));
+    }
+  }
+
+  /** How the hub reaches this socket: HookEvents out, and the end of the stream. */
+  #sink(): HookEventSink {
+    const socket = this.#socket;
+    const max = this.#deps.maxMessageBytes;
+    return {
+      send: (message: HookEventMessage, event?: object) => {
+        if (this.#closed || socket.readyState !== socket.OPEN)
+          throw new HookError("UNAVAILABLE", "the stream has ended");
+        if (socket.bufferedAmount > 2 * max) {
+          const error = new HookError(
+            "LIMIT_EXCEEDED",
+            `the client is not reading: ${socket.bufferedAmount} bytes wait to be sent`,
+          );
+          this.close(error, WS_CLOSE_CODES.rateLimited);
+          throw new HookError("UNAVAILABLE", error.message);
+        }
+        const { payload, ...fields } = message;
+        const head = JSON.stringify({ type: "HookEvent", ...fields });
+        if (payload === undefined) {
+          socket.send(head);
+          return;
+        }
+        let body = event && encoded.get(event);
+        if (!body) {
+          const json = JSON.stringify(payload);
+          body = { json, bytes: Buffer.byteLength(json, "utf8") };
+          if (event) encoded.set(event, body);
+        }
+        if (body.bytes > max) {
+          throw new HookError(
+            "LIMIT_EXCEEDED",
+            `event ${message.eventId} is ${body.bytes} bytes of JSON; the hook server sends at most ${max}`,
+            { details: { limit: max } },
+          );
+        }
+        socket.send(`${head.slice(0, -1)},"payload":${body.json}}`);
+      },
+      close: (error) => this.close(error),
+    };
+  }
+
+  #gone(reason: string): void {
+    this.#closed = true;
+    clearTimeout(this.#authTimer);
+    this.#attached?.detach(reason);
+    this.#calls?.abortAll();
+  }
+}
