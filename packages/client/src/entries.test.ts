@@ -1,6 +1,7 @@
-import { HookEngine } from "@a3s-lab/hooks-core";
-import { HookHub } from "@a3s-lab/hooks-node";
+import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
+import { createHookServer, HookHub } from "@a3s-lab/hooks-node";
 import { describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
 import { MemoryLine } from "../test/fixtures/memory-transport.js";
 import * as browser from "./browser.js";
 import * as node from "./index.js";
@@ -30,11 +31,51 @@ describe("the package's entries", () => {
     );
   });
 
-  it("has no default transport in browsers yet, and says what to do", () => {
-    expect(() => new browser.A3sClient()).toThrow(/pass options\.transport/);
-    const line = new MemoryLine(new HookHub({ engine: new HookEngine() }));
-    const client = new browser.A3sClient({ transport: line.factory, clientId: "page-1" });
-    expect(client.clientId).toBe("page-1");
+  it("in browsers, speak WebSocket by default to the host that served the page", async () => {
+    const engine = new HookEngine();
+    const server = await createHookServer({ engine, port: 0, token: "page-token" });
+    // What a page has: a global WebSocket and its location; no process.env.
+    vi.stubGlobal("WebSocket", WebSocket);
+    vi.stubGlobal("location", { protocol: "http:", host: server.address });
+    const client = new browser.A3sClient({ token: "page-token", clientId: "page-1" });
+    try {
+      expect(client.address).toBe(server.address);
+      client.registerHook("PreToolUse", () => ({ action: "block", reason: "from the page" }));
+      await client.ready();
+      const result = await engine.fire(
+        createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } }),
+      );
+      expect(result).toMatchObject({ action: "block", reason: "from the page" });
+      expect(server.hub.clients()).toMatchObject([{ clientId: "page-1", connected: true }]);
+    } finally {
+      await client.close();
+      await server.close();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("say what to do in a runtime without WebSocket", () => {
+    vi.stubGlobal("WebSocket", undefined);
+    expect(() => new browser.A3sClient()).toThrow(/options\.WebSocket/);
+    vi.unstubAllGlobals();
+  });
+
+  it("offer the WebSocket transport in Node too, on the ws package", async () => {
+    const engine = new HookEngine();
+    const server = await createHookServer({ engine, port: 0, token: "t" });
+    const client = new node.A3sClient({
+      address: server.address,
+      token: "t",
+      transport: node.createWebSocketTransport,
+    });
+    try {
+      client.registerHook("Stop", () => undefined);
+      await client.ready();
+      expect(engine.list().map((h) => h.source)).toEqual([`remote:${client.clientId}`]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 
   it("refuses a client id outside the protocol's charset", () => {

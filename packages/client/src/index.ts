@@ -33,6 +33,7 @@ export class A3sClient extends A3sClientBase {
   }
 }
 
+export type { WebSocketTransportOptions } from "@a3s-lab/hooks-browser";
 // ── For SDK users ──────────────────────────────────────────────────────────────
 export type {
   AuditEvent,
@@ -79,6 +80,7 @@ export { DEFAULT_HOOK_PORT, HookError } from "@a3s-lab/hooks-core";
 export { A3sClientBase } from "./a3s-client.js";
 export type { A3sClientEventName, A3sClientEvents } from "./client-events.js";
 export { HookEvent, HookResponse } from "./hook-values.js";
+export { createWebSocketTransport } from "./node-websocket-transport.js";
 export type {
   A3sClientOptions,
   ClientPlatform,

@@ -90,13 +90,19 @@ export type ConnectionState =
   | "closed";
 
 export interface A3sClientOptions {
-  /** The agent's hook server. Default: `A3S_ADDRESS` in Node, else `127.0.0.1:16300`. */
+  /**
+   * The agent's hook server. Default: `A3S_ADDRESS` in Node; in a browser, the host that
+   * served the page; else `127.0.0.1:16300`.
+   */
   address?: string;
   /** Sent as `authorization: Bearer <token>`. Default: `A3S_TOKEN` in Node. */
   token?: string;
   /** This client's id; keep it to resume after a restart inside the reconnect window. Default: random. */
   clientId?: string;
-  /** How to reach the agent. Default: gRPC in Node (export condition `node`). */
+  /**
+   * How to reach the agent. Default: gRPC in Node (export condition `node`), WebSocket in
+   * browsers (`browser`); `createWebSocketTransport` picks the WebSocket in Node too.
+   */
   transport?: TransportFactory;
   /** Reconnect backoff. Default: 100 ms doubling to 5000 ms, with jitter. */
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
