@@ -8,6 +8,7 @@ import {
   auditLevelOf,
 } from "./audit.js";
 import { randomId } from "./create-event.js";
+import { DeadlineScheduler } from "./deadline-scheduler.js";
 import {
   eventSchemas,
   type HookEvent,
@@ -15,19 +16,13 @@ import {
   type HookEventName,
 } from "./event-schemas.js";
 import { eventSpecs, isHookEventName } from "./event-spec.js";
+import { aborted, Firing, type FiringHost, type StoredHook } from "./firing.js";
 import { HookError } from "./hook-error.js";
-import { CONTINUE, type HookResponse, hookResponseSchema } from "./hook-response.js";
-import { type CompiledMatcher, compileMatcher } from "./matcher.js";
-import {
-  emptyResult,
-  type FailBehavior,
-  type HookResult,
-  type OutcomeInput,
-  ResultFolder,
-} from "./merge.js";
+import { JobClock } from "./job-clock.js";
+import { compileMatcher } from "./matcher.js";
+import { emptyResult, type FailBehavior, type HookResult } from "./merge.js";
 import {
   type CanonicalEventName,
-  type HookContext,
   type HookEventNameInput,
   type HookHandle,
   type HookHandler,
@@ -86,74 +81,10 @@ export interface HookInfo {
   stats: { runs: number; blocks: number; failures: number; timeouts: number };
 }
 
-interface StoredHook {
-  readonly id: string;
-  readonly name: string | undefined;
-  readonly event: HookEventName;
-  readonly handler: HookHandler;
-  readonly matcher: CompiledMatcher;
-  readonly matcherText: string;
-  readonly priority: number;
-  readonly timeout: number;
-  readonly failBehavior: FailBehavior;
-  readonly async: boolean;
-  readonly once: boolean;
-  readonly source: string | undefined;
-  readonly seq: number;
-  readonly stats: HookInfo["stats"];
-  detach?: () => void;
-}
-
 /** A function that stops a subscription; also `using`-disposable. */
 export type Unsubscribe = (() => void) & Disposable;
 
 const LEVEL_RANK: Record<AuditLevel, number> = { off: 0, info: 1, verbose: 2 };
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  // A thenable check rather than instanceof, so promises from other realms work too.
-  return (
-    value !== null &&
-    typeof value === "object" &&
-    typeof (value as PromiseLike<unknown>).then === "function"
-  );
-}
-
-/**
- * What a handler gets as `ctx`. A class rather than an object literal with a getter: V8 builds
- * a literal with an accessor slowly (about 0.5 µs and 600 bytes on Node 20), and that was the
- * largest cost of running an async hook.
- */
-class InvocationContext implements HookContext {
-  #controller: AbortController | undefined;
-  readonly hookId: string;
-  readonly sessionId: string;
-  readonly eventId: string;
-
-  constructor(hookId: string, event: HookEvent) {
-    this.hookId = hookId;
-    this.sessionId = event.sessionId;
-    this.eventId = event.eventId;
-  }
-
-  // Made on first use: most handlers never look at their signal, and one costs microseconds.
-  get signal(): AbortSignal {
-    this.#controller ??= new AbortController();
-    return this.#controller.signal;
-  }
-
-  /** Abort the handler's signal, if it ever asked for one. */
-  static abort(ctx: InvocationContext, reason: unknown): void {
-    ctx.#controller?.abort(reason);
-  }
-}
-
-/** One timer for the hooks of a parallel firing that share a timeout; a Node timer is not cheap. */
-interface SharedTimeout {
-  readonly ms: number;
-  /** The timeout handlers of the hooks still running. */
-  readonly waiting: Set<() => void>;
-  timer: unknown;
-}
 
 function describeMatcher(matcher: unknown): string {
   if (matcher === undefined || matcher === "") return "*";
@@ -181,7 +112,9 @@ export class HookEngine {
   readonly #byEvent = new Map<HookEventName, StoredHook[]>();
   readonly #byId = new Map<string, StoredHook>();
   readonly #audit = new EventEmitter();
-  readonly #timers: Timers;
+  /** Audit subscriptions open now: with none, a firing skips its audit pass altogether. */
+  #subscribers = 0;
+  readonly #host: FiringHost;
   readonly #mode: "parallel" | "sequential";
   readonly #defaultTimeout: number;
   readonly #failBehavior: FailBehavior;
@@ -202,8 +135,25 @@ export class HookEngine {
     this.#maxTotal = options.maxTotalHooks ?? 50;
     this.#enabled = options.enabled ?? true;
     this.#auditRank = LEVEL_RANK[options.auditLevel ?? "info"];
-    this.#timers = options.timers ?? defaultTimers;
     this.#toolSchemas = options.toolSchemas;
+    const timers = options.timers ?? defaultTimers;
+    this.#host = {
+      timers,
+      jobClock: new JobClock(timers),
+      deadlines: new DeadlineScheduler(timers),
+      mergeOptions: { validateEvent: (next) => this.#validateModified(next) },
+      report: (event, hooks, result) => this.#report(event, hooks, result),
+      started: (hook, event) =>
+        this.#emit({
+          type: "started",
+          time: Date.now(),
+          hookId: hook.id,
+          event: hook.event,
+          eventId: event.eventId,
+        }),
+      late: (hook, eventId, error) => this.#late(hook, eventId, error),
+      warn: (message, about) => this.warn(message, about),
+    };
   }
 
   /** When false, `fire` answers continue at once and runs nothing. */
@@ -404,15 +354,22 @@ export class HookEngine {
   ): Unsubscribe {
     const fn = listener as (record: AuditEvent) => void;
     this.#audit.on(type, fn);
-    const off = Object.assign(() => void this.#audit.off(type, fn), {
-      [Symbol.dispose]: () => void this.#audit.off(type, fn),
-    });
+    this.#subscribers++;
+    let subscribed = true;
+    const stop = () => {
+      if (!subscribed) return;
+      subscribed = false;
+      this.#subscribers--;
+      this.#audit.off(type, fn);
+    };
+    const off = Object.assign(stop, { [Symbol.dispose]: stop });
     options.signal?.addEventListener("abort", off, { once: true });
     return off;
   }
 
   #wants(type: AuditEventType): boolean {
     return (
+      this.#subscribers > 0 &&
       this.#auditRank >= LEVEL_RANK[auditLevelOf[type]] &&
       (this.#audit.listenerCount(type) > 0 || this.#audit.listenerCount("*") > 0)
     );
@@ -448,15 +405,28 @@ export class HookEngine {
       if (!isHookEventName(event?.eventType)) return Promise.reject(unknownEvent(event));
       return Promise.resolve(emptyResult(event));
     }
+    // The lists are copied on write, never changed in place, so when every hook matches (the
+    // usual case) the list itself is the firing's: no array per firing.
     let matched: StoredHook[] | undefined;
-    for (const hook of hooks) {
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]!;
       if (hook.matcher === null || this.#matches(hook, event)) {
-        (matched ??= []).push(hook);
+        matched?.push(hook);
         if (hook.once) this.unregister(hook.id, "once");
-      }
+      } else matched ??= hooks.slice(0, i);
     }
-    if (matched === undefined) return Promise.resolve(emptyResult(event));
-    return this.#run(event, matched, options?.signal);
+    const firing = matched ?? hooks;
+    if (firing.length === 0) return Promise.resolve(emptyResult(event));
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(aborted(signal));
+    return new Firing(
+      this.#host,
+      event,
+      firing,
+      this.#mode === "sequential",
+      signal,
+      this.#auditRank === 2 && this.#wants("started"),
+    ).run();
   }
 
   #matches(hook: StoredHook, event: HookEvent): boolean {
@@ -475,47 +445,6 @@ export class HookEngine {
       }
       return false;
     }
-  }
-
-  async #run<E extends HookEvent>(
-    event: E,
-    hooks: StoredHook[],
-    signal: AbortSignal | undefined,
-  ): Promise<HookResult<E>> {
-    if (signal?.aborted) throw aborted(signal);
-    const folder = new ResultFolder(event, {
-      validateEvent: (next) => this.#validateModified(next),
-    });
-    if (this.#mode === "parallel") {
-      // The hooks start together, so those with the first hook's timeout (usually all of them)
-      // can share one timer instead of paying for one each.
-      const shared: SharedTimeout | undefined =
-        hooks.length > 1
-          ? { ms: hooks[0]!.timeout, waiting: new Set(), timer: undefined }
-          : undefined;
-      const started = hooks.map((hook) => this.#invoke(hook, event, signal, shared));
-      // One hook (the common case) needs no Promise.all: an allocation and a tick fewer.
-      const outcomes = started.length === 1 ? [await started[0]!] : await Promise.all(started);
-      for (const outcome of outcomes) folder.add(outcome);
-    } else {
-      for (const hook of hooks) {
-        if (folder.done) {
-          folder.add({
-            hookId: hook.id,
-            name: hook.name,
-            status: "cancelled",
-            failBehavior: hook.failBehavior,
-            duration: 0,
-          });
-          continue;
-        }
-        folder.add(await this.#invoke(hook, folder.event, signal));
-      }
-    }
-    if (signal?.aborted) throw aborted(signal);
-    const result = folder.finish();
-    this.#report(event, hooks, result);
-    return result;
   }
 
   #validateModified(next: HookEvent): ValidationResult<unknown> {
@@ -543,163 +472,31 @@ export class HookEngine {
     return schemaCheck;
   }
 
-  /** Run one hook. Never rejects: every way a hook can fail becomes an outcome. */
-  #invoke(
-    hook: StoredHook,
-    event: HookEvent,
-    fireSignal: AbortSignal | undefined,
-    shared?: SharedTimeout,
-  ): Promise<OutcomeInput> | OutcomeInput {
-    hook.stats.runs++;
-    const start = this.#timers.now();
-    const ctx = new InvocationContext(hook.id, event);
-    if (this.#auditRank === 2 && this.#wants("started")) {
+  /** A fire-and-forget hook failed or timed out after its firing was answered. */
+  #late(hook: StoredHook, eventId: string, error: HookError): void {
+    const base = { time: Date.now(), hookId: hook.id, event: hook.event, eventId };
+    if (error.code === "TIMEOUT") {
+      if (this.#wants("timed_out"))
+        this.#emit({ type: "timed_out", ...base, timeout: hook.timeout });
+    } else if (this.#wants("failed")) {
       this.#emit({
-        type: "started",
-        time: Date.now(),
-        hookId: hook.id,
-        event: hook.event,
-        eventId: event.eventId,
+        type: "failed",
+        ...base,
+        code: error.code,
+        message: error.message,
+        duration: 0,
       });
     }
-    const finish = (
-      status: OutcomeInput["status"],
-      response: HookResponse | undefined,
-      error?: HookError,
-    ): OutcomeInput => {
-      const outcome: OutcomeInput = {
-        hookId: hook.id,
-        name: hook.name,
-        status,
-        response,
-        error,
-        failBehavior: hook.failBehavior,
-        duration: this.#timers.now() - start,
-      };
-      if (status === "failed") hook.stats.failures++;
-      else if (status === "timeout") hook.stats.timeouts++;
-      else if (response?.action === "block") hook.stats.blocks++;
-      return outcome;
-    };
-    const settle = (value: unknown): OutcomeInput => {
-      const response = toResponse(value);
-      return response instanceof HookError
-        ? finish("failed", undefined, response)
-        : finish("ok", response);
-    };
-
-    let value: unknown;
-    try {
-      value = hook.handler(event as never, ctx);
-    } catch (error) {
-      return finish("failed", undefined, HookError.from(error, "HANDLER_FAILED"));
-    }
-    if (hook.async) {
-      // Fire and forget: keep the timeout (so a runaway hook is aborted) but never wait.
-      if (isThenable(value)) this.#background(hook, event, value, ctx);
-      return finish("async", CONTINUE);
-    }
-    if (!isThenable(value)) return settle(value);
-
-    return new Promise<OutcomeInput>((resolve) => {
-      let settled = false;
-      const done = (outcome: OutcomeInput) => {
-        if (settled) return;
-        settled = true;
-        if (joined) {
-          shared.waiting.delete(onTimeout);
-          if (shared.waiting.size === 0) this.#timers.clearTimeout(shared.timer);
-        } else this.#timers.clearTimeout(timer);
-        fireSignal?.removeEventListener("abort", onAbort);
-        resolve(outcome);
-      };
-      const onAbort = () => {
-        InvocationContext.abort(ctx, fireSignal?.reason);
-        done(finish("cancelled", undefined, new HookError("ABORTED", "the firing was aborted")));
-      };
-      const onTimeout = () => {
-        const error = new HookError("TIMEOUT", `no answer within ${hook.timeout} ms`, {
-          details: { timeout: hook.timeout },
-        });
-        InvocationContext.abort(ctx, error);
-        done(finish("timeout", undefined, error));
-      };
-      const joined = shared?.ms === hook.timeout;
-      if (joined) {
-        if (shared.waiting.size === 0) {
-          shared.timer = this.#timers.setTimeout(() => {
-            for (const expire of shared.waiting) expire();
-          }, hook.timeout);
-        }
-        shared.waiting.add(onTimeout);
-      }
-      const timer = joined ? undefined : this.#timers.setTimeout(onTimeout, hook.timeout);
-      fireSignal?.addEventListener("abort", onAbort, { once: true });
-      // Promise.resolve adopts foreign thenables safely: a then() that throws becomes a
-      // rejection instead of escaping the executor (a native promise is returned as is).
-      Promise.resolve(value).then(
-        (v) => done(settle(v)),
-        (error: unknown) =>
-          done(finish("failed", undefined, HookError.from(error, "HANDLER_FAILED"))),
-      );
-    });
-  }
-
-  #background(
-    hook: StoredHook,
-    event: HookEvent,
-    value: PromiseLike<unknown>,
-    ctx: InvocationContext,
-  ): void {
-    let settled = false;
-    const timer = this.#timers.setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      InvocationContext.abort(ctx, new HookError("TIMEOUT", `no answer within ${hook.timeout} ms`));
-      hook.stats.timeouts++;
-      if (this.#wants("timed_out")) {
-        this.#emit({
-          type: "timed_out",
-          time: Date.now(),
-          hookId: hook.id,
-          event: hook.event,
-          eventId: event.eventId,
-          timeout: hook.timeout,
-        });
-      }
-    }, hook.timeout);
-    Promise.resolve(value).then(
-      () => {
-        settled = true;
-        this.#timers.clearTimeout(timer);
-      },
-      (error: unknown) => {
-        settled = true;
-        this.#timers.clearTimeout(timer);
-        hook.stats.failures++;
-        if (this.#wants("failed")) {
-          const e = HookError.from(error, "HANDLER_FAILED");
-          this.#emit({
-            type: "failed",
-            time: Date.now(),
-            hookId: hook.id,
-            event: hook.event,
-            eventId: event.eventId,
-            code: e.code,
-            message: e.message,
-            duration: 0,
-          });
-        }
-      },
-    );
   }
 
   /** Emit the audit records of one firing. */
-  #report(event: HookEvent, hooks: StoredHook[], result: HookResult): void {
-    if (this.#auditRank === 0) return;
+  #report(event: HookEvent, hooks: readonly StoredHook[], result: HookResult): void {
+    if (this.#auditRank === 0 || this.#subscribers === 0) return;
     const time = Date.now();
     const base = { time, event: event.eventType, eventId: event.eventId };
-    for (const [i, o] of result.outcomes.entries()) {
+    const outcomes = result.outcomes;
+    for (let i = 0; i < outcomes.length; i++) {
+      const o = outcomes[i]!;
       const hook = hooks[i]!;
       if (o.status === "timeout" && this.#wants("timed_out")) {
         this.#emit({ type: "timed_out", ...base, hookId: o.hookId, timeout: hook.timeout });
@@ -743,16 +540,6 @@ export class HookEngine {
   }
 }
 
-/** Validate a handler's return value; a HookError when it is not a response. */
-function toResponse(value: unknown): HookResponse | HookError {
-  if (value === undefined || value === null) return CONTINUE;
-  // The common answer needs no schema run.
-  if ((value as HookResponse).action === "continue" && Object.keys(value as object).length === 1)
-    return CONTINUE;
-  const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
-  return checked.success ? (checked.data as HookResponse) : checked.error;
-}
-
 function unknownEvent(event: unknown): HookError {
   const type = (event as { eventType?: unknown } | null | undefined)?.eventType;
   return new HookError(
@@ -760,10 +547,6 @@ function unknownEvent(event: unknown): HookError {
     `event.eventType: unknown event name ${JSON.stringify(type ?? null)}`,
     { path: ["eventType"] },
   );
-}
-
-function aborted(signal: AbortSignal): HookError {
-  return new HookError("ABORTED", "the firing was aborted", { cause: signal.reason });
 }
 
 const engineOptionsSchema = z.object({

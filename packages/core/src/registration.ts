@@ -22,6 +22,22 @@ export interface HookContext {
   readonly hookId: string;
   readonly sessionId: string;
   readonly eventId: string;
+  /**
+   * Call `listener` once, with the signal's reason, when the hook is aborted (it timed out or
+   * the firing was cancelled); at once if that already happened. Returns the way to stop
+   * listening. Cheaper than `signal` for a handler that only needs to hear about an abort:
+   * it creates no `AbortController`. `HookEngine` and `A3sClient` always provide it; a context
+   * made by hand may not.
+   *
+   * @example
+   * ```ts
+   * handler: (event, ctx) => new Promise((resolve, reject) => {
+   *   const id = queue.send(event, resolve);
+   *   ctx.onAbort?.((reason) => { queue.cancel(id); reject(reason); });
+   * }),
+   * ```
+   */
+  onAbort?(listener: (reason: unknown) => void): () => void;
 }
 
 /** What a handler may return: a response, or nothing for "continue". */

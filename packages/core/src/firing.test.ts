@@ -1,0 +1,282 @@
+import { describe, expect, it } from "vitest";
+import type { AuditEvent } from "./audit.js";
+import { createEvent } from "./create-event.js";
+import type { PreToolUseEvent } from "./event-schemas.js";
+import { HookEngine } from "./hook-engine.js";
+import type { HookError } from "./hook-error.js";
+import type { Timers } from "./timers.js";
+
+const bash = (command: string): PreToolUseEvent =>
+  createEvent("PreToolUse", { sessionId: "s1", tool: "Bash", args: { command } });
+
+/** A clock and timers that move only when the test says so, counting every timer started. */
+function manualTimers() {
+  let now = 0;
+  let seq = 0;
+  let started = 0;
+  const tasks = new Map<number, { at: number; ms: number; run: () => void }>();
+  const timers: Timers = {
+    setTimeout: (run, ms) => {
+      started++;
+      tasks.set(++seq, { at: now + ms, ms, run });
+      return seq;
+    },
+    clearTimeout: (handle) => void tasks.delete(handle as number),
+    now: () => now,
+  };
+  return {
+    timers,
+    tasks,
+    get started() {
+      return started;
+    },
+    /** Move the clock; fire what falls due, in order. */
+    advance(ms: number) {
+      const until = now + ms;
+      for (;;) {
+        const due = [...tasks.entries()]
+          .filter(([, t]) => t.at <= until)
+          .sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        tasks.delete(due[0]);
+        now = due[1].at;
+        due[1].run();
+      }
+      now = until;
+    },
+  };
+}
+
+/** A promise the test settles. */
+function gate<T = undefined>() {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+describe("HookEngine timers", () => {
+  it("starts no timer for hooks that answer within the turn", async () => {
+    const t = manualTimers();
+    const engine = new HookEngine({ timers: t.timers });
+    for (let i = 0; i < 5; i++) engine.register({ event: "PreToolUse", handler: async () => {} });
+    engine.register({ event: "PreToolUse", handler: () => undefined });
+    const result = await engine.fire(bash("ls"));
+    expect(result.outcomes.map((o) => o.status)).toEqual(Array(6).fill("ok"));
+    expect(t.started).toBe(0);
+  });
+
+  it("times a hook still running after the turn with its own timeout, and clears it on the answer", async () => {
+    const t = manualTimers();
+    const engine = new HookEngine({ timers: t.timers });
+    const answer = gate();
+    engine.register({ event: "PreToolUse", timeout: 700, handler: () => answer.promise });
+    engine.register({ event: "PreToolUse", handler: async () => {} });
+    const pending = engine.fire(bash("ls"));
+    await Promise.resolve();
+    expect([...t.tasks.values()].map((task) => task.ms)).toEqual([700]);
+    t.advance(699);
+    answer.open(undefined);
+    const result = await pending;
+    expect(result.outcomes.map((o) => o.status)).toEqual(["ok", "ok"]);
+    expect(t.tasks.size).toBe(0);
+  });
+
+  it("reports each hook's duration from the firing's start to its answer", async () => {
+    const t = manualTimers();
+    const engine = new HookEngine({ timers: t.timers });
+    const first = gate();
+    const second = gate();
+    engine.register({ event: "PreToolUse", handler: () => first.promise });
+    engine.register({ event: "PreToolUse", handler: () => second.promise });
+    const pending = engine.fire(bash("ls"));
+    await Promise.resolve();
+    t.advance(30);
+    first.open(undefined);
+    await Promise.resolve();
+    await Promise.resolve();
+    t.advance(45);
+    second.open(undefined);
+    const result = await pending;
+    expect(result.outcomes.map((o) => o.duration)).toEqual([30, 75]);
+  });
+
+  it("in sequential mode starts each hook's clock when the one before it answered", async () => {
+    const t = manualTimers();
+    const engine = new HookEngine({ timers: t.timers, mode: "sequential" });
+    const first = gate();
+    const second = gate();
+    engine.register({ event: "PreToolUse", handler: () => first.promise });
+    engine.register({ event: "PreToolUse", handler: () => second.promise });
+    const pending = engine.fire(bash("ls"));
+    t.advance(10);
+    first.open(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    t.advance(25);
+    second.open(undefined);
+    const result = await pending;
+    expect(result.outcomes.map((o) => o.duration)).toEqual([10, 25]);
+  });
+});
+
+describe("HookContext.onAbort", () => {
+  it("tells the handler about its timeout with the TIMEOUT error, once, without an AbortController", async () => {
+    const t = manualTimers();
+    const engine = new HookEngine({ timers: t.timers, defaultTimeout: 100 });
+    const reasons: unknown[] = [];
+    let lateReason: unknown;
+    let stopped = 0;
+    engine.register({
+      event: "PreToolUse",
+      handler: (_e, ctx) => {
+        ctx.onAbort?.((reason) => reasons.push(reason));
+        const stop = ctx.onAbort?.(() => stopped++);
+        stop?.();
+        // After the abort, a new listener hears at once and a new signal is already aborted.
+        setTimeout(() => {
+          ctx.onAbort?.((reason) => (lateReason = reason));
+        }, 0);
+        return new Promise(() => undefined);
+      },
+    });
+    const pending = engine.fire(bash("ls"));
+    await Promise.resolve();
+    t.advance(100);
+    const result = await pending;
+    expect(result.outcomes[0]!.status).toBe("timeout");
+    expect(reasons).toHaveLength(1);
+    expect((reasons[0] as HookError).code).toBe("TIMEOUT");
+    expect(stopped).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(lateReason).toBe(reasons[0]);
+  });
+
+  it("hands out an aborted signal when asked for one after the abort", async () => {
+    const t = manualTimers();
+    const engine = new HookEngine({ timers: t.timers, defaultTimeout: 50 });
+    let ctx: { signal: AbortSignal } | undefined;
+    engine.register({
+      event: "PreToolUse",
+      handler: (_e, c) => {
+        ctx = c;
+        return new Promise(() => undefined);
+      },
+    });
+    const pending = engine.fire(bash("ls"));
+    await Promise.resolve();
+    t.advance(50);
+    await pending;
+    expect(ctx!.signal.aborted).toBe(true);
+    expect((ctx!.signal.reason as HookError).code).toBe("TIMEOUT");
+  });
+
+  it("passes the firing signal's reason when the firing is aborted", async () => {
+    const engine = new HookEngine();
+    let heard: unknown;
+    engine.register({
+      event: "PreToolUse",
+      handler: (_e, ctx) => {
+        ctx.onAbort?.((reason) => (heard = reason));
+        return new Promise(() => undefined);
+      },
+    });
+    const controller = new AbortController();
+    const pending = engine.fire(bash("ls"), { signal: controller.signal });
+    const why = new Error("user pressed ctrl-c");
+    controller.abort(why);
+    await expect(pending).rejects.toMatchObject({ code: "ABORTED", cause: why });
+    expect(heard).toBe(why);
+  });
+
+  it("a listener that throws does not stop the timeout; the audit stream gets a warning", async () => {
+    const t = manualTimers();
+    const engine = new HookEngine({ timers: t.timers, defaultTimeout: 20 });
+    const warnings: AuditEvent[] = [];
+    engine.on("warning", (w) => warnings.push(w));
+    let signalAborted = false;
+    engine.register({
+      id: "cleanup-bug",
+      event: "PreToolUse",
+      handler: (_e, ctx) => {
+        ctx.onAbort?.(() => {
+          throw new Error("cleanup exploded");
+        });
+        ctx.signal.addEventListener("abort", () => (signalAborted = true));
+        return new Promise(() => undefined);
+      },
+    });
+    const pending = engine.fire(bash("ls"));
+    await Promise.resolve();
+    t.advance(20);
+    expect((await pending).outcomes[0]!.status).toBe("timeout");
+    expect(signalAborted).toBe(true);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        hookId: "cleanup-bug",
+        message: "onAbort listener threw: cleanup exploded",
+      }),
+    ]);
+  });
+});
+
+describe("HookEngine aborts", () => {
+  it("a sequential firing that is aborted starts no further hook", async () => {
+    const engine = new HookEngine({ mode: "sequential" });
+    const ran: string[] = [];
+    engine.register({
+      event: "PreToolUse",
+      handler: () => {
+        ran.push("first");
+        return new Promise(() => undefined);
+      },
+    });
+    engine.register({ event: "PreToolUse", handler: () => void ran.push("second") });
+    const controller = new AbortController();
+    const pending = engine.fire(bash("ls"), { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: "ABORTED" });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(ran).toEqual(["first"]);
+  });
+
+  it("a handler that aborts its own firing rejects it and aborts the others", async () => {
+    const engine = new HookEngine();
+    const controller = new AbortController();
+    let otherAborted = false;
+    engine.register({
+      event: "PreToolUse",
+      handler: (_e, ctx) => {
+        ctx.onAbort?.(() => (otherAborted = true));
+        return new Promise(() => undefined);
+      },
+    });
+    engine.register({ event: "PreToolUse", handler: () => void controller.abort() });
+    await expect(engine.fire(bash("ls"), { signal: controller.signal })).rejects.toMatchObject({
+      code: "ABORTED",
+    });
+    expect(otherAborted).toBe(true);
+  });
+
+  it("a fire-and-forget hook that runs past its timeout is aborted and reported", async () => {
+    const t = manualTimers();
+    const engine = new HookEngine({ timers: t.timers });
+    const records: AuditEvent[] = [];
+    engine.on("timed_out", (r) => records.push(r));
+    let aborted: unknown;
+    engine.register({
+      id: "bg",
+      event: "PreToolUse",
+      async: true,
+      timeout: 30,
+      handler: (_e, ctx) => {
+        ctx.onAbort?.((reason) => (aborted = reason));
+        return new Promise(() => undefined);
+      },
+    });
+    const result = await engine.fire(bash("ls"));
+    expect(result.outcomes[0]!.status).toBe("async");
+    t.advance(30);
+    expect((aborted as HookError).code).toBe("TIMEOUT");
+    expect(records).toEqual([expect.objectContaining({ hookId: "bg", timeout: 30 })]);
+    expect(engine.list()[0]!.stats.timeouts).toBe(1);
+  });
+});

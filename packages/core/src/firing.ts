@@ -1,0 +1,408 @@
+import type { DeadlineScheduler, Expirable } from "./deadline-scheduler.js";
+import type { HookEvent, HookEventName } from "./event-schemas.js";
+import { HookError } from "./hook-error.js";
+import { CONTINUE, type HookResponse, hookResponseSchema } from "./hook-response.js";
+import { InvocationContext } from "./invocation-context.js";
+import type { JobClock } from "./job-clock.js";
+import type { CompiledMatcher } from "./matcher.js";
+import {
+  type FailBehavior,
+  type HookResult,
+  type MergeOptions,
+  type OutcomeInput,
+  type OutcomeStatus,
+  ResultFolder,
+} from "./merge.js";
+import type { HookHandler } from "./registration.js";
+import type { Timers } from "./timers.js";
+import { validate } from "./validation.js";
+
+/** A registered hook, as the engine keeps it. */
+export interface StoredHook {
+  readonly id: string;
+  readonly name: string | undefined;
+  readonly event: HookEventName;
+  readonly handler: HookHandler;
+  readonly matcher: CompiledMatcher;
+  readonly matcherText: string;
+  readonly priority: number;
+  readonly timeout: number;
+  readonly failBehavior: FailBehavior;
+  readonly async: boolean;
+  readonly once: boolean;
+  readonly source: string | undefined;
+  readonly seq: number;
+  readonly stats: { runs: number; blocks: number; failures: number; timeouts: number };
+  detach?: () => void;
+}
+
+/** What a firing needs from its engine; one per engine, made once. */
+export interface FiringHost {
+  readonly timers: Timers;
+  /** The clock for hooks that answer through a promise. */
+  readonly jobClock: JobClock;
+  readonly deadlines: DeadlineScheduler;
+  readonly mergeOptions: MergeOptions;
+  /** Emit the audit records of a finished firing. */
+  report(event: HookEvent, hooks: readonly StoredHook[], result: HookResult): void;
+  /** Emit `started` (verbose audit). */
+  started(hook: StoredHook, event: HookEvent): void;
+  /** A fire-and-forget hook failed or timed out after its firing was answered. */
+  late(hook: StoredHook, eventId: string, error: HookError): void;
+  /** Something worth a warning in the audit stream. */
+  warn(message: string, about: { hookId: string; eventId: string }): void;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  // A thenable check rather than instanceof, so promises from other realms work too.
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as PromiseLike<unknown>).then === "function"
+  );
+}
+
+/** Validate a handler's return value; a HookError when it is not a response. */
+function toResponse(value: unknown): HookResponse | HookError {
+  if (value === undefined || value === null) return CONTINUE;
+  // The common answer needs no schema run.
+  if ((value as HookResponse).action === "continue" && Object.keys(value as object).length === 1)
+    return CONTINUE;
+  const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
+  return checked.success ? (checked.data as HookResponse) : checked.error;
+}
+
+export function aborted(signal: AbortSignal): HookError {
+  return new HookError("ABORTED", "the firing was aborted", { cause: signal.reason });
+}
+
+/** Whoever waits for a run's answer. */
+interface RunOwner {
+  /** True when several of its runs may answer together (one clock reading can serve them). */
+  readonly sharesClock: boolean;
+  hookDone(run: HookRun): void;
+}
+
+/**
+ * One hook's run: its context, its deadline, and (once settled) its outcome. It is the
+ * outcome the fold reads, so a run costs one object besides the handler's context.
+ */
+class HookRun implements OutcomeInput, Expirable {
+  readonly hook: StoredHook;
+  readonly ctx: InvocationContext;
+  readonly hookId: string;
+  readonly name: string | undefined;
+  readonly failBehavior: FailBehavior;
+  readonly timeout: number;
+  /** When the hook started (for parallel hooks, when the firing started them all). */
+  readonly start: number;
+  status: OutcomeStatus = "ok";
+  response: HookResponse | undefined = undefined;
+  error: HookError | undefined = undefined;
+  duration = 0;
+  settled = false;
+  /** True once its answer is awaited (it did not answer within the handler call). */
+  awaited = false;
+  timer: unknown = undefined;
+  /** The firing waiting for this run; undefined once it runs fire-and-forget. */
+  owner: RunOwner | undefined;
+  readonly #host: FiringHost;
+
+  constructor(
+    host: FiringHost,
+    hook: StoredHook,
+    event: HookEvent,
+    owner: RunOwner,
+    start: number,
+  ) {
+    this.#host = host;
+    this.hook = hook;
+    this.owner = owner;
+    this.start = start;
+    this.hookId = hook.id;
+    this.name = hook.name;
+    this.failBehavior = hook.failBehavior;
+    this.timeout = hook.timeout;
+    this.ctx = new InvocationContext(hook.id, event);
+  }
+
+  /** The handler answered: returned a value, or (`async` true) resolved to one. */
+  answered(value: unknown, async: boolean): void {
+    if (this.settled) return;
+    const end = this.#clock(async);
+    // Fire and forget (no owner): nobody reads the answer.
+    const response = this.owner === undefined ? undefined : toResponse(value);
+    if (response instanceof HookError) this.#settle("failed", undefined, response, end);
+    else this.#settle("ok", response, undefined, end);
+  }
+
+  /** The handler threw, or (`async` true) rejected. */
+  threw(error: unknown, async: boolean): void {
+    if (this.settled) return;
+    const end = this.#clock(async);
+    this.#settle("failed", undefined, HookError.from(error, "HANDLER_FAILED"), end);
+  }
+
+  /** The time now; in a promise reaction (`async`), shared with the firing's other reactions. */
+  #clock(async: boolean): number {
+    return async && this.owner?.sharesClock ? this.#host.jobClock.now() : this.#host.timers.now();
+  }
+
+  /** Its timeout passed. */
+  expire(): void {
+    if (this.settled) return;
+    const error = new HookError("TIMEOUT", `no answer within ${this.timeout} ms`, {
+      details: { timeout: this.timeout },
+    });
+    this.#abort(error);
+    this.#settle("timeout", undefined, error, this.#host.timers.now());
+  }
+
+  /** Its firing was aborted. */
+  cancel(reason: unknown): void {
+    if (this.settled) return;
+    this.#abort(reason);
+    const error = new HookError("ABORTED", "the firing was aborted");
+    this.#settle("cancelled", undefined, error, this.#host.timers.now());
+  }
+
+  #abort(reason: unknown): void {
+    const failure = InvocationContext.abort(this.ctx, reason);
+    if (failure !== undefined) {
+      // The hook's own cleanup failed; its outcome stands, and the host hears about it.
+      this.#host.warn(`onAbort listener threw: ${HookError.from(failure).message}`, {
+        hookId: this.hookId,
+        eventId: this.ctx.eventId,
+      });
+    }
+  }
+
+  #settle(
+    status: OutcomeStatus,
+    response: HookResponse | undefined,
+    error: HookError | undefined,
+    end: number,
+  ): void {
+    this.settled = true;
+    this.status = status;
+    this.response = response;
+    this.error = error;
+    this.duration = end - this.start;
+    const stats = this.hook.stats;
+    if (status === "failed") stats.failures++;
+    else if (status === "timeout") stats.timeouts++;
+    else if (response?.action === "block") stats.blocks++;
+    if (!this.awaited) return;
+    this.#host.deadlines.done(this);
+    const owner = this.owner;
+    if (owner !== undefined) owner.hookDone(this);
+    else if (error !== undefined) this.#host.late(this.hook, this.ctx.eventId, error);
+  }
+}
+
+/**
+ * One `fire()` with at least one matching hook: starts the hooks (all at once, or one after
+ * another in sequential mode), waits for the ones that answer asynchronously, folds the
+ * outcomes in execution order and settles the firing's promise. One promise per firing, none
+ * per hook; no timer for hooks that answer within the turn (see {@link DeadlineScheduler}).
+ */
+export class Firing<E extends HookEvent> implements RunOwner {
+  readonly #host: FiringHost;
+  readonly #event: E;
+  readonly #hooks: readonly StoredHook[];
+  readonly #signal: AbortSignal | undefined;
+  readonly #auditStarts: boolean;
+  /** Parallel mode: every hook's outcome, in execution order. */
+  readonly #outcomes: OutcomeInput[] = [];
+  /** Sequential mode: the fold so far, and the next hook to start. */
+  readonly #folder: ResultFolder<E> | undefined;
+  #next = 0;
+  /** The last clock reading: a parallel firing's start, or when the last sequential hook ended. */
+  #now = 0;
+  #waiting = 0;
+  sharesClock = false;
+  #over = false;
+  #resolve: ((result: HookResult<E>) => void) | undefined;
+  #reject: ((error: unknown) => void) | undefined;
+  #onAbort: (() => void) | undefined;
+
+  constructor(
+    host: FiringHost,
+    event: E,
+    hooks: readonly StoredHook[],
+    sequential: boolean,
+    signal: AbortSignal | undefined,
+    auditStarts: boolean,
+  ) {
+    this.#host = host;
+    this.#event = event;
+    this.#hooks = hooks;
+    this.#signal = signal;
+    this.#auditStarts = auditStarts;
+    this.#folder = sequential ? new ResultFolder(event, host.mergeOptions) : undefined;
+  }
+
+  run(): Promise<HookResult<E>> {
+    const signal = this.#signal;
+    const host = this.#host;
+    try {
+      // Parallel hooks start together, so one clock reading serves them all.
+      this.#now = host.timers.now();
+      if (this.#folder !== undefined) this.#step();
+      else for (const hook of this.#hooks) this.#outcomes.push(this.#start(hook, this.#event));
+      if (this.#waiting === 0) return Promise.resolve(this.#result());
+    } catch (error) {
+      // An audit listener or a tool schema threw; hooks already running keep their timeouts.
+      this.#over = true;
+      return Promise.reject(error);
+    } finally {
+      host.deadlines.arm();
+    }
+    this.sharesClock = this.#waiting > 1;
+    const promise = new Promise<HookResult<E>>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // Aborted already: a handler aborted the firing while it started.
+    if (signal?.aborted) this.#abort();
+    else if (signal !== undefined) {
+      this.#onAbort = () => this.#abort();
+      signal.addEventListener("abort", this.#onAbort, { once: true });
+    }
+    return promise;
+  }
+
+  /** Called by a run that was waited for, once it settles. */
+  hookDone(run: HookRun): void {
+    if (this.#over) return;
+    this.#waiting--;
+    if (this.#folder !== undefined) {
+      try {
+        this.#folder.add(run);
+        // The next hook starts now: the clock was read when this one settled.
+        this.#now = run.start + run.duration;
+        this.#step();
+      } catch (error) {
+        this.#finish();
+        this.#reject!(error);
+        return;
+      } finally {
+        this.#host.deadlines.arm();
+      }
+    }
+    if (this.#waiting > 0) return;
+    this.#finish();
+    let result: HookResult<E>;
+    try {
+      result = this.#result();
+    } catch (error) {
+      this.#reject!(error);
+      return;
+    }
+    this.#resolve!(result);
+  }
+
+  #start(hook: StoredHook, event: HookEvent): OutcomeInput {
+    hook.stats.runs++;
+    const run = new HookRun(this.#host, hook, event, this, this.#now);
+    if (this.#auditStarts) this.#host.started(hook, event);
+    let value: unknown;
+    try {
+      value = hook.handler(event as never, run.ctx);
+    } catch (error) {
+      run.threw(error, false);
+      return run;
+    }
+    if (hook.async) {
+      // Fire and forget: keep the timeout (so a runaway hook is aborted) but never wait.
+      if (isThenable(value)) {
+        run.owner = undefined;
+        this.#await(run, value);
+      }
+      return {
+        hookId: hook.id,
+        name: hook.name,
+        status: "async",
+        response: CONTINUE,
+        failBehavior: hook.failBehavior,
+        duration: this.#host.timers.now() - run.start,
+      };
+    }
+    if (!isThenable(value)) {
+      run.answered(value, false);
+      return run;
+    }
+    this.#waiting++;
+    this.#await(run, value);
+    return run;
+  }
+
+  #await(run: HookRun, value: PromiseLike<unknown>): void {
+    run.awaited = true;
+    // Promise.resolve adopts foreign thenables safely: a then() that throws becomes a
+    // rejection instead of escaping (a native promise is returned as is).
+    Promise.resolve(value).then(
+      (v) => run.answered(v, true),
+      (error: unknown) => run.threw(error, true),
+    );
+    // After then(): a handler that has already answered settles in the microtask queued just
+    // now, ahead of the scheduler's, and never needs a timer.
+    this.#host.deadlines.add(run);
+  }
+
+  /** Sequential mode: start hooks until one has to be waited for, or all have run. */
+  #step(): void {
+    const folder = this.#folder!;
+    const hooks = this.#hooks;
+    while (this.#next < hooks.length) {
+      const hook = hooks[this.#next++]!;
+      if (folder.done) {
+        folder.add({
+          hookId: hook.id,
+          name: hook.name,
+          status: "cancelled",
+          failBehavior: hook.failBehavior,
+          duration: 0,
+        });
+        continue;
+      }
+      const outcome = this.#start(hook, folder.event);
+      if (this.#waiting > 0) {
+        this.#outcomes[0] = outcome;
+        return;
+      }
+      folder.add(outcome);
+      this.#now += outcome.duration;
+    }
+  }
+
+  #result(): HookResult<E> {
+    const signal = this.#signal;
+    if (signal?.aborted) throw aborted(signal);
+    let folder = this.#folder;
+    if (folder === undefined) {
+      folder = new ResultFolder(this.#event, this.#host.mergeOptions);
+      for (const outcome of this.#outcomes) folder.add(outcome);
+    }
+    const result = folder.finish();
+    this.#host.report(this.#event, this.#hooks, result);
+    return result;
+  }
+
+  #finish(): void {
+    this.#over = true;
+    if (this.#onAbort !== undefined) this.#signal!.removeEventListener("abort", this.#onAbort);
+  }
+
+  /** The firing's signal aborted: abort every hook still running, and reject. */
+  #abort(): void {
+    if (this.#over) return;
+    this.#finish();
+    const signal = this.#signal!;
+    // In sequential mode the one waited for is the only run in #outcomes.
+    for (const outcome of this.#outcomes) {
+      if (outcome instanceof HookRun) outcome.cancel(signal.reason);
+    }
+    this.#reject!(aborted(signal));
+  }
+}

@@ -1,0 +1,69 @@
+import type { HookEvent } from "./event-schemas.js";
+import type { HookContext } from "./registration.js";
+
+type AbortListener = (reason: unknown) => void;
+
+const NOOP = () => undefined;
+const NOT_ABORTED = Symbol();
+
+/**
+ * What a handler gets as `ctx`. A class rather than an object literal with a getter: V8 builds
+ * a literal with an accessor slowly (about 0.5 µs and 600 bytes on Node 20). The signal is made
+ * on first use, because an `AbortController` costs microseconds and most handlers never look at
+ * it; {@link InvocationContext.onAbort} tells a handler about an abort without one.
+ */
+export class InvocationContext implements HookContext {
+  #controller: AbortController | undefined;
+  #listeners: AbortListener[] | undefined;
+  /** The abort's reason once aborted; NOT_ABORTED before. */
+  #reason: unknown = NOT_ABORTED;
+  readonly hookId: string;
+  readonly sessionId: string;
+  readonly eventId: string;
+
+  constructor(hookId: string, event: HookEvent) {
+    this.hookId = hookId;
+    this.sessionId = event.sessionId;
+    this.eventId = event.eventId;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      // Asked for after the abort: hand out a signal that says so.
+      if (this.#reason !== NOT_ABORTED) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  onAbort(listener: AbortListener): () => void {
+    if (this.#reason !== NOT_ABORTED) {
+      listener(this.#reason);
+      return NOOP;
+    }
+    (this.#listeners ??= []).push(listener);
+    // indexOf's -1 becomes 2³²-1 under >>> 0: splice there removes nothing.
+    return () => void this.#listeners?.splice(this.#listeners.indexOf(listener) >>> 0, 1);
+  }
+
+  /**
+   * Abort the handler: its `onAbort` listeners, then its signal (if it asked for one). Once.
+   * Returns what a listener threw, if one did (the others still run).
+   */
+  static abort(ctx: InvocationContext, reason: unknown): unknown {
+    if (ctx.#reason !== NOT_ABORTED) return undefined;
+    ctx.#reason = reason;
+    const listeners = ctx.#listeners;
+    ctx.#listeners = undefined;
+    let failure: unknown;
+    for (const listener of listeners ?? []) {
+      try {
+        listener(reason);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    ctx.#controller?.abort(reason);
+    return failure;
+  }
+}
