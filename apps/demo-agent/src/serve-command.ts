@@ -9,6 +9,7 @@ import { type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
 import { PermissionPolicy } from "./permission-policy.js";
 import { createStyle } from "./style.js";
 import { Transcript } from "./transcript.js";
+import { buildUi, createUiHandler } from "./ui-handler.js";
 
 export interface ServeIo {
   stdout: Writable;
@@ -21,7 +22,8 @@ export interface ServeIo {
  * The `serve` command: the agent, the hook server (remote SDK hooks, AgentService) on one
  * port, the settings files' command hooks and the demo's in-process hooks, all on one engine.
  * Prints exactly one line on stdout, `listening on HOST:PORT`, once ready; everything else
- * (a generated token, the transcript of served sessions) goes to stderr. Runs until `stop`
+ * (a generated token, the page's address with `--ui`, the transcript of served sessions)
+ * goes to stderr. With `--ui` the same port serves a page whose hooks run in the browser. Runs until `stop`
  * aborts, then ends every session and drains the server.
  */
 export async function runServe(
@@ -35,13 +37,12 @@ export async function runServe(
   const log = (line: string) => void io.stderr.write(`${line}\n`);
   const workdir = await realpath(args.workdir ?? io.cwd);
   let token = args.token;
+  const generated = token === undefined;
   if (token === undefined) {
     token = randomBytes(24).toString("base64url");
     log(`token: ${token}`);
     log(style.dim("clients read it from A3S_TOKEN (export A3S_TOKEN=<token>)"));
   }
-  if (args.ui)
-    log(style.yellow("--ui: the browser page is not part of this build yet; serving without it"));
   // Nobody sits at this process's terminal: open permission questions get a fixed answer.
   const answer = args.permission === "allow" ? "allow" : "deny";
   const demo = await setupDemoAgent({
@@ -59,13 +60,20 @@ export async function runServe(
   for (const message of demo.messages) log(style.yellow(`! ${message}`));
   let server: Awaited<ReturnType<typeof createHookServer>> | undefined;
   try {
+    const page = args.ui ? createUiHandler(await buildUi()) : undefined;
     server = await createHookServer({
       engine: demo.engine,
       host: args.host,
       port: args.port,
       token,
       agent: createAgentService(demo.agent, { workdir }),
+      ...(page ? { httpHandler: page } : {}),
     });
+    if (page) {
+      // A fragment never leaves the browser; a token the user chose is theirs to type.
+      const handover = generated ? `#token=${token}` : "";
+      log(`ui: http://${server.address}/${handover}`);
+    }
     io.stdout.write(`listening on ${server.address}\n`);
     if (!stop.aborted)
       await new Promise((resolve) => stop.addEventListener("abort", resolve, { once: true }));

@@ -1,0 +1,225 @@
+/**
+ * `a3s-demo-agent serve --ui` in real headless Chromium (Debian's, driven by playwright-core;
+ * nothing downloads a browser). The page's hooks run in the browser over WebSocket; the test
+ * drives the agent as an SDK user would (gRPC, same port) and a person's clicks on the page
+ * decide. Every wait is on page state or a process's output, never a sleep.
+ */
+import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { A3sClient } from "@a3s-lab/box";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../vitest.shared.ts";
+import { startCli } from "./cli-process.js";
+
+const TOKEN = "ui-test-token";
+const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
+
+let workdir: string;
+let profile: string;
+let browser: BrowserContext;
+const running = new Set<ChildProcess>();
+const cleanup: (() => unknown)[] = [];
+
+beforeAll(async () => {
+  workdir = await realpath(await mkdtemp(path.join(os.tmpdir(), "demo-ui-e2e-")));
+  // A fresh profile per run: nothing carries over from an earlier run or another test.
+  profile = await mkdtemp(path.join(os.tmpdir(), "demo-ui-chromium-"));
+  await mkdir(ARTIFACTS, { recursive: true });
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1100, height: 800 },
+  });
+});
+
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+  for (const child of running) await stop(child, "SIGKILL");
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await rm(workdir, { recursive: true, force: true });
+  await rm(profile, { recursive: true, force: true });
+});
+
+/** Start `serve --ui`; resolves with its address once it prints `listening on`. */
+function serve(port = 0): Promise<{ child: ChildProcess; address: string; stderr: () => string }> {
+  const child = startCli(
+    ["serve", "--ui", "--token", TOKEN, "--port", String(port), "--workdir", workdir, "--no-color"],
+    { env: { HOME: path.join(workdir, "home"), A3S_TOKEN: undefined } },
+  );
+  running.add(child);
+  child.once("close", () => running.delete(child));
+  let stderr = "";
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const m = /^listening on (\S+)$/m.exec(out);
+      if (m) resolve({ child, address: m[1]!, stderr: () => stderr });
+    });
+    child.once("close", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+function stop(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    child.once("close", (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+async function openPage(address: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  cleanup.push(() => page.close());
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await page.goto(`http://${address}/#token=${TOKEN}`);
+  return { page, errors };
+}
+
+/** The agent's driver: an SDK user in this process, over gRPC on the same port. */
+function sdk(address: string): A3sClient {
+  const client = new A3sClient({ address, token: TOKEN });
+  cleanup.push(() => client.close());
+  return client;
+}
+
+const state = (page: Page, value: string) =>
+  page.locator(`#state[data-state="${value}"]`).waitFor();
+
+async function answer(page: Page, button: "allow" | "deny"): Promise<void> {
+  await page.locator("#permission[open]").waitFor();
+  await page.click(`#${button}`);
+  await page.locator("#permission:not([open])").waitFor({ state: "attached" });
+}
+
+async function rows(page: Page): Promise<string[][]> {
+  return page.$$eval("#events tr", (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("td")].slice(1).map((td) => td.textContent ?? "")),
+  );
+}
+
+describe("serve --ui in Chromium", () => {
+  it("asks the person at the page: Deny blocks the tool, Allow runs it", async () => {
+    const { address, stderr } = await serve();
+    const { page, errors } = await openPage(address);
+    await state(page, "ready");
+    // The token came in the fragment and is gone from the address bar.
+    expect(page.url()).toBe(`http://${address}/`);
+    expect(stderr()).toContain(`ui: http://${address}/`);
+
+    const agent = sdk(address);
+    const sessionId = await agent.createSession();
+    const proof = path.join(workdir, "denied.txt");
+    const denied = agent.executeTool(sessionId, "Bash", { command: `echo no > ${proof}` });
+    await page.locator("#permission[open]").waitFor();
+    expect(await page.textContent("#permission-tool")).toBe("Bash");
+    expect(await page.textContent("#permission-args")).toContain(`echo no > ${proof}`);
+    await page.screenshot({ path: `${ARTIFACTS}ui-permission-dialog.png` });
+    await answer(page, "deny");
+    expect(await denied).toMatchObject({
+      success: false,
+      blocked: true,
+      reason: expect.stringContaining("denied in the browser"),
+    });
+    expect(existsSync(proof)).toBe(false);
+
+    const allowed = agent.executeTool(sessionId, "Bash", { command: "echo allowed-run" });
+    await answer(page, "allow");
+    expect(await allowed).toMatchObject({ success: true, output: "allowed-run\n" });
+
+    await page.locator('#events tr[data-event="PostToolUse"]').waitFor();
+    await page.locator('#events tr[data-event="PermissionDenied"]').waitFor();
+    const list = await rows(page);
+    expect(list).toEqual(
+      expect.arrayContaining([
+        ["PermissionRequest", `Bash echo no > ${proof}`, "denied here"],
+        ["PermissionDenied", `Bash echo no > ${proof}`, "denied by hook: denied in the browser"],
+        ["PermissionRequest", "Bash echo allowed-run", "allowed here"],
+        ["PermissionGranted", "Bash echo allowed-run", "granted by hook"],
+        ["PostToolUse", "Bash echo allowed-run", "ran"],
+      ]),
+    );
+    await page.screenshot({ path: `${ARTIFACTS}ui-events.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it("lets the page drive the agent too: a prompt, its tool call approved on the spot", async () => {
+    const { address } = await serve();
+    const { page, errors } = await openPage(address);
+    await state(page, "ready");
+    await page.fill("#prompt", "bash: echo from-the-page");
+    await page.click("#prompt-form button");
+    await answer(page, "allow");
+    await page.locator("#reply", { hasText: "from-the-page" }).waitFor();
+    expect(await page.textContent("#reply")).toContain("from-the-page");
+    expect(errors).toEqual([]);
+  });
+
+  it("refuses a page from another origin, even one that knows the token", async () => {
+    const { address } = await serve();
+    const foreign = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`<!doctype html><body><script type="module">
+        const frames = [];
+        const ws = new WebSocket("ws://${address}/", "a3s.hooks.v1");
+        ws.onopen = () => ws.send(JSON.stringify({ type: "Hello", clientId: "evil", token: "${TOKEN}" }));
+        ws.onmessage = (e) => frames.push(e.data);
+        ws.onclose = (e) => {
+          document.body.dataset.frames = String(frames.length);
+          document.body.dataset.reason = e.reason;
+          document.body.dataset.closed = String(e.code);
+        };
+      </script></body>`);
+    });
+    await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
+    cleanup.push(() => {
+      foreign.closeAllConnections();
+      return new Promise((resolve) => foreign.close(resolve));
+    });
+    const page = await browser.newPage();
+    cleanup.push(() => page.close());
+    await page.goto(`http://127.0.0.1:${(foreign.address() as { port: number }).port}/`);
+    await page.locator("body[data-closed]").waitFor({ state: "attached" });
+    const data = await page.$eval("body", (body) => ({
+      ...(body as unknown as { dataset: Record<string, string> }).dataset,
+    }));
+    expect(data).toEqual({
+      closed: "4403",
+      frames: "0",
+      reason: expect.stringMatching(/^origin http:\/\/127\.0\.0\.1:\d+ is not allowed$/),
+    });
+  });
+
+  it("reconnects after the server restarts, registers its hooks again, and answers", async () => {
+    const first = await serve();
+    const port = Number(first.address.split(":").at(-1));
+    const { page, errors } = await openPage(first.address);
+    await state(page, "ready");
+    expect(await stop(first.child)).toBe(0);
+    await state(page, "reconnecting");
+    const second = await serve(port);
+    expect(second.address).toBe(first.address);
+    await state(page, "ready");
+    const agent = sdk(second.address);
+    const sessionId = await agent.createSession();
+    const run = agent.executeTool(sessionId, "Bash", { command: "echo after-restart" });
+    await answer(page, "allow");
+    expect(await run).toMatchObject({ success: true, output: "after-restart\n" });
+    await page.screenshot({ path: `${ARTIFACTS}ui-after-restart.png`, fullPage: true });
+    // The drop was reported while it lasted; nothing else went wrong on the page.
+    expect(errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
+  });
+});
