@@ -12,31 +12,25 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { A3sClient } from "@a3s-lab/box";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../vitest.shared.ts";
+import { launchChromium } from "./chromium.js";
 import { startCli } from "./cli-process.js";
 
 const TOKEN = "ui-test-token";
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
 
 let workdir: string;
-let profile: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let browser: BrowserContext;
 const running = new Set<ChildProcess>();
 const cleanup: (() => unknown)[] = [];
 
 beforeAll(async () => {
   workdir = await realpath(await mkdtemp(path.join(os.tmpdir(), "demo-ui-e2e-")));
-  // A fresh profile per run: nothing carries over from an earlier run or another test.
-  profile = await mkdtemp(path.join(os.tmpdir(), "demo-ui-chromium-"));
   await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1100, height: 800 },
-  });
+  chromium = await launchChromium();
+  browser = chromium.context;
 });
 
 afterEach(async () => {
@@ -45,9 +39,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await rm(workdir, { recursive: true, force: true });
-  await rm(profile, { recursive: true, force: true });
 });
 
 /** Start `serve --ui`; resolves with its address once it prints `listening on`. */
