@@ -45,13 +45,72 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * Runs the handlers for the firings the agent sends: one `AbortController` per firing
- * (aborted by the agent's cancellation or a lost connection), one answer per firing, and a
- * handler that throws or answers garbage answers with its fail behaviour instead.
+ * A handler's `ctx`. Its `AbortController` is made on first use of `signal` (one costs
+ * microseconds on Node 20, and most handlers never look); `onAbort` needs none.
+ */
+class RunContext implements RemoteHookContext {
+  #controller: AbortController | undefined;
+  #listeners: ((reason: unknown) => void)[] | undefined;
+  #aborted = false;
+  #reason: unknown;
+  readonly hookId: string;
+  readonly sessionId: string;
+  readonly eventId: string;
+  readonly deadline: number;
+
+  constructor(hookId: string, message: HookEventMessage) {
+    this.hookId = hookId;
+    this.sessionId = message.sessionId;
+    this.eventId = message.eventId;
+    this.deadline = message.deadlineMs;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  onAbort(listener: (reason: unknown) => void): () => void {
+    if (this.#aborted) {
+      listener(this.#reason);
+      return () => undefined;
+    }
+    (this.#listeners ??= []).push(listener);
+    return () => {
+      const listeners = this.#listeners;
+      const i = listeners?.indexOf(listener) ?? -1;
+      if (i >= 0) listeners!.splice(i, 1);
+    };
+  }
+
+  abort(reason: HookError): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    for (const listener of listeners ?? []) {
+      try {
+        listener(reason);
+      } catch {
+        // A handler's cleanup failed after the agent stopped waiting: nobody is left to tell.
+      }
+    }
+    this.#controller?.abort(reason);
+  }
+}
+
+/**
+ * Runs the handlers for the firings the agent sends: one context per firing (aborted by the
+ * agent's cancellation or a lost connection), one answer per firing, and a handler that throws
+ * or answers garbage answers with its fail behaviour instead.
  */
 export class HookRunner {
   readonly #deps: HookRunnerDeps;
-  readonly #inflight = new Map<string, AbortController>();
+  readonly #inflight = new Map<string, RunContext>();
 
   constructor(deps: HookRunnerDeps) {
     this.#deps = deps;
@@ -65,9 +124,9 @@ export class HookRunner {
   handle(message: HookEventMessage): void {
     const k = key(message.eventId, message.hookId);
     if (message.cancel) {
-      const controller = this.#inflight.get(k);
+      const running = this.#inflight.get(k);
       this.#inflight.delete(k);
-      controller?.abort(
+      running?.abort(
         new HookError(
           "ABORTED",
           `the agent stopped waiting: ${message.cancelReason || "cancelled"}`,
@@ -91,15 +150,8 @@ export class HookRunner {
       this.#fail(hook, message, new HookError("INVALID_EVENT", checked.error.message));
       return;
     }
-    const controller = new AbortController();
-    this.#inflight.set(k, controller);
-    const ctx: RemoteHookContext = {
-      signal: controller.signal,
-      hookId: hook.id,
-      sessionId: message.sessionId,
-      eventId: message.eventId,
-      deadline: message.deadlineMs,
-    };
+    const ctx = new RunContext(hook.id, message);
+    this.#inflight.set(k, ctx);
     const started = Date.now();
     if (this.#deps.wantsAudit("started")) {
       this.#deps.audit({
@@ -112,7 +164,7 @@ export class HookRunner {
     }
     const settle = (value: unknown, failure?: unknown) => {
       // Cancelled or disconnected meanwhile: the agent is no longer waiting for this answer.
-      if (this.#inflight.get(k) !== controller) return;
+      if (this.#inflight.get(k) !== ctx) return;
       this.#inflight.delete(k);
       if (failure !== undefined) {
         return this.#fail(hook, message, HookError.from(failure, "HANDLER_FAILED"), started);
@@ -155,7 +207,7 @@ export class HookRunner {
   abortAll(reason: HookError): void {
     const all = [...this.#inflight.values()];
     this.#inflight.clear();
-    for (const controller of all) controller.abort(reason);
+    for (const ctx of all) ctx.abort(reason);
   }
 
   #fail(hook: LocalHook, message: HookEventMessage, error: HookError, started = Date.now()): void {
@@ -217,6 +269,9 @@ export class HookRunner {
 /** A handler's return value → a checked response, or a HookError naming what is wrong. */
 function toResponse(value: unknown): HookResponse | HookError {
   if (value === undefined || value === null) return CONTINUE;
+  // The common answer needs no schema run.
+  if ((value as HookResponse).action === "continue" && Object.keys(value as object).length === 1)
+    return CONTINUE;
   const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
   return checked.success ? (checked.data as HookResponse) : checked.error;
 }

@@ -1,6 +1,8 @@
+import { parseWireMessage } from "@a3s-lab/hooks-core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadHooksProto } from "./hooks-proto.js";
-import { convertFromProto, fromProto, toProto } from "./wire-codec.js";
+import { convertFromProto, fromProto, quickHookEvent, toProto } from "./wire-codec.js";
 
 /** Serialise with the real protobuf definitions, as the wire would. */
 function overTheWire(
@@ -87,5 +89,112 @@ describe("wire codec", () => {
       toProto("GenerateEvent", event),
     );
     expect(fromProto("GenerateEvent", decoded)).toEqual({ success: true, data: event });
+  });
+});
+
+const id = fc.oneof(fc.stringMatching(/^[A-Za-z0-9._-]{1,100}$/), fc.constantFrom("", "a b"));
+const maybe = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof(arb, fc.constantFrom(undefined, null, 0, "", Number.NaN, Number.POSITIVE_INFINITY));
+
+/** HookEvent messages as the decoder could produce them: mostly right, often subtly wrong. */
+const eventMessage = fc.record(
+  {
+    hookId: maybe(id),
+    eventType: maybe(fc.oneof(fc.constant("PreToolUse"), fc.string({ maxLength: 140 }))),
+    sessionId: maybe(fc.string({ maxLength: 10 })),
+    timestamp: maybe(fc.integer()),
+    payload: maybe(
+      fc.oneof(
+        fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), {
+          noNullPrototype: true,
+        }),
+        fc.constant(JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')),
+        fc.array(fc.integer()),
+      ),
+    ),
+    eventId: maybe(fc.string({ maxLength: 300 })),
+    deadlineMs: maybe(fc.integer()),
+    cancel: maybe(fc.boolean()),
+    cancelReason: maybe(fc.string({ maxLength: 10 })),
+    extra: fc.string(),
+  },
+  { requiredKeys: ["hookId", "eventType", "eventId"], noNullPrototype: true },
+);
+
+describe("quickHookEvent", () => {
+  it("agrees with the schema whenever it answers", () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(eventMessage, (message) => {
+        const quick = quickHookEvent(message);
+        if (quick === undefined) return;
+        answered++;
+        expect({ success: true, data: quick }).toEqual(parseWireMessage("HookEvent", message));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(answered).toBeGreaterThan(0);
+  });
+
+  it("checks a real HookEvent without the schema, and copies its payload", () => {
+    const payload = { eventType: "PreToolUse", args: { command: "ls" } };
+    const decoded = overTheWire("HookService", "HookStream", "response", {
+      hookId: "h",
+      eventType: "PreToolUse",
+      sessionId: "s",
+      timestamp: 1_700_000_000_000,
+      payload: Buffer.from(JSON.stringify(payload)),
+      eventId: "e",
+      deadlineMs: 1_700_000_005_000,
+    });
+    const checked = fromProto("HookEvent", decoded);
+    expect(checked).toEqual({
+      success: true,
+      data: {
+        hookId: "h",
+        eventType: "PreToolUse",
+        sessionId: "s",
+        timestamp: 1_700_000_000_000,
+        payload,
+        eventId: "e",
+        deadlineMs: 1_700_000_005_000,
+      },
+    });
+    expect(
+      quickHookEvent({ hookId: "h", eventType: "Stop", eventId: "e", payload })?.payload,
+    ).not.toBe(payload);
+  });
+
+  it("leaves a payload with a __proto__ key to the schema, which drops the key", () => {
+    const payload = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}');
+    const message = { hookId: "h", eventType: "Stop", eventId: "e", payload };
+    expect(quickHookEvent(message)).toBeUndefined();
+    const checked = parseWireMessage("HookEvent", message);
+    expect(checked.success && Object.hasOwn(checked.data.payload!, "__proto__")).toBe(false);
+  });
+});
+
+describe("wire codec with hostile values", () => {
+  it("reads an enum value named like an Object method as unknown, named by the schema", () => {
+    const result = fromProto("HookResponse", { hookId: "h", eventId: "e", action: "constructor" });
+    expect(!result.success && result.error.message).toContain("HookResponse.action");
+    expect(
+      toProto("HookResponse", { hookId: "h", eventId: "e", action: "toString" as never }),
+    ).toEqual({
+      hookId: "h",
+      eventId: "e",
+      action: "toString",
+    });
+  });
+
+  it("reads JSON bytes from any Uint8Array view, not only a Buffer", () => {
+    const bytes = new TextEncoder().encode(`xx{"a":1}`).subarray(2);
+    expect(
+      convertFromProto("HookResponse", { hookId: "h", eventId: "e", modified: bytes }),
+    ).toEqual({
+      hookId: "h",
+      eventId: "e",
+      modified: { a: 1 },
+    });
   });
 });

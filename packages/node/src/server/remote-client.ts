@@ -1,9 +1,11 @@
 import {
+  CONTINUE,
   type HookContext,
   HookError,
   type HookEvent,
   type HookEventMessage,
   type HookResponse,
+  isWireId,
   parseWireMessage,
   toHookResponse,
 } from "@a3s-lab/hooks-core";
@@ -30,12 +32,64 @@ interface Pending {
   readonly hook: RemoteHook;
   resolve(response: HookResponse): void;
   reject(error: HookError): void;
-  cleanup(): void;
+  /** Stops listening for the hook's abort. */
+  cleanup: () => void;
 }
 
 export type Warn = (message: string, fields?: { hookId?: string; eventId?: string }) => void;
 
 const key = (eventId: string, hookId: string) => `${eventId}\n${hookId}`;
+
+const noop = () => undefined;
+
+function listen(signal: AbortSignal, onAbort: (reason: unknown) => void): () => void {
+  const listener = () => onAbort(signal.reason);
+  signal.addEventListener("abort", listener, { once: true });
+  return () => signal.removeEventListener("abort", listener);
+}
+
+const ACTIONS = new Set(["continue", "block", "retry", "skip"]);
+
+/**
+ * The common answers, read without the schemas: a bare continue (`{hookId, eventId}`, with
+ * `action: "continue"` or none) and a block with a non-empty reason, nothing else. Returns
+ * what `parseWireMessage` + `toHookResponse` would return for them, or undefined for anything
+ * else (which then goes through the schemas, the authority on every other shape).
+ */
+export function quickResponse(
+  raw: unknown,
+): { hookId: string; eventId: string; response: HookResponse } | undefined {
+  if (raw === null || typeof raw !== "object" || Object.getPrototypeOf(raw) !== Object.prototype) {
+    return undefined;
+  }
+  const message = raw as Record<string, unknown>;
+  const { hookId, eventId, action, reason } = message;
+  let fields = 2;
+  if (action !== undefined) fields++;
+  if (reason !== undefined) fields++;
+  if (
+    Object.keys(message).length !== fields ||
+    !isWireId(hookId) ||
+    typeof eventId !== "string" ||
+    eventId.length === 0 ||
+    eventId.length > 256 ||
+    (action !== undefined && !ACTIONS.has(action as string))
+  ) {
+    return undefined;
+  }
+  if (action === undefined || action === "continue") {
+    return reason === undefined ? { hookId, eventId, response: CONTINUE } : undefined;
+  }
+  if (
+    action === "block" &&
+    typeof reason === "string" &&
+    reason !== "" &&
+    reason.length <= 65_536
+  ) {
+    return { hookId, eventId, response: { action: "block", reason } };
+  }
+  return undefined;
+}
 
 function idOf(value: unknown, field: string): string | undefined {
   const id = (value as Record<string, unknown> | null)?.[field];
@@ -104,23 +158,20 @@ export class RemoteClient {
         `event ${event.eventId} is already waiting for an answer from hook ${hook.hookId}: fire each event object once at a time`,
       );
     }
-    const signal = ctx.signal;
     return new Promise<HookResponse>((resolve, reject) => {
-      const onAbort = () => {
+      const pending: Pending = { hook, resolve, reject, cleanup: noop };
+      this.#pending.set(k, pending);
+      const onAbort = (reason: unknown) => {
         if (this.#pending.get(k) !== pending) return;
         this.#take(k);
-        const reason = HookError.from(signal.reason, "ABORTED");
-        this.#sendCancel(hook, event, reason.message);
-        reject(reason);
+        const error = HookError.from(reason, "ABORTED");
+        this.#sendCancel(hook, event, error.message);
+        reject(error);
       };
-      const pending: Pending = {
-        hook,
-        resolve,
-        reject,
-        cleanup: () => signal.removeEventListener("abort", onAbort),
-      };
-      this.#pending.set(k, pending);
-      signal.addEventListener("abort", onAbort, { once: true });
+      // onAbort needs no AbortController (microseconds per firing on Node 20); a context made
+      // by hand may only have the signal.
+      pending.cleanup = ctx.onAbort ? ctx.onAbort(onAbort) : listen(ctx.signal, onAbort);
+      if (this.#pending.get(k) !== pending) return; // aborted already
       try {
         stream.send(
           {
@@ -164,6 +215,16 @@ export class RemoteClient {
    * a firing waits for it, fails that firing.
    */
   receive(raw: unknown, decodeError?: HookError): void {
+    // Most answers are a bare continue or a block with a reason: read those without a schema
+    // run (the result is the same); anything else goes through the schemas.
+    const quick = decodeError ? undefined : quickResponse(raw);
+    if (quick !== undefined) {
+      const pending = this.#take(key(quick.eventId, quick.hookId));
+      if (pending) {
+        pending.resolve(quick.response);
+        return;
+      }
+    }
     const parsed = decodeError
       ? { success: false as const, error: decodeError }
       : parseWireMessage("HookResponse", raw);

@@ -1,0 +1,106 @@
+import {
+  createEvent,
+  HookError,
+  type HookEventMessage,
+  type HookResponseMessage,
+} from "@a3s-lab/hooks-core";
+import { describe, expect, it } from "vitest";
+import { HookRunner, type LocalHook } from "./hook-runner.js";
+import type { RemoteHookContext, RemoteHookHandler } from "./types.js";
+
+function runner(handler: RemoteHookHandler) {
+  const sent: HookResponseMessage[] = [];
+  const errors: HookError[] = [];
+  const hook: LocalHook = {
+    id: "h",
+    event: "PreToolUse",
+    handler,
+    failBehavior: undefined,
+    name: undefined,
+  };
+  const r = new HookRunner({
+    hook: (id) => (id === "h" ? hook : undefined),
+    send: (m) => void sent.push(m),
+    error: (e) => void errors.push(e),
+    audit: () => undefined,
+    wantsAudit: () => false,
+  });
+  return { r, sent, errors };
+}
+
+const firing = (extra: Partial<HookEventMessage> = {}): HookEventMessage => {
+  const payload = createEvent("PreToolUse", {
+    sessionId: "s",
+    tool: "Bash",
+    args: { command: "ls" },
+    eventId: "e1",
+  });
+  return {
+    hookId: "h",
+    eventType: "PreToolUse",
+    sessionId: "s",
+    timestamp: payload.timestamp,
+    eventId: "e1",
+    deadlineMs: 123,
+    payload: payload as unknown as Record<string, unknown>,
+    ...extra,
+  };
+};
+
+describe("HookRunner", () => {
+  it("gives the handler its ids and deadline, and answers a plain continue", () => {
+    let seen: RemoteHookContext | undefined;
+    const { r, sent } = runner((_e, ctx) => {
+      seen = ctx;
+      return { action: "continue" };
+    });
+    r.handle(firing());
+    expect(seen).toMatchObject({ hookId: "h", sessionId: "s", eventId: "e1", deadline: 123 });
+    expect(sent).toEqual([{ hookId: "h", eventId: "e1", action: "continue" }]);
+  });
+
+  it("tells onAbort listeners and the signal about the agent's cancellation, once", async () => {
+    const heard: unknown[] = [];
+    let ctx!: RemoteHookContext;
+    const { r, sent } = runner((_e, c) => {
+      ctx = c;
+      c.onAbort?.((reason) => heard.push(reason));
+      const stop = c.onAbort?.(() => heard.push("removed listener ran"));
+      stop?.();
+      return new Promise(() => undefined);
+    });
+    r.handle(firing());
+    expect(r.inflight).toBe(1);
+    r.handle(firing({ cancel: true, cancelReason: "no answer within 5000 ms" }));
+    r.handle(firing({ cancel: true }));
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatchObject({
+      code: "ABORTED",
+      message: "the agent stopped waiting: no answer within 5000 ms",
+    });
+    // A signal asked for after the abort is aborted already, with the same reason.
+    expect(ctx.signal.aborted).toBe(true);
+    expect(ctx.signal.reason).toBe(heard[0]);
+    let late: unknown;
+    ctx.onAbort?.((reason) => (late = reason));
+    expect(late).toBe(heard[0]);
+    expect(r.inflight).toBe(0);
+    expect(sent).toEqual([]);
+  });
+
+  it("aborts every running handler when the connection drops, even if a listener throws", () => {
+    const signals: AbortSignal[] = [];
+    const { r } = runner((_e, ctx) => {
+      ctx.onAbort?.(() => {
+        throw new Error("cleanup bug");
+      });
+      signals.push(ctx.signal);
+      return new Promise(() => undefined);
+    });
+    r.handle(firing({ eventId: "a" }));
+    r.handle(firing({ eventId: "b" }));
+    r.abortAll(new HookError("UNAVAILABLE", "connection lost"));
+    expect(signals.map((s) => s.aborted)).toEqual([true, true]);
+    expect(r.inflight).toBe(0);
+  });
+});
