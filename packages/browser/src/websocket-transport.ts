@@ -288,7 +288,10 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
         throw error;
       }
       if (on.done) throw new HookError("UNAVAILABLE", "the connection closed as it opened");
+      // One stream per socket: an older one on this socket ends here.
+      const older = stream?.on === on ? stream.handlers : undefined;
       stream = { handlers, on };
+      older?.onClose(new HookError("ABORTED", "replaced by a newer hook stream"));
       const mine = stream;
       return {
         resumed: welcome.resumed,

@@ -155,8 +155,9 @@ export class WireSocket {
     } catch {
       // Closing a socket that never opened can throw in some runtimes; it is gone either way.
     }
-    // Do not wait for the close handshake of a peer that may never answer.
-    this.#end(code, "");
+    // Do not wait for the close handshake of a peer that may never answer; report it on a
+    // later tick, as a socket's close event would, so no caller is re-entered.
+    queueMicrotask(() => this.#end(code, ""));
   }
 
   #send(frame: Record<string, unknown>): void {

@@ -161,9 +161,12 @@ export class WsConnection {
       );
       return;
     }
-    const text = (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer)).toString(
-      "utf8",
-    );
+    const bytes = Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(data);
+    const text = bytes.toString("utf8");
     if (this.#attached) this.#frame(text);
     else this.#hello(text);
   }

@@ -60,7 +60,10 @@ export class WebSocketEndpoint {
       if (!this.#options.originAllowed(request)) {
         // Accept, then close at once: the page sees a clear code instead of a bare failure,
         // and not one frame of its is read.
-        const origin = String(request.headers.origin).slice(0, 80);
+        // Printable ASCII only: a close reason must fit in 123 bytes.
+        const origin = String(request.headers.origin)
+          .replace(/[^\x20-\x7e]/g, "?")
+          .slice(0, 80);
         ws.close(WS_CLOSE_CODES.forbiddenOrigin, `origin ${origin} is not allowed`);
         return;
       }

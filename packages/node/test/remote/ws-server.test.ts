@@ -162,6 +162,15 @@ describe("the Origin check", () => {
     expect(server.hub.clients()).toEqual([]);
   });
 
+  it("names a hostile Origin in the close reason without breaking the 123-byte limit", async () => {
+    const { server } = await serve();
+    const s = raw(server.webSocketUrl, { origin: `http://${"\u00e9".repeat(300)}.example` });
+    const { code, reason } = await s.closed;
+    expect(code).toBe(WS_CLOSE_CODES.forbiddenOrigin);
+    expect(reason).toMatch(/^origin http:\/\/\?+ is not allowed$/);
+    expect(Buffer.byteLength(reason)).toBeLessThanOrEqual(123);
+  });
+
   it("lets in the pages the server serves itself, under loopback names, and programs without an Origin", async () => {
     const { server } = await serve();
     for (const origin of [
