@@ -15,9 +15,10 @@ import {
   type UnaryMethod,
   type WireFrame,
 } from "@a3s-lab/hooks-core";
+import { aborted, raceAbort } from "./abort.js";
 import type { WebSocketConstructor } from "./websocket-like.js";
 import { webSocketUrl } from "./websocket-url.js";
-import { errorFromFrame, WireSocket } from "./wire-socket.js";
+import { WireSocket } from "./wire-socket.js";
 
 export interface WebSocketTransportOptions extends TransportOptions {
   /**
@@ -29,33 +30,6 @@ export interface WebSocketTransportOptions extends TransportOptions {
   handshakeTimeoutMs?: number;
   /** Clock and timers; inject fakes in tests. */
   timers?: Timers;
-}
-
-function aborted(signal: AbortSignal): HookError {
-  return HookError.from(
-    signal.reason ?? new HookError("ABORTED", "the call was aborted"),
-    "ABORTED",
-  );
-}
-
-/** Wait for `promise`, or reject at once when `signal` aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(aborted(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function messageOf(frame: WireFrame): Record<string, unknown> {
@@ -161,39 +135,6 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
     return next;
   };
 
-  /**
-   * Send one request and hand its answering frames to `onFrame` until it returns true (the
-   * last one), an `Error` frame arrives, the socket closes or `signal` aborts. Returns the id.
-   */
-  const exchange = (
-    frame: Record<string, unknown> & { type: string },
-    on: WireSocket,
-    signal: AbortSignal | undefined,
-    onFrame: (frame: WireFrame) => boolean,
-    fail: (error: HookError) => void,
-  ): string => {
-    let id = "";
-    const onAbort = () => {
-      on.cancel(id);
-      fail(aborted(signal!));
-    };
-    id = on.request(frame, {
-      frame: (answer) => {
-        const last = answer.type === "Error" || onFrame(answer);
-        if (!last) return;
-        on.release(id);
-        signal?.removeEventListener("abort", onAbort);
-        if (answer.type === "Error") fail(errorFromFrame(answer));
-      },
-      closed: (error) => {
-        signal?.removeEventListener("abort", onAbort);
-        fail(error);
-      },
-    });
-    signal?.addEventListener("abort", onAbort, { once: true });
-    return id;
-  };
-
   return {
     async call<M extends UnaryMethod>(
       method: M,
@@ -207,9 +148,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
       if (signal?.aborted) throw aborted(signal);
       const expected = `${method}Response`;
       return new Promise((resolve, reject) => {
-        exchange(
+        on.exchange(
           { ...request, type: `${method}Request` },
-          on,
           signal,
           (answer) => {
             if (answer.type === expected) resolve(messageOf(answer) as never);
@@ -239,9 +179,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
       let failure: HookError | undefined;
       let finished = false;
       let wake: (() => void) | undefined;
-      const id = exchange(
+      const id = on.exchange(
         { ...request, type: "GenerateRequest" },
-        on,
         signal,
         (answer) => {
           if (answer.type !== "GenerateEvent") return false;

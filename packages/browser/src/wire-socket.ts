@@ -9,11 +9,12 @@ import {
   type WelcomeMessage,
   type WireFrame,
 } from "@a3s-lab/hooks-core";
+import { aborted } from "./abort.js";
 import { closeError, toHookErrorCode, WS_CLOSE_CODES } from "./close-codes.js";
 import { OPEN, type WebSocketConstructor, type WebSocketLike } from "./websocket-like.js";
 
 /** Someone waiting for the frames that answer one request id. */
-export interface FrameWaiter {
+interface FrameWaiter {
   /** A frame carrying the request's id (an answer, a generate event, or an `Error`). */
   frame(frame: WireFrame): void;
   /** The socket closed before the request was done. */
@@ -113,21 +114,41 @@ export class WireSocket {
     return this.#welcome?.resumed ?? false;
   }
 
-  /** Send a request frame; the waiter gets every frame carrying its id. Returns the id. */
-  request(frame: Record<string, unknown> & { type: string }, waiter: FrameWaiter): string {
+  /**
+   * Send one request and hand its answering frames to `onFrame` until it returns true (the
+   * last one), an `Error` frame arrives (`fail`), the socket closes (`fail`) or `signal`
+   * aborts (`fail`, and a `Cancel` goes to the server). Returns the request's id.
+   */
+  exchange(
+    frame: Record<string, unknown> & { type: string },
+    signal: AbortSignal | undefined,
+    onFrame: (frame: WireFrame) => boolean,
+    fail: (error: HookError) => void,
+  ): string {
     const id = String(this.#nextId++);
     if (this.done) {
-      waiter.closed(this.#closing ?? new HookError("UNAVAILABLE", "the connection has closed"));
+      fail(this.#closing ?? new HookError("UNAVAILABLE", "the connection has closed"));
       return id;
     }
-    this.#waiters.set(id, waiter);
+    const onAbort = () => {
+      this.cancel(id);
+      fail(aborted(signal!));
+    };
+    this.#waiters.set(id, {
+      frame: (answer) => {
+        if (answer.type !== "Error" && !onFrame(answer)) return;
+        this.#waiters.delete(id);
+        signal?.removeEventListener("abort", onAbort);
+        if (answer.type === "Error") fail(errorFromFrame(answer));
+      },
+      closed: (error) => {
+        signal?.removeEventListener("abort", onAbort);
+        fail(error);
+      },
+    });
+    signal?.addEventListener("abort", onAbort, { once: true });
     this.#send({ ...frame, id });
     return id;
-  }
-
-  /** Stop waiting for an id's frames (the request is answered). */
-  release(id: string): void {
-    this.#waiters.delete(id);
   }
 
   /** Stop waiting for an id's frames, and tell the server to stop working on it. */

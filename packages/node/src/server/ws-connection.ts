@@ -2,7 +2,6 @@ import {
   defaultTimers,
   HookError,
   type HookErrorCode,
-  type HookEventMessage,
   PROTOCOL,
   parseWireFrame,
   type WireFrame,
@@ -12,9 +11,9 @@ import type { AgentService } from "./agent-service.js";
 import type { Authenticator } from "./authenticator.js";
 import type { AttachedStream, HookHub } from "./hook-hub.js";
 import { type RateLimit, RateLimiter } from "./rate-limiter.js";
-import type { HookEventSink } from "./remote-client.js";
 import { errorFrame, isAgentRequest, type OutFrame, WsAgentCalls } from "./ws-agent-calls.js";
 import { WS_CLOSE_CODES } from "./ws-close-codes.js";
+import { webSocketEventSink } from "./ws-event-sink.js";
 
 /** What every WebSocket of one endpoint shares. */
 export interface WsConnectionDeps {
@@ -42,9 +41,6 @@ const CLOSE_FOR: Partial<Record<HookErrorCode, number>> = {
   UNAVAILABLE: WS_CLOSE_CODES.goingAway,
   INVALID_OUTPUT: WS_CLOSE_CODES.unsupportedData,
 };
-
-// One JSON text per event object, shared by every hook and client it is sent to.
-const encoded = new WeakMap<object, { json: string; bytes: number }>();
 
 /** A close reason fits in 123 bytes; the `Error` frame before it carries the whole message. */
 function shortReason(message: string): string {
@@ -211,7 +207,13 @@ export class WsConnection {
       return;
     }
     try {
-      this.#attached = this.#deps.hub.attach(clientId, this.#sink());
+      this.#attached = this.#deps.hub.attach(
+        clientId,
+        webSocketEventSink(this.#socket, this.#deps.maxMessageBytes, {
+          isOpen: () => !this.#closed,
+          close: (error, code) => this.close(error, code),
+        }),
+      );
     } catch (error) {
       this.close(HookError.from(error));
       return;
@@ -292,47 +294,6 @@ export class WsConnection {
     } catch (error) {
       this.#send(errorFrame(error, id));
     }
-  }
-
-  /** How the hub reaches this socket: HookEvents out, and the end of the stream. */
-  #sink(): HookEventSink {
-    const socket = this.#socket;
-    const max = this.#deps.maxMessageBytes;
-    return {
-      send: (message: HookEventMessage, event?: object) => {
-        if (this.#closed || socket.readyState !== socket.OPEN)
-          throw new HookError("UNAVAILABLE", "the stream has ended");
-        if (socket.bufferedAmount > 2 * max) {
-          const error = new HookError(
-            "LIMIT_EXCEEDED",
-            `the client is not reading: ${socket.bufferedAmount} bytes wait to be sent`,
-          );
-          this.close(error, WS_CLOSE_CODES.rateLimited);
-          throw new HookError("UNAVAILABLE", error.message);
-        }
-        const { payload, ...fields } = message;
-        const head = JSON.stringify({ type: "HookEvent", ...fields });
-        if (payload === undefined) {
-          socket.send(head);
-          return;
-        }
-        let body = event && encoded.get(event);
-        if (!body) {
-          const json = JSON.stringify(payload);
-          body = { json, bytes: Buffer.byteLength(json, "utf8") };
-          if (event) encoded.set(event, body);
-        }
-        if (body.bytes > max) {
-          throw new HookError(
-            "LIMIT_EXCEEDED",
-            `event ${message.eventId} is ${body.bytes} bytes of JSON; the hook server sends at most ${max}`,
-            { details: { limit: max } },
-          );
-        }
-        socket.send(`${head.slice(0, -1)},"payload":${body.json}}`);
-      },
-      close: (error) => this.close(error),
-    };
   }
 
   #gone(reason: string): void {

@@ -1,0 +1,63 @@
+import { HookError, type HookEventMessage } from "@a3s-lab/hooks-core";
+import type { WebSocket } from "ws";
+import type { HookEventSink } from "./remote-client.js";
+import { WS_CLOSE_CODES } from "./ws-close-codes.js";
+
+// One JSON text per event object, shared by every hook and client it is sent to.
+const encoded = new WeakMap<object, { json: string; bytes: number }>();
+
+/** What the sink needs of the connection that owns the socket. */
+export interface SinkOwner {
+  /** False once the connection is closing. */
+  isOpen(): boolean;
+  /** Close the connection: an `Error` frame, then `code`. */
+  close(error: HookError, code?: number): void;
+}
+
+/**
+ * How the hub reaches one WebSocket: HookEvent frames out (each event's JSON encoded once,
+ * however many hooks and clients it goes to), and the end of the stream. An event over
+ * `maxBytes` fails that hook with `LIMIT_EXCEEDED` and leaves the socket up; a client that
+ * stops reading (more than two full-size frames waiting) is closed with 4429.
+ */
+export function webSocketEventSink(
+  socket: WebSocket,
+  maxBytes: number,
+  owner: SinkOwner,
+): HookEventSink {
+  return {
+    send: (message: HookEventMessage, event?: object) => {
+      if (!owner.isOpen() || socket.readyState !== socket.OPEN)
+        throw new HookError("UNAVAILABLE", "the stream has ended");
+      if (socket.bufferedAmount > 2 * maxBytes) {
+        const error = new HookError(
+          "LIMIT_EXCEEDED",
+          `the client is not reading: ${socket.bufferedAmount} bytes wait to be sent`,
+        );
+        owner.close(error, WS_CLOSE_CODES.rateLimited);
+        throw new HookError("UNAVAILABLE", error.message);
+      }
+      const { payload, ...fields } = message;
+      const head = JSON.stringify({ type: "HookEvent", ...fields });
+      if (payload === undefined) {
+        socket.send(head);
+        return;
+      }
+      let body = event && encoded.get(event);
+      if (!body) {
+        const json = JSON.stringify(payload);
+        body = { json, bytes: Buffer.byteLength(json, "utf8") };
+        if (event) encoded.set(event, body);
+      }
+      if (body.bytes > maxBytes) {
+        throw new HookError(
+          "LIMIT_EXCEEDED",
+          `event ${message.eventId} is ${body.bytes} bytes of JSON; the hook server sends at most ${maxBytes}`,
+          { details: { limit: maxBytes } },
+        );
+      }
+      socket.send(`${head.slice(0, -1)},"payload":${body.json}}`);
+    },
+    close: (error) => owner.close(error),
+  };
+}
