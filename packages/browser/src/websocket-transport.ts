@@ -20,6 +20,7 @@ import type { WebSocketConstructor } from "./websocket-like.js";
 import { webSocketUrl } from "./websocket-url.js";
 import { WireSocket } from "./wire-socket.js";
 
+/** {@link createWebSocketTransport}'s options: who speaks to whom, and how. */
 export interface WebSocketTransportOptions extends TransportOptions {
   /**
    * The WebSocket class. Default: the global `WebSocket` (every browser; Node 22 and later).

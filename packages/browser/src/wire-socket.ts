@@ -21,6 +21,7 @@ interface FrameWaiter {
   closed(error: HookError): void;
 }
 
+/** Where a {@link WireSocket} connects, as whom, and whom it tells what arrives. */
 export interface WireSocketOptions {
   url: string;
   WebSocket: WebSocketConstructor;

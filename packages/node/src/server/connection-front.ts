@@ -4,6 +4,7 @@ import { HookError } from "@a3s-lab/hooks-core";
 /** What every HTTP/2 connection sends first (RFC 9113 §3.4); gRPC always speaks HTTP/2. */
 const HTTP2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
 
+/** The two sides a {@link ConnectionFront} routes connections to. */
 export interface ConnectionFrontOptions {
   /** Takes a connection that opened with the HTTP/2 preface (gRPC). */
   http2(socket: Socket): void;

@@ -6,6 +6,7 @@ import { WS_CLOSE_CODES } from "./ws-close-codes.js";
 import { WsConnection, type WsConnectionDeps } from "./ws-connection.js";
 import type { OriginCheck } from "./ws-origin.js";
 
+/** What a {@link WebSocketEndpoint} shares with its sockets, plus its Origin check. */
 export interface WebSocketEndpointOptions extends WsConnectionDeps {
   /** Whether a page's `Origin` may connect. */
   originAllowed: OriginCheck;
