@@ -212,7 +212,7 @@ describe("HookContext.onAbort", () => {
     expect(warnings).toEqual([
       expect.objectContaining({
         hookId: "cleanup-bug",
-        message: "onAbort listener threw: cleanup exploded",
+        message: "onAbort threw: cleanup exploded",
       }),
     ]);
   });

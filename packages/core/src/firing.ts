@@ -79,7 +79,7 @@ export function aborted(signal: AbortSignal): HookError {
 /** Whoever waits for a run's answer. */
 interface RunOwner {
   /** True when several of its runs may answer together (one clock reading can serve them). */
-  readonly sharesClock: boolean;
+  readonly sharesClock: boolean | undefined;
   hookDone(run: HookRun): void;
 }
 
@@ -97,13 +97,13 @@ class HookRun implements OutcomeInput, Expirable {
   /** When the hook started (for parallel hooks, when the firing started them all). */
   readonly start: number;
   status: OutcomeStatus = "ok";
-  response: HookResponse | undefined = undefined;
-  error: HookError | undefined = undefined;
+  response: HookResponse | undefined;
+  error: HookError | undefined;
   duration = 0;
   settled = false;
   /** True once its answer is awaited (it did not answer within the handler call). */
-  awaited = false;
-  timer: unknown = undefined;
+  awaited: boolean | undefined;
+  timer: unknown;
   /** The firing waiting for this run; undefined once it runs fire-and-forget. */
   owner: RunOwner | undefined;
   readonly #host: FiringHost;
@@ -158,19 +158,18 @@ class HookRun implements OutcomeInput, Expirable {
     this.#settle("timeout", undefined, error, this.#host.timers.now());
   }
 
-  /** Its firing was aborted. */
-  cancel(reason: unknown): void {
+  /** Its firing was aborted by `signal`. */
+  cancel(signal: AbortSignal): void {
     if (this.settled) return;
-    this.#abort(reason);
-    const error = new HookError("ABORTED", "the firing was aborted");
-    this.#settle("cancelled", undefined, error, this.#host.timers.now());
+    this.#abort(signal.reason);
+    this.#settle("cancelled", undefined, aborted(signal), this.#host.timers.now());
   }
 
   #abort(reason: unknown): void {
     const failure = InvocationContext.abort(this.ctx, reason);
     if (failure !== undefined) {
       // The hook's own cleanup failed; its outcome stands, and the host hears about it.
-      this.#host.warn(`onAbort listener threw: ${HookError.from(failure).message}`, {
+      this.#host.warn(`onAbort threw: ${HookError.from(failure).message}`, {
         hookId: this.hookId,
         eventId: this.ctx.eventId,
       });
@@ -220,7 +219,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
   /** The last clock reading: a parallel firing's start, or when the last sequential hook ended. */
   #now = 0;
   #waiting = 0;
-  sharesClock = false;
+  sharesClock: boolean | undefined;
   #over = false;
   #resolve: ((result: HookResult<E>) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
@@ -401,7 +400,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
     const signal = this.#signal!;
     // In sequential mode the one waited for is the only run in #outcomes.
     for (const outcome of this.#outcomes) {
-      if (outcome instanceof HookRun) outcome.cancel(signal.reason);
+      if (outcome instanceof HookRun) outcome.cancel(signal);
     }
     this.#reject!(aborted(signal));
   }

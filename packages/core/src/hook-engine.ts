@@ -405,24 +405,24 @@ export class HookEngine {
       if (!isHookEventName(event?.eventType)) return Promise.reject(unknownEvent(event));
       return Promise.resolve(emptyResult(event));
     }
-    // The lists are copied on write, never changed in place, so when every hook matches (the
-    // usual case) the list itself is the firing's: no array per firing.
-    let matched: StoredHook[] | undefined;
+    // The lists are copied on write, never changed in place, so while every hook matches (the
+    // usual case) the list itself is the firing's: no array per firing, and none when no hook
+    // matches either.
+    let matched: StoredHook[] | undefined = hooks;
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i]!;
       if (hook.matcher === null || this.#matches(hook, event)) {
-        matched?.push(hook);
+        if (matched !== hooks) (matched ??= []).push(hook);
         if (hook.once) this.unregister(hook.id, "once");
-      } else matched ??= hooks.slice(0, i);
+      } else if (matched === hooks) matched = i > 0 ? hooks.slice(0, i) : undefined;
     }
-    const firing = matched ?? hooks;
-    if (firing.length === 0) return Promise.resolve(emptyResult(event));
+    if (matched === undefined) return Promise.resolve(emptyResult(event));
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(aborted(signal));
     return new Firing(
       this.#host,
       event,
-      firing,
+      matched,
       this.#mode === "sequential",
       signal,
       this.#auditRank === 2 && this.#wants("started"),
