@@ -198,3 +198,25 @@ describe("wire codec with hostile values", () => {
     });
   });
 });
+
+describe("toProto for a HookEvent", () => {
+  it("passes a HookEvent with encoded bytes through untouched, and encodes an object payload", () => {
+    const encoded = {
+      hookId: "h",
+      eventType: "Stop",
+      sessionId: "s",
+      timestamp: 1,
+      eventId: "e",
+      deadlineMs: 2,
+      payload: Buffer.from('{"a":1}') as never,
+    };
+    expect(toProto("HookEvent", encoded)).toBe(encoded);
+    const decoded = overTheWire("HookService", "HookStream", "response", encoded);
+    expect(fromProto("HookEvent", decoded)).toMatchObject({
+      success: true,
+      data: { payload: { a: 1 } },
+    });
+    const plain = toProto("HookEvent", { ...encoded, payload: { a: 2 } }) as { payload: Buffer };
+    expect(JSON.parse(plain.payload.toString("utf8"))).toEqual({ a: 2 });
+  });
+});

@@ -231,6 +231,12 @@ function isJsonObject(value: unknown): boolean {
 
 /** A wire message → the object `@grpc/proto-loader` serialises. */
 export function toProto<K extends WireMessageType>(type: K, value: WireMessageMap[K]): object {
+  // The hook server sends every firing with its payload already encoded: such a HookEvent is
+  // in protobuf form as it is (the encoder skips absent fields), so it is not copied.
+  if (type === "HookEvent") {
+    const payload: unknown = (value as WireMessageMap["HookEvent"]).payload;
+    if (payload === undefined || payload instanceof Uint8Array) return value as object;
+  }
   return toProtoValue(type, value) as object;
 }
 
