@@ -72,6 +72,7 @@ function toResponse(value: unknown): HookResponse | HookError {
   return checked.success ? (checked.data as HookResponse) : checked.error;
 }
 
+/** The error of a firing whose signal aborted, with the signal's reason as its cause. */
 export function aborted(signal: AbortSignal): HookError {
   return new HookError("ABORTED", "the firing was aborted", { cause: signal.reason });
 }
