@@ -54,7 +54,10 @@ export type HookHandler<E extends HookEventName = HookEventName> = (
 export interface HookOptions {
   /** Lower runs earlier; ties run in registration order. Default 0. */
   priority?: number;
-  /** Milliseconds before the hook is aborted and contributes its fail behaviour. */
+  /**
+   * Milliseconds before the hook is aborted and contributes its fail behaviour, counted from
+   * the end of the turn that started it (a hook that has answered by then needs no timer).
+   */
   timeout?: number;
   /** What a failed or timed-out hook contributes: `continue` (default) or `block`. */
   failBehavior?: FailBehavior;
