@@ -4,7 +4,9 @@
  */
 
 // ── For other libraries: the endpoint's close codes and URL rules ─────────────
-export { closeError, WS_CLOSE_CODES } from "./close-codes.js";
+// WS_CLOSE_CODES is the protocol's, defined in core; kept here for code that imported it from this package.
+export { WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
+export { closeError } from "./close-error.js";
 export type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
 // ── For SDK users ──────────────────────────────────────────────────────────────
 export type { WebSocketTransportOptions } from "./websocket-transport.js";

@@ -1,8 +1,12 @@
-import type { HookError, HookEventMessage, Transport } from "@a3s-lab/hooks-core";
+import {
+  type HookError,
+  type HookEventMessage,
+  type Transport,
+  WS_CLOSE_CODES,
+} from "@a3s-lab/hooks-core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { type AgentSocket, type Frame, ScriptedAgent } from "../test/scripted-agent.js";
-import { WS_CLOSE_CODES } from "./close-codes.js";
 import { createWebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
 
 const cleanup: (() => unknown)[] = [];

@@ -8,9 +8,10 @@ import {
   type Timers,
   type WelcomeMessage,
   type WireFrame,
+  WS_CLOSE_CODES,
 } from "@a3s-lab/hooks-core";
 import { aborted } from "./abort.js";
-import { closeError, toHookErrorCode, WS_CLOSE_CODES } from "./close-codes.js";
+import { closeError, toHookErrorCode } from "./close-error.js";
 import { OPEN, type WebSocketConstructor, type WebSocketLike } from "./websocket-like.js";
 
 /** Someone waiting for the frames that answer one request id. */

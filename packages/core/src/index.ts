@@ -157,6 +157,7 @@ export {
   valueAt,
 } from "./validation.js";
 export type {
+  CancelMessage,
   CreateSessionRequest,
   CreateSessionResponse,
   DestroySessionRequest,
@@ -188,5 +189,5 @@ export type {
 } from "./wire.js";
 export { DEFAULT_HOOK_PORT, isWireId, PROTOCOL, WIRE_HEADERS, wireSchemas } from "./wire.js";
 export type { WireFrame } from "./wire-frame.js";
-export { MAX_FRAME_CHARS, parseWireFrame, parseWireMessage } from "./wire-frame.js";
+export { MAX_FRAME_CHARS, parseWireFrame, parseWireMessage, WS_CLOSE_CODES } from "./wire-frame.js";
 export { fromHookResponse, toHookResponse } from "./wire-response.js";

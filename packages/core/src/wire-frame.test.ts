@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HookError } from "./hook-error.js";
 import { isWireId, wireSchemas } from "./wire.js";
-import { MAX_FRAME_CHARS, parseWireFrame, parseWireMessage } from "./wire-frame.js";
+import { MAX_FRAME_CHARS, parseWireFrame, parseWireMessage, WS_CLOSE_CODES } from "./wire-frame.js";
 
 function errorOf(result: { success: boolean; error?: HookError }): HookError {
   expect(result.success).toBe(false);
@@ -82,6 +82,7 @@ describe("parseWireFrame", () => {
   it("has a schema for every message of hooks.proto", () => {
     expect(Object.keys(wireSchemas).sort()).toEqual(
       [
+        "Cancel",
         "CreateSessionRequest",
         "CreateSessionResponse",
         "DestroySessionRequest",
@@ -103,6 +104,39 @@ describe("parseWireFrame", () => {
         "Welcome",
       ].sort(),
     );
+  });
+});
+
+describe("the Cancel frame", () => {
+  it("names the call it cancels by the frame id", () => {
+    expect(parseWireFrame('{"type":"Cancel","id":"2"}')).toEqual({
+      success: true,
+      data: { type: "Cancel", id: "2" },
+    });
+  });
+
+  it("needs an id of at most 128 characters, and says which field is wrong", () => {
+    expect(errorOf(parseWireFrame({ type: "Cancel" })).message).toMatch(/^Cancel\.id: /);
+    expect(errorOf(parseWireFrame({ type: "Cancel", id: 7 })).path).toEqual(["id"]);
+    const long = errorOf(parseWireFrame({ type: "Cancel", id: "x".repeat(129) }));
+    expect(long).toMatchObject({ code: "INVALID_OUTPUT", path: ["id"] });
+    expect(parseWireFrame({ type: "Cancel", id: "x".repeat(128) }).success).toBe(true);
+  });
+});
+
+describe("WS_CLOSE_CODES", () => {
+  it("keeps RFC 6455's codes where they fit and the 4xxx range for the endpoint's own", () => {
+    const codes = Object.values(WS_CLOSE_CODES);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const code of codes) {
+      expect(code === 1000 || code === 1001 || code === 1003 || code === 1011 || code >= 4000).toBe(
+        true,
+      );
+      // A close code above 4999 is not allowed on the wire at all.
+      expect(code).toBeLessThan(5000);
+    }
+    expect(WS_CLOSE_CODES).toMatchObject({ unauthenticated: 4401, forbiddenOrigin: 4403 });
+    expect(Object.isFrozen(WS_CLOSE_CODES)).toBe(true);
   });
 });
 

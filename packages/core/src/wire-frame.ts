@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { HookError } from "./hook-error.js";
 import { type ValidationResult, validate } from "./validation.js";
-import { type WireMessageMap, type WireMessageType, wireSchemas } from "./wire.js";
+import { frameIdSchema, type WireMessageMap, type WireMessageType, wireSchemas } from "./wire.js";
 
 /**
  * A message as a frame on a message transport: the message's fields plus its `type`, and an
@@ -14,7 +14,42 @@ export type WireFrame = {
 /** Largest frame {@link parseWireFrame} accepts, in characters of JSON (4 MiB). */
 export const MAX_FRAME_CHARS = 4 * 1024 * 1024;
 
-const frameIdSchema = z.optional(z.string().check(z.maxLength(128)));
+const optionalFrameId = z.optional(frameIdSchema);
+
+/**
+ * The close codes of the hook server's WebSocket endpoint, read the same way by the server
+ * and by every client. 1000 to 1011 are RFC 6455's; the 44xx codes are the endpoint's own,
+ * modelled on HTTP statuses so they read at a glance.
+ *
+ * @example
+ * ```ts
+ * socket.addEventListener("close", (e) => {
+ *   if (e.code === WS_CLOSE_CODES.unauthenticated) askForANewToken();
+ * });
+ * ```
+ */
+export const WS_CLOSE_CODES = Object.freeze({
+  /** Closed on purpose by either side. */
+  normal: 1000,
+  /** The hook server is shutting down. */
+  goingAway: 1001,
+  /** A binary frame: the protocol speaks JSON text frames only. */
+  unsupportedData: 1003,
+  /** The server failed while handling the connection. */
+  internalError: 1011,
+  /** The first frame was not a valid `Hello`, or its token or client id was refused. */
+  unauthenticated: 4401,
+  /** The page's `Origin` is not on the server's allow-list. */
+  forbiddenOrigin: 4403,
+  /** No `Hello` arrived within the server's deadline. */
+  authTimeout: 4408,
+  /** A newer connection of the same client id replaced this one. */
+  replaced: 4409,
+  /** A frame was larger than the server accepts. */
+  frameTooLarge: 4413,
+  /** The client sent frames faster than the server allows, or stopped reading. */
+  rateLimited: 4429,
+});
 
 /**
  * Check one frame: a JSON text or an already parsed value. The answer names the field at
@@ -53,7 +88,7 @@ export function parseWireFrame(input: unknown): ValidationResult<WireFrame> {
       ["type"],
     );
   }
-  const id = validate(frameIdSchema, (value as { id?: unknown }).id, "INVALID_OUTPUT", ["id"]);
+  const id = validate(optionalFrameId, (value as { id?: unknown }).id, "INVALID_OUTPUT", ["id"]);
   if (!id.success) return id;
   const schema = wireSchemas[type as WireMessageType] as z.ZodMiniType;
   const checked = validate(schema, value, "INVALID_OUTPUT", [type]);

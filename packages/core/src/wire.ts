@@ -223,6 +223,15 @@ export const errorMessageSchema = z.object({
   path: z.optional(z.array(z.union([z.string(), z.number()]))),
 });
 
+/** A frame's `id`, which pairs a request with the frames that answer it: at most 128 characters. */
+export const frameIdSchema = z.string().check(z.maxLength(128));
+
+/**
+ * Message transports only: the caller gave up on request `id`, in place of a gRPC
+ * cancellation. The host aborts the call's `AbortSignal` and sends nothing more for it.
+ */
+export const cancelSchema = z.object({ id: frameIdSchema });
+
 export type HookMatcherMessage = z.output<typeof hookMatcherMessageSchema>;
 export type HookConfigMessage = z.output<typeof hookConfigMessageSchema>;
 export type RegisterHookRequest = z.output<typeof registerHookRequestSchema>;
@@ -249,8 +258,9 @@ export type ExecuteToolResponse = z.output<typeof executeToolResponseSchema>;
 export type HelloMessage = z.output<typeof helloSchema>;
 export type WelcomeMessage = z.output<typeof welcomeSchema>;
 export type ErrorMessage = z.output<typeof errorMessageSchema>;
+export type CancelMessage = z.output<typeof cancelSchema>;
 
-/** Every message by its name in `hooks.proto` (plus the three frames of message transports). */
+/** Every message by its name in `hooks.proto` (plus the four frames of message transports). */
 export const wireSchemas = {
   RegisterHookRequest: registerHookRequestSchema,
   RegisterHookResponse: registerHookResponseSchema,
@@ -271,6 +281,7 @@ export const wireSchemas = {
   Hello: helloSchema,
   Welcome: welcomeSchema,
   Error: errorMessageSchema,
+  Cancel: cancelSchema,
 } as const;
 
 export type WireMessageType = keyof typeof wireSchemas;

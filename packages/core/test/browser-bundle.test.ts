@@ -6,11 +6,11 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Gzipped bytes of all of core in one browser bundle (a cap on the whole library; a page's real
- * cost is the tree-shaken client bundle, budgeted at 40 KB in @a3s-lab/box). Measured at 31 KB:
+ * cost is the tree-shaken client bundle, budgeted at 40 KB in @a3s-lab/box). Measured at 32.2 KB:
  * zod/mini ~10 KB, picomatch ~9 KB (kept over smaller glob libraries because globs decide what an
- * agent may touch), the engine and merge ~10 KB.
+ * agent may touch), the engine and merge ~10 KB, the wire schemas and close codes of the protocol.
  */
-const CORE_GZIP_BUDGET = 32 * 1024;
+const CORE_GZIP_BUDGET = 33 * 1024;
 
 const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 

@@ -72,6 +72,8 @@ export { runCli } from "./cli/run-cli.js";
 
 // ── Remote hooks: the hook server an agent hosts (gRPC and WebSocket), the gRPC client ──
 
+// Defined by the protocol in core; kept here for code that imported it from this package.
+export { WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 export { fromStatus, grpcStatusOf, toStatus } from "./grpc/grpc-status.js";
 export type { GrpcTransportOptions } from "./grpc/grpc-transport.js";
 export { createGrpcTransport } from "./grpc/grpc-transport.js";
@@ -87,6 +89,5 @@ export { HookHub } from "./server/hook-hub.js";
 export type { HubEvent, HubEventOf, HubEventType, HubListener } from "./server/hub-events.js";
 export type { RateLimit } from "./server/rate-limiter.js";
 export type { HookEventSink } from "./server/remote-client.js";
-export { WS_CLOSE_CODES } from "./server/ws-close-codes.js";
 export type { HttpHandler } from "./server/ws-http-server.js";
 export type { WebSocketOptions } from "./server/ws-options.js";

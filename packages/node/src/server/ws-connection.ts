@@ -5,6 +5,7 @@ import {
   PROTOCOL,
   parseWireFrame,
   type WireFrame,
+  WS_CLOSE_CODES,
 } from "@a3s-lab/hooks-core";
 import type { RawData, WebSocket } from "ws";
 import type { AgentService } from "./agent-service.js";
@@ -12,7 +13,6 @@ import type { Authenticator } from "./authenticator.js";
 import type { AttachedStream, HookHub } from "./hook-hub.js";
 import { type RateLimit, RateLimiter } from "./rate-limiter.js";
 import { errorFrame, isAgentRequest, type OutFrame, WsAgentCalls } from "./ws-agent-calls.js";
-import { WS_CLOSE_CODES } from "./ws-close-codes.js";
 import { webSocketEventSink } from "./ws-event-sink.js";
 
 /** What every WebSocket of one endpoint shares. */
@@ -238,10 +238,6 @@ export class WsConnection {
       } catch {
         // Not JSON: answered below without an id.
       }
-      if (raw?.type === "Cancel" && typeof raw.id === "string" && raw.id.length <= 128) {
-        this.#calls!.cancel(raw.id);
-        return;
-      }
       if (raw?.type === "HookResponse") {
         // Fails the firing it names at once and counts against that hook.
         attached.receive(raw, parsed.error);
@@ -254,6 +250,10 @@ export class WsConnection {
       return;
     }
     const frame = parsed.data;
+    if (frame.type === "Cancel") {
+      this.#calls!.cancel(frame.id);
+      return;
+    }
     if (frame.type === "HookResponse") {
       const { type: _type, id: _id, ...response } = frame;
       attached.receive(response);

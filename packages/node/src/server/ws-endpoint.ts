@@ -1,8 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { PROTOCOL } from "@a3s-lab/hooks-core";
+import { PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import { type WebSocket, WebSocketServer } from "ws";
-import { WS_CLOSE_CODES } from "./ws-close-codes.js";
 import { WsConnection, type WsConnectionDeps } from "./ws-connection.js";
 import type { OriginCheck } from "./ws-origin.js";
 

@@ -1,7 +1,6 @@
-import { HookError, type HookEventMessage } from "@a3s-lab/hooks-core";
+import { HookError, type HookEventMessage, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import type { WebSocket } from "ws";
 import type { HookEventSink } from "./remote-client.js";
-import { WS_CLOSE_CODES } from "./ws-close-codes.js";
 
 // One JSON text per event object, shared by every hook and client it is sent to.
 const encoded = new WeakMap<object, { json: string; bytes: number }>();

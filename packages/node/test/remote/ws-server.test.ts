@@ -5,8 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
-import { WS_CLOSE_CODES as BROWSER_CLOSE_CODES } from "@a3s-lab/hooks-browser";
-import { createEvent, HookEngine, PROTOCOL } from "@a3s-lab/hooks-core";
+import { createEvent, HookEngine, HookError, PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import { credentials, ServerCredentials } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
@@ -16,7 +15,6 @@ import {
   type HookServer,
   type HookServerOptions,
 } from "../../src/server/create-hook-server.js";
-import { WS_CLOSE_CODES } from "../../src/server/ws-close-codes.js";
 
 const TOKEN = "ws-test-token";
 const cleanup: (() => unknown)[] = [];
@@ -400,8 +398,50 @@ describe("one port for gRPC, WebSocket and the host's page", () => {
   });
 });
 
-describe("close codes", () => {
-  it("are the ones the browser transport reads", () => {
-    expect(WS_CLOSE_CODES).toEqual(BROWSER_CLOSE_CODES);
+describe("Cancel", () => {
+  it("aborts the call it names, which then sends nothing more; other calls go on", async () => {
+    const aborted: unknown[] = [];
+    const { server } = await serve({
+      agent: {
+        createSession: async () => ({ sessionId: "s" }),
+        destroySession: async () => ({ destroyed: true }),
+        executeTool: async () => ({ success: true, output: "", durationMs: 0 }),
+        async *generate(_request, ctx) {
+          yield { progress: { kind: "text", text: "working" } };
+          await new Promise<void>((resolve) =>
+            ctx.signal.addEventListener("abort", () => resolve(), { once: true }),
+          );
+          aborted.push(ctx.signal.reason);
+          yield { result: { text: "too late" } };
+        },
+      },
+    });
+    const s = await welcomed(server);
+    await s.ask({ type: "GenerateRequest", id: "g", sessionId: "s", prompt: "go" });
+    await s.send({ type: "Cancel", id: "g" });
+    await expect.poll(() => aborted.length).toBe(1);
+    expect(HookError.is(aborted[0]) && aborted[0].code).toBe("ABORTED");
+    expect(await s.ask({ type: "CreateSessionRequest", id: "c" })).toMatchObject({
+      type: "CreateSessionResponse",
+      sessionId: "s",
+    });
+    expect(s.frames.filter((f) => f.id === "g").map((f) => f.type)).toEqual(["GenerateEvent"]);
+  });
+
+  it("answers a malformed Cancel with an Error naming the field, and ignores an unknown id", async () => {
+    const { server } = await serve();
+    const s = await welcomed(server);
+    await s.send({ type: "Cancel", id: "nobody" });
+    await s.send({ type: "Cancel", id: "x".repeat(129) });
+    expect(await s.next((f) => f.type === "Error")).toMatchObject({
+      code: "INVALID_OUTPUT",
+      message: expect.stringMatching(/^id: /),
+    });
+    await s.send({ type: "Cancel" });
+    expect(
+      await s.next((f) => f.type === "Error" && String(f.message).startsWith("Cancel.id")),
+    ).toMatchObject({ code: "INVALID_OUTPUT" });
+    expect(s.frames.filter((f) => f.type === "Error")).toHaveLength(2);
+    expect(await s.ask({ type: "ListHooksRequest", id: "ok" })).toMatchObject({ hooks: [] });
   });
 });

@@ -1,5 +1,6 @@
+import { WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
-import { closeError, WS_CLOSE_CODES } from "./close-codes.js";
+import { closeError } from "./close-error.js";
 
 describe("closeError", () => {
   it("reads each close code of the endpoint as the HookError code a caller can act on", () => {

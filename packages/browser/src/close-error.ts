@@ -1,31 +1,4 @@
-import { HookError, type HookErrorCode } from "@a3s-lab/hooks-core";
-
-/**
- * The close codes of the hook server's WebSocket endpoint. 1000 to 1011 are RFC 6455's; the
- * 44xx codes are the endpoint's own, modelled on HTTP statuses so they read at a glance.
- */
-export const WS_CLOSE_CODES = Object.freeze({
-  /** Closed on purpose by either side. */
-  normal: 1000,
-  /** The hook server is shutting down. */
-  goingAway: 1001,
-  /** A binary frame: the protocol speaks JSON text frames only. */
-  unsupportedData: 1003,
-  /** The server failed while handling the connection. */
-  internalError: 1011,
-  /** The first frame was not a valid `Hello`, or its token or client id was refused. */
-  unauthenticated: 4401,
-  /** The page's `Origin` is not on the server's allow-list. */
-  forbiddenOrigin: 4403,
-  /** No `Hello` arrived within the server's deadline. */
-  authTimeout: 4408,
-  /** A newer connection of the same client id replaced this one. */
-  replaced: 4409,
-  /** A frame was larger than the server accepts. */
-  frameTooLarge: 4413,
-  /** The client sent frames faster than the server allows, or stopped reading. */
-  rateLimited: 4429,
-});
+import { HookError, type HookErrorCode, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 
 const CODE_OF_CLOSE: Readonly<Record<number, HookErrorCode>> = {
   [WS_CLOSE_CODES.goingAway]: "UNAVAILABLE",
