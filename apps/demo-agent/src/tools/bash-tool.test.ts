@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { isAlive } from "../../../../test-support/process-alive.ts";
 import { AgentError } from "../agent-error.js";
 import { BASH_OUTPUT_LIMIT, bashTool } from "./bash-tool.js";
 import { parseToolInput } from "./tool.js";
@@ -14,20 +14,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(workdir, { recursive: true, force: true });
 });
-
-/** Running, as opposed to gone or a zombie waiting for a reaper (PID 1 in a container may be slow). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 describe("Bash", () => {
   it("runs in the working directory and returns stdout, stderr and the exit code", async () => {
@@ -57,13 +43,13 @@ describe("Bash", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     const pid = Number((await readFile(path.join(workdir, "child.pid"), "utf8")).trim());
     expect(pid).toBeGreaterThan(0);
-    await expect.poll(() => alive(pid), { timeout: 2000 }).toBe(false);
+    await expect.poll(() => isAlive(pid), { timeout: 5000 }).toBe(false);
   });
 
   it("leaves no background job behind when the command itself ends", async () => {
     const result = await bashTool.run({ command: "sleep 30 & echo $!" }, { workdir });
     const pid = Number(result.output.trim());
-    await expect.poll(() => alive(pid), { timeout: 2000 }).toBe(false);
+    await expect.poll(() => isAlive(pid), { timeout: 5000 }).toBe(false);
   });
 
   it("stops when the turn is cancelled", async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isAlive } from "../../test/command/is-alive.js";
+import { isAlive } from "../../../../test-support/process-alive.ts";
 
 /**
  * The real bin, from source: bundled once (tsx would cost most of a second per start), then
@@ -216,7 +216,9 @@ describe("a3s-hooks test", () => {
     expect(byName.modified_args).toMatchObject({ status: "failed" });
     expect(byName.modified_args.error.code).toBe("INVALID_MODIFICATION");
     expect(result.action).toBe("continue");
-    expect(isAlive(Number(readFileSync(join(root, "pid"), "utf8")))).toBe(false);
+    await expect
+      .poll(() => isAlive(Number(readFileSync(join(root, "pid"), "utf8"))), { timeout: 5000 })
+      .toBe(false);
   });
 
   it("says why each configured hook did not run", async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createEvent, HookEngine, HookError, type HookRegistration } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isAlive } from "../../test/command/is-alive.js";
+import { isAlive } from "../../../../test-support/process-alive.ts";
 import type { CommandRunReport } from "./command-hook.js";
 import {
   commandHookRegistration,
@@ -254,7 +254,9 @@ describe("timeouts and cancellation", () => {
     await done;
     expect(report?.timedOut).toBe(true);
     // The report comes after the pipes closed, i.e. after the background sleep died too.
-    expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    await expect
+      .poll(() => isAlive(Number(readFileSync(pidFile, "utf8"))), { timeout: 5000 })
+      .toBe(false);
   });
 
   it("time out on their own when used outside an engine", async () => {
@@ -266,7 +268,9 @@ describe("timeouts and cancellation", () => {
     expect(report.timedOut).toBe(true);
     expect(HookError.is(report.error, "TIMEOUT")).toBe(true);
     expect(report.error?.message).toBe("no answer within 1 s; the process group was killed");
-    expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    await expect
+      .poll(() => isAlive(Number(readFileSync(pidFile, "utf8"))), { timeout: 5000 })
+      .toBe(false);
   });
 
   it("stop when the firing is aborted", async () => {
@@ -288,7 +292,9 @@ describe("timeouts and cancellation", () => {
     const report = await running;
     expect(report.aborted).toBe(true);
     expect(HookError.is(report.error, "ABORTED")).toBe(true);
-    expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    await expect
+      .poll(() => isAlive(Number(readFileSync(pidFile, "utf8"))), { timeout: 5000 })
+      .toBe(false);
   });
 
   it("do not wait for a background child that keeps stdout open after the hook exited", async () => {
