@@ -9,6 +9,7 @@ import {
   type HookResponse,
   type HookResponseMessage,
   hookResponseSchema,
+  InvocationContext,
   patchPaths,
   validate,
   validateEvent,
@@ -48,58 +49,18 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * A handler's `ctx`. Its `AbortController` is made on first use of `signal` (one costs
  * microseconds on Node 20, and most handlers never look); `onAbort` needs none.
  */
-class RunContext implements RemoteHookContext {
-  #controller: AbortController | undefined;
-  #listeners: ((reason: unknown) => void)[] | undefined;
-  #aborted = false;
-  #reason: unknown;
-  readonly hookId: string;
-  readonly sessionId: string;
-  readonly eventId: string;
+/** A firing's context on the client: core's, plus the agent's deadline. */
+class RunContext extends InvocationContext implements RemoteHookContext {
   readonly deadline: number;
 
   constructor(hookId: string, message: HookEventMessage) {
-    this.hookId = hookId;
-    this.sessionId = message.sessionId;
-    this.eventId = message.eventId;
+    super(hookId, message);
     this.deadline = message.deadlineMs;
   }
 
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
-  }
-
-  onAbort(listener: (reason: unknown) => void): () => void {
-    if (this.#aborted) {
-      listener(this.#reason);
-      return () => undefined;
-    }
-    (this.#listeners ??= []).push(listener);
-    return () => {
-      const listeners = this.#listeners;
-      const i = listeners?.indexOf(listener) ?? -1;
-      if (i >= 0) listeners!.splice(i, 1);
-    };
-  }
-
+  /** Abort the handler. A listener's failure is dropped: the agent stopped waiting, nobody is left to tell. */
   abort(reason: HookError): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#reason = reason;
-    const listeners = this.#listeners;
-    this.#listeners = undefined;
-    for (const listener of listeners ?? []) {
-      try {
-        listener(reason);
-      } catch {
-        // A handler's cleanup failed after the agent stopped waiting: nobody is left to tell.
-      }
-    }
-    this.#controller?.abort(reason);
+    InvocationContext.abort(this, reason);
   }
 }
 

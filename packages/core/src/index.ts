@@ -96,6 +96,7 @@ export {
   retry,
   skip,
 } from "./hook-response.js";
+export { InvocationContext } from "./invocation-context.js";
 export { applyMergePatch, patchPaths } from "./json-merge-patch.js";
 export type { CompiledMatcher, Matcher, ToolMatcher } from "./matcher.js";
 export { compileMatcher, compileNameMatcher } from "./matcher.js";

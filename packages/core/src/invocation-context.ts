@@ -10,7 +10,8 @@ const NOT_ABORTED = Symbol();
  * What a handler gets as `ctx`. A class rather than an object literal with a getter: V8 builds
  * a literal with an accessor slowly (about 0.5 µs and 600 bytes on Node 20). The signal is made
  * on first use, because an `AbortController` costs microseconds and most handlers never look at
- * it; {@link InvocationContext.onAbort} tells a handler about an abort without one.
+ * it; {@link InvocationContext.onAbort} tells a handler about an abort without one. Exported
+ * for transports that run handlers on the far side of a wire (the client SDK extends it).
  */
 export class InvocationContext implements HookContext {
   #controller: AbortController | undefined;
@@ -21,7 +22,7 @@ export class InvocationContext implements HookContext {
   readonly sessionId: string;
   readonly eventId: string;
 
-  constructor(hookId: string, event: HookEvent) {
+  constructor(hookId: string, event: Pick<HookEvent, "sessionId" | "eventId">) {
     this.hookId = hookId;
     this.sessionId = event.sessionId;
     this.eventId = event.eventId;
