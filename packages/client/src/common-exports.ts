@@ -1,0 +1,65 @@
+/**
+ * What both entries of `@a3s-lab/box` export, Node's (`index.ts`) and browsers'
+ * (`browser.ts`): the types SDK users write hooks with, and the pieces other libraries build
+ * platforms and transports from. `A3sClient` and `createWebSocketTransport` are not here: each
+ * entry binds them to its platform. A test keeps the two entries' names equal.
+ */
+export type { WebSocketTransportOptions } from "@a3s-lab/hooks-browser";
+// ── For SDK users ──────────────────────────────────────────────────────────────
+export type {
+  AuditEvent,
+  AuditLevel,
+  ContextWarningEvent,
+  ExecuteToolResponse,
+  FailBehavior,
+  GenerateEndEvent,
+  GenerateEventMessage,
+  GenerateProgress,
+  GenerateResult,
+  GenerateStartEvent,
+  HookContext,
+  HookEventMap,
+  HookEventName,
+  ModelConfig,
+  NotificationEvent,
+  PermissionDeniedEvent,
+  PermissionGrantedEvent,
+  PermissionRequestEvent,
+  PostCompactEvent,
+  PostToolUseEvent,
+  PostToolUseFailureEvent,
+  PreCompactEvent,
+  PreToolUseEvent,
+  SessionEndEvent,
+  SessionStartEvent,
+  SkillLoadEvent,
+  SkillUnloadEvent,
+  StopEvent,
+  SubagentStartEvent,
+  SubagentStopEvent,
+  TokenUsage,
+  ToolArgs,
+  ToolMatcher,
+  ToolResult,
+  Transport,
+  TransportFactory,
+  TransportOptions,
+  UserPromptSubmitEvent,
+} from "@a3s-lab/hooks-core";
+export { DEFAULT_HOOK_PORT, HookError } from "@a3s-lab/hooks-core";
+// ── For other libraries: platforms and transports ─────────────────────────────
+export { A3sClientBase } from "./a3s-client.js";
+export type { A3sClientEventName, A3sClientEvents } from "./client-events.js";
+export { HookEvent, HookResponse } from "./hook-values.js";
+export type {
+  A3sClientOptions,
+  ClientPlatform,
+  ConnectionState,
+  HandlerOrOptions,
+  RemoteHookConfig,
+  RemoteHookContext,
+  RemoteHookHandler,
+  RemoteHookInfo,
+  RemoteHookOptions,
+  TemporaryHook,
+} from "./types.js";
