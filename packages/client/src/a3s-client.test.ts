@@ -7,7 +7,7 @@ import {
 } from "@a3s-lab/hooks-core";
 import { HookHub, type HookHubOptions } from "@a3s-lab/hooks-node";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualTimers } from "../test/fixtures/manual-timers.js";
+import { ManualTimers } from "../../../test-support/manual-timers.ts";
 import { MemoryLine } from "../test/fixtures/memory-transport.js";
 import { A3sClient } from "./index.js";
 import type { ConnectionState } from "./types.js";

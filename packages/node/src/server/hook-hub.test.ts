@@ -6,7 +6,7 @@ import {
   type HookEventMessage,
 } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
-import { ManualTimers } from "../../test/remote/manual-timers.js";
+import { ManualTimers } from "../../../../test-support/manual-timers.ts";
 import { HookHub, type HookHubOptions } from "./hook-hub.js";
 import type { HubEvent } from "./hub-events.js";
 import type { HookEventSink } from "./remote-client.js";
