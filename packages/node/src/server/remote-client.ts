@@ -14,7 +14,8 @@ import type { RemoteHook } from "./remote-hook.js";
 
 /**
  * Where the hub sends a client's firings: one per open hook stream, made by a transport
- * adapter (gRPC today, WebSocket next).
+ * adapter (the gRPC HookStream's in `grpc-hook-service.ts`, a WebSocket's in
+ * `ws-event-sink.ts`).
  */
 export interface HookEventSink {
   /**
