@@ -24,5 +24,9 @@ describe("format", () => {
     expect(
       describeSide({ label: "echo", unit: "ns", median: 1, throughput: 12_345.6, cpu: 42_000 }),
     ).toBe("echo (12,346/s, 42.0 µs CPU/event)");
+    // A CPU row's median is its CPU: said once, in the median column.
+    expect(describeSide({ label: "server", unit: "ns", median: 39_000, cpu: 39_000 })).toBe(
+      "server",
+    );
   });
 });

@@ -24,11 +24,14 @@ export function formatRate(perSecond: number): string {
   return `${Math.round(perSecond).toLocaleString("en-US")}/s`;
 }
 
-/** The label of a side with its throughput and CPU, when it has them. */
+/**
+ * The label of a side with its throughput and CPU, when it has them (not the CPU when it is
+ * the side's median already: the median column shows it).
+ */
 export function describeSide(s: Side): string {
   const extra: string[] = [];
   if (s.throughput !== undefined) extra.push(formatRate(s.throughput));
-  if (s.cpu !== undefined) extra.push(`${formatTime(s.cpu)} CPU/event`);
+  if (s.cpu !== undefined && s.cpu !== s.median) extra.push(`${formatTime(s.cpu)} CPU/event`);
   return extra.length > 0 ? `${s.label} (${extra.join(", ")})` : s.label;
 }
 

@@ -49,6 +49,49 @@ describe("makeRow", () => {
     expect(row.ratio).toBeUndefined();
     expect(row.p99Ratio).toBeUndefined();
   });
+  it("refuses a row without what its goal reads, in smoke runs too", () => {
+    const cpuRow = (ours: Side, smoke: boolean) =>
+      makeRow({
+        id: "remote.grpc.cpu",
+        what: "w",
+        ours,
+        goal: goals.cpuAtMost(50_000, "≤ 50 µs"),
+        smoke,
+      });
+    // The CPU row once carried its number only as the median: its goal could never be met.
+    for (const smoke of [true, false]) {
+      expect(() => cpuRow(ns(39_000), smoke)).toThrow(
+        expect.objectContaining({
+          code: "TASK_FAILED",
+          message:
+            'remote.grpc.cpu: the goal "≤ 50 µs" reads ours.cpu, which the row does not have',
+        }),
+      );
+    }
+    expect(cpuRow(ns(39_000, { cpu: 39_000 }), false).verdict).toBe("met");
+    expect(() =>
+      makeRow({ id: "r", what: "w", ours: ns(1), goal: goals.ratioAtMost(1.3), smoke: true }),
+    ).toThrow("reads the baseline");
+    expect(() =>
+      makeRow({
+        id: "r",
+        what: "w",
+        ours: { label: "x", unit: "ns", median: 1 },
+        baseline: ns(1),
+        goal: goals.ratioAndP99(1.3, 2e6, "p99"),
+        smoke: false,
+      }),
+    ).toThrow("reads ours.p99");
+    expect(() =>
+      makeRow({
+        id: "r",
+        what: "w",
+        ours: ns(1),
+        goal: goals.throughputAtLeast(1, "t"),
+        smoke: false,
+      }),
+    ).toThrow("reads ours.throughput");
+  });
 });
 
 describe("goals", () => {

@@ -1,3 +1,4 @@
+import { BenchError } from "./bench-error.js";
 import type { Summary } from "./stats.js";
 
 /** What a measurement counts. Times are always nanoseconds, sizes bytes. */
@@ -50,10 +51,18 @@ export interface PendingRow {
   baseline?: Side;
 }
 
+/** What a goal's test reads besides `ours.median`: the baseline, or a field of ours. */
+export type GoalNeed = "baseline" | "p99" | "throughput" | "cpu";
+
 /** A goal: readable text and the test that decides it. */
 export interface Goal {
   text: string;
   test?: (ours: Side, baseline: Side | undefined) => boolean;
+  /**
+   * What `test` reads. {@link makeRow} refuses a row that lacks any of it, in smoke runs too:
+   * a goal must never be missed for want of a number the suite forgot to fill in.
+   */
+  needs?: readonly GoalNeed[];
 }
 
 /** Side statistics from a summary. */
@@ -61,7 +70,10 @@ export function side(label: string, summary: Summary, unit: Unit = "ns"): Side {
   return { label, unit, median: summary.median, p99: summary.p99, n: summary.n };
 }
 
-/** Build a row: compute the ratios and judge the goal (unless this is a smoke run). */
+/**
+ * Build a row: compute the ratios and judge the goal (unless this is a smoke run). Throws a
+ * `TASK_FAILED` {@link BenchError} when the sides lack what the goal reads (`goal.needs`).
+ */
 export function makeRow(input: {
   id: string;
   what: string;
@@ -72,6 +84,15 @@ export function makeRow(input: {
   note?: string;
 }): Row {
   const { ours, baseline, goal } = input;
+  for (const need of goal.needs ?? []) {
+    const present = need === "baseline" ? baseline !== undefined : ours[need] !== undefined;
+    if (!present) {
+      throw new BenchError(
+        "TASK_FAILED",
+        `${input.id}: the goal "${goal.text}" reads ${need === "baseline" ? "the baseline" : `ours.${need}`}, which the row does not have`,
+      );
+    }
+  }
   const row: Row = { id: input.id, what: input.what, ours, goal: goal.text, verdict: "info" };
   if (baseline) {
     row.baseline = baseline;
@@ -91,10 +112,12 @@ export const goals = {
   none: (text = "–"): Goal => ({ text }),
   ratioAtMost: (limit: number, text = `≤ ${limit}× baseline`): Goal => ({
     text,
+    needs: ["baseline"],
     test: (o, b) => b !== undefined && o.median <= b.median * limit,
   }),
   fasterThan: (text = "faster than baseline"): Goal => ({
     text,
+    needs: ["baseline"],
     test: (o, b) => b !== undefined && o.median < b.median,
   }),
   medianBelow: (limitNs: number, text: string): Goal => ({
@@ -103,19 +126,23 @@ export const goals = {
   }),
   overheadBelow: (limitNs: number, text: string): Goal => ({
     text,
+    needs: ["baseline"],
     test: (o, b) => b !== undefined && o.median - b.median < limitNs,
   }),
   ratioAndP99: (limit: number, p99LimitNs: number, text: string): Goal => ({
     text,
+    needs: ["baseline", "p99"],
     test: (o, b) =>
       b !== undefined && o.median <= b.median * limit && o.p99 !== undefined && o.p99 < p99LimitNs,
   }),
   throughputAtLeast: (perSecond: number, text: string): Goal => ({
     text,
+    needs: ["throughput"],
     test: (o) => o.throughput !== undefined && o.throughput >= perSecond,
   }),
   cpuAtMost: (limitNs: number, text: string): Goal => ({
     text,
+    needs: ["cpu"],
     test: (o) => o.cpu !== undefined && o.cpu <= limitNs,
   }),
   /** Allocation: no more bytes per call than the baseline (plus rounding). */
@@ -126,6 +153,7 @@ export const goals = {
   /** Memory: ours is the heap after, the baseline the heap before. */
   growthBelow: (limitBytes: number, text: string): Goal => ({
     text,
+    needs: ["baseline"],
     test: (o, b) => b !== undefined && o.median - b.median < limitBytes,
   }),
 } as const;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { startChild } from "./child-process.js";
 import type { EchoHost } from "./echo-host.js";
 import { startRawGrpcHost } from "./raw-grpc.js";
@@ -49,5 +50,34 @@ describe.each([
     cleanup.push(() => host.close());
     await expect(host.roundTrip(new Uint8Array(1))).rejects.toMatchObject({ code: "CHILD_FAILED" });
     await expect(host.waitForPeer(1)).rejects.toMatchObject({ code: "TIMEOUT" });
+  });
+});
+
+describe("the raw ws echo with text frames, as the hook server's protocol sends", () => {
+  it("sends text frames and the child peer answers in text, byte for byte", async () => {
+    const host = await startRawWsHost({ text: true });
+    cleanup.push(() => host.close());
+    // A peer in this process first, to see the frame kind on the wire.
+    const kinds: boolean[] = [];
+    const socket = new WebSocket(`ws://127.0.0.1:${host.port}`);
+    cleanup.push(async () => socket.terminate());
+    socket.on("message", (data: Buffer, isBinary: boolean) => {
+      kinds.push(isBinary);
+      socket.send(data, { binary: isBinary });
+    });
+    await host.waitForPeer();
+    const frame = new TextEncoder().encode(JSON.stringify({ type: "HookEvent", payload: "ü" }));
+    expect(Array.from(await host.roundTrip(frame))).toEqual(Array.from(frame));
+    expect(kinds).toEqual([false]);
+  });
+
+  it("through the child peer, a JSON text frame comes back unchanged", async () => {
+    const host = await echoPair(() => startRawWsHost({ text: true }), "ws-echo-client");
+    const frame = new TextEncoder().encode(
+      JSON.stringify({ type: "HookEvent", n: "x".repeat(1024) }),
+    );
+    expect(new TextDecoder().decode(await host.roundTrip(frame))).toBe(
+      new TextDecoder().decode(frame),
+    );
   });
 });

@@ -2,11 +2,30 @@ import WebSocket, { WebSocketServer } from "ws";
 import { BenchError } from "../bench-error.js";
 import { type EchoHost, peerGate, ReplyQueue } from "./echo-host.js";
 
+/** How {@link startRawWsHost} frames what it sends. */
+export interface RawWsOptions {
+  /**
+   * Send text frames, as the hook server's JSON protocol does (the receiving ends then check
+   * the bytes are UTF-8, as they do for ours). Default: binary frames, any bytes.
+   */
+  text?: boolean;
+}
+
 /**
  * The WebSocket baseline's agent side: a `ws` server on 127.0.0.1 that the peer connects to,
- * as a browser hook client connects to the agent. The host sends and waits for the echo.
+ * as a browser hook client connects to the agent. The host sends and waits for the echo; the
+ * peer answers in the kind of frame it was sent.
+ *
+ * @example
+ * ```ts
+ * const host = await startRawWsHost({ text: true });
+ * const peer = await startChild("ws-echo-client", { args: ["--port", String(host.port)] });
+ * await host.waitForPeer();
+ * await host.roundTrip(new TextEncoder().encode('{"type":"HookEvent"}'));
+ * ```
  */
-export async function startRawWsHost(): Promise<EchoHost> {
+export async function startRawWsHost(options: RawWsOptions = {}): Promise<EchoHost> {
+  const binary = options.text !== true;
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0, maxPayload: 1 << 20 });
   const replies = new ReplyQueue();
   const gate = peerGate("raw ws echo");
@@ -38,7 +57,7 @@ export async function startRawWsHost(): Promise<EchoHost> {
     roundTrip(bytes) {
       if (!peer) return Promise.reject(new BenchError("CHILD_FAILED", "raw ws echo: no peer yet"));
       const reply = replies.push();
-      peer.send(bytes, { binary: true });
+      peer.send(bytes, { binary });
       return reply;
     },
     close: () =>

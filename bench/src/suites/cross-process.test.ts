@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { goals, type Row } from "../row.js";
 import type { SuiteContext } from "../suite.js";
 import { commandSuite } from "./command.js";
-import { remoteGrpcSuite, remoteWsSuite } from "./remote.js";
+import { remoteGrpcSuite } from "./remote-grpc.js";
+import { remoteWsSuite } from "./remote-ws.js";
 import { tinyProfile } from "./tiny-profile.js";
 
 const ctx: SuiteContext = { profile: tinyProfile, log: () => undefined };
+// Verdicts judged, as in a full run: a goal must be decided on what the suite really returns.
+const judged: SuiteContext = { profile: { ...tinyProfile, smoke: false }, log: () => undefined };
 
 describe("cross-process suites (tiny runs, real processes and sockets)", () => {
   it("command hooks: ours through the engine and raw spawns of the same script", async () => {
@@ -19,24 +23,39 @@ describe("cross-process suites (tiny runs, real processes and sockets)", () => {
   });
 
   it("remote hooks over gRPC: server and A3sClient in two processes, against the raw echo", async () => {
-    const { rows, pending } = await remoteGrpcSuite.run(ctx);
+    const { rows, pending } = await remoteGrpcSuite.run(judged);
     expect(pending).toEqual([]);
     expect(rows.map((r) => r.id)).toEqual([
       "remote.grpc.1kb",
       "remote.grpc.pipelined",
       "remote.grpc.cpu",
     ]);
-    const pipelined = rows[1]!;
+    const [roundTrip, pipelined, cpu] = rows as [Row, Row, Row];
+    expect(roundTrip.ours.n).toBe(tinyProfile.roundTrips);
+    expect(roundTrip.baseline!.n).toBe(tinyProfile.roundTrips);
     expect(pipelined.ours.throughput).toBeGreaterThan(0);
     expect(pipelined.baseline!.throughput).toBeGreaterThan(0);
-    expect(rows[2]!.ours.median).toBeGreaterThan(0);
+    // The goals, with limits nothing can miss, on the rows' real sides: a goal reading a field
+    // the suite forgot to fill in (the CPU row once lacked `cpu`) is missed whatever the numbers.
+    expect(goals.throughputAtLeast(0, "").test!(pipelined.ours, pipelined.baseline)).toBe(true);
+    expect(goals.cpuAtMost(Number.POSITIVE_INFINITY, "").test!(cpu.ours, cpu.baseline)).toBe(true);
+    expect(cpu.ours.cpu).toBeGreaterThan(0);
+    expect(cpu.ours.cpu).toBe(cpu.ours.median);
+    // And the verdicts the run printed are the goals' own, decided on those numbers.
+    expect(cpu.verdict).toBe(cpu.ours.cpu! <= 50_000 ? "met" : "missed");
+    expect(pipelined.verdict).toBe(pipelined.ours.throughput! >= 10_000 ? "met" : "missed");
   });
 
-  it("WebSocket: the raw echo is measured, our side is listed as pending with its reason", async () => {
-    const { rows, pending } = await remoteWsSuite.run(ctx);
-    expect(rows).toEqual([]);
-    expect(pending).toHaveLength(1);
-    expect(pending[0]!.reason).toMatch(/WebSocket/);
-    expect(pending[0]!.baseline!.median).toBeGreaterThan(0);
+  it("remote hooks over WebSocket: A3sClient on ws in another process, against the raw ws echo", async () => {
+    const { rows, pending } = await remoteWsSuite.run(judged);
+    expect(pending).toEqual([]);
+    expect(rows.map((r) => r.id)).toEqual(["remote.ws.1kb"]);
+    const row = rows[0]!;
+    // Alternated call by call: both sides have the same number of samples.
+    expect(row.ours.n).toBe(tinyProfile.roundTrips);
+    expect(row.baseline!.n).toBe(tinyProfile.roundTrips);
+    expect(row.baseline!.median).toBeGreaterThan(0);
+    expect(row.ratio).toBe(row.ours.median / row.baseline!.median);
+    expect(row.verdict).toBe(row.ratio! <= 1.3 ? "met" : "missed");
   });
 });

@@ -4,7 +4,8 @@ import { fireHooksSuite } from "./fire-hooks.js";
 import { fireNoMatchSuite } from "./fire-no-match.js";
 import { matchersSuite } from "./matchers.js";
 import { memorySuite } from "./memory.js";
-import { remoteGrpcSuite, remoteWsSuite } from "./remote.js";
+import { remoteGrpcSuite } from "./remote-grpc.js";
+import { remoteWsSuite } from "./remote-ws.js";
 
 /** Every suite, in the order of the table. */
 export const suites: readonly Suite[] = [
