@@ -1,4 +1,4 @@
 import { packageConfig } from "../vitest.shared.ts";
 
-// The examples run against a real hook server in another process: allow for its start-up.
+// The examples run against the demo agent in another process: allow for its start-up.
 export default packageConfig({ name: "examples", testTimeout: 30_000 });
