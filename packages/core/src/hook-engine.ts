@@ -1,5 +1,4 @@
 import { EventEmitter } from "eventemitter3";
-import * as z from "zod/mini";
 import {
   type AuditEvent,
   type AuditEventOf,
@@ -17,6 +16,14 @@ import {
 } from "./event-schemas.js";
 import { eventSpecs, isHookEventName } from "./event-spec.js";
 import { aborted, Firing, type FiringHost, type StoredHook } from "./firing.js";
+import {
+  engineOptionsSchema,
+  type FireOptions,
+  type HookEngineOptions,
+  type HookInfo,
+  type InputSchema,
+  type Unsubscribe,
+} from "./hook-engine-options.js";
 import { HookError } from "./hook-error.js";
 import { JobClock } from "./job-clock.js";
 import { compileMatcher } from "./matcher.js";
@@ -31,58 +38,8 @@ import {
   normalizeRegistration,
   type ValidRegistration,
 } from "./registration.js";
-import { defaultTimers, type Timers } from "./timers.js";
+import { defaultTimers } from "./timers.js";
 import { toHookError, type ValidationResult, validate } from "./validation.js";
-
-/** Something that validates a tool's input, such as a zod schema. */
-export interface InputSchema {
-  safeParse(value: unknown): { success: true } | { success: false; error: unknown };
-}
-
-export interface HookEngineOptions {
-  /** `parallel` (default): all matching hooks start at once. `sequential`: each sees the last one's changes. */
-  mode?: "parallel" | "sequential";
-  /** Per-hook timeout in milliseconds when a registration gives none. Default 5000. */
-  defaultTimeout?: number;
-  /** Fail behaviour when a registration gives none. Default `continue`. */
-  failBehavior?: FailBehavior;
-  /** Default 10. */
-  maxHooksPerEvent?: number;
-  /** Default 50. */
-  maxTotalHooks?: number;
-  /** `false` turns every hook off: `fire` answers continue at once. */
-  enabled?: boolean;
-  /** Default `info`. */
-  auditLevel?: AuditLevel;
-  /** Clock and timers; inject fakes in tests. */
-  timers?: Timers;
-  /** Input schemas of the host's tools, used to validate a hook's `modified.args`. */
-  toolSchemas?: Readonly<Record<string, InputSchema>>;
-}
-
-export interface FireOptions {
-  /** Abort the firing: pending hooks are aborted and `fire` rejects with `ABORTED`. */
-  signal?: AbortSignal;
-}
-
-/** A registered hook as `list()` shows it. */
-export interface HookInfo {
-  id: string;
-  name?: string;
-  event: HookEventName;
-  priority: number;
-  timeout: number;
-  failBehavior: FailBehavior;
-  async: boolean;
-  once: boolean;
-  source?: string;
-  /** A readable form of the matcher: `Bash|Write`, `{"tool":"Write","pathPattern":"*.env"}`, `<function>`, `*`. */
-  matcher: string;
-  stats: { runs: number; blocks: number; failures: number; timeouts: number };
-}
-
-/** A function that stops a subscription; also `using`-disposable. */
-export type Unsubscribe = (() => void) & Disposable;
 
 const LEVEL_RANK: Record<AuditLevel, number> = { off: 0, info: 1, verbose: 2 };
 
@@ -549,26 +506,12 @@ function unknownEvent(event: unknown): HookError {
   );
 }
 
-const engineOptionsSchema = z.object({
-  mode: z.optional(z.enum(["parallel", "sequential"])),
-  defaultTimeout: z.optional(z.number().check(z.positive(), z.lte(2_147_483_647))),
-  failBehavior: z.optional(z.enum(["continue", "block"])),
-  maxHooksPerEvent: z.optional(z.int().check(z.positive())),
-  maxTotalHooks: z.optional(z.int().check(z.positive())),
-  enabled: z.optional(z.boolean()),
-  auditLevel: z.optional(z.enum(["off", "info", "verbose"])),
-  timers: z.optional(
-    z.custom<Timers>((t) => typeof t === "object" && t !== null, "expected a timers object"),
-  ),
-  toolSchemas: z.optional(
-    z.record(
-      z.string(),
-      z.custom<InputSchema>(
-        (s) => typeof (s as InputSchema)?.safeParse === "function",
-        "expected a schema with safeParse",
-      ),
-    ),
-  ),
-});
-
-export type { CanonicalEventName, HookEventMap };
+export type {
+  CanonicalEventName,
+  FireOptions,
+  HookEngineOptions,
+  HookEventMap,
+  HookInfo,
+  InputSchema,
+  Unsubscribe,
+};
