@@ -1,6 +1,6 @@
 import {
   type AuditEvent,
-  CONTINUE,
+  checkHookResponse,
   type FailBehavior,
   fromHookResponse,
   HookError,
@@ -8,10 +8,8 @@ import {
   type HookEventName,
   type HookResponse,
   type HookResponseMessage,
-  hookResponseSchema,
   InvocationContext,
   patchPaths,
-  validate,
   validateEvent,
 } from "@a3s-lab/hooks-core";
 import type { RemoteHookContext, RemoteHookHandler } from "./types.js";
@@ -130,7 +128,7 @@ export class HookRunner {
       if (failure !== undefined) {
         return this.#fail(hook, message, HookError.from(failure, "HANDLER_FAILED"), started);
       }
-      const response = toResponse(value);
+      const response = checkHookResponse(value);
       if (response instanceof HookError) return this.#fail(hook, message, response, started);
       this.#deps.send(fromHookResponse(hook.id, message.eventId, response));
       this.#report(hook, message, response, started);
@@ -225,14 +223,4 @@ export class HookRunner {
       this.#deps.audit({ type: "modified", ...base, paths, conflicts: [] });
     }
   }
-}
-
-/** A handler's return value → a checked response, or a HookError naming what is wrong. */
-function toResponse(value: unknown): HookResponse | HookError {
-  if (value === undefined || value === null) return CONTINUE;
-  // The common answer needs no schema run.
-  if ((value as HookResponse).action === "continue" && Object.keys(value as object).length === 1)
-    return CONTINUE;
-  const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
-  return checked.success ? (checked.data as HookResponse) : checked.error;
 }

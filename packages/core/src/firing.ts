@@ -1,7 +1,7 @@
 import type { DeadlineScheduler, Expirable } from "./deadline-scheduler.js";
 import type { HookEvent, HookEventName } from "./event-schemas.js";
 import { HookError } from "./hook-error.js";
-import { CONTINUE, type HookResponse, hookResponseSchema } from "./hook-response.js";
+import { CONTINUE, checkHookResponse, type HookResponse } from "./hook-response.js";
 import { InvocationContext } from "./invocation-context.js";
 import type { JobClock } from "./job-clock.js";
 import type { CompiledMatcher } from "./matcher.js";
@@ -15,7 +15,6 @@ import {
 } from "./merge.js";
 import type { HookHandler } from "./registration.js";
 import type { Timers } from "./timers.js";
-import { validate } from "./validation.js";
 
 /** A registered hook, as the engine keeps it. */
 export interface StoredHook {
@@ -60,16 +59,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     typeof value === "object" &&
     typeof (value as PromiseLike<unknown>).then === "function"
   );
-}
-
-/** Validate a handler's return value; a HookError when it is not a response. */
-function toResponse(value: unknown): HookResponse | HookError {
-  if (value === undefined || value === null) return CONTINUE;
-  // The common answer needs no schema run.
-  if ((value as HookResponse).action === "continue" && Object.keys(value as object).length === 1)
-    return CONTINUE;
-  const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
-  return checked.success ? (checked.data as HookResponse) : checked.error;
 }
 
 /** The error of a firing whose signal aborted, with the signal's reason as its cause. */
@@ -132,7 +121,7 @@ class HookRun implements OutcomeInput, Expirable {
     if (this.settled) return;
     const end = this.#clock(async);
     // Fire and forget (no owner): nobody reads the answer.
-    const response = this.owner === undefined ? undefined : toResponse(value);
+    const response = this.owner === undefined ? undefined : checkHookResponse(value);
     if (response instanceof HookError) this.#settle("failed", undefined, response, end);
     else this.#settle("ok", response, undefined, end);
   }

@@ -1,5 +1,7 @@
 import * as z from "zod/mini";
 import { jsonObjectSchema } from "./event-schemas.js";
+import type { HookError } from "./hook-error.js";
+import { validate } from "./validation.js";
 
 /** The largest delay `setTimeout` honours; anything above fires at once. */
 export const MAX_DELAY_MS = 2_147_483_647;
@@ -131,4 +133,17 @@ export function skip(): SkipResponse {
 /** Go on and add text to the model's context. */
 export function addContext(text: string): ContinueResponse {
   return { action: "continue", additionalContext: text };
+}
+
+/**
+ * Check what a handler returned: nothing is "continue", a bare `{ action: "continue" }` needs no
+ * schema run (the common answer on the hot path), anything else is validated by the schema.
+ * Returns the response, or a `HookError` (`INVALID_OUTPUT`) naming what is wrong.
+ */
+export function checkHookResponse(value: unknown): HookResponse | HookError {
+  if (value === undefined || value === null) return CONTINUE;
+  if ((value as HookResponse).action === "continue" && Object.keys(value as object).length === 1)
+    return CONTINUE;
+  const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
+  return checked.success ? (checked.data as HookResponse) : checked.error;
 }

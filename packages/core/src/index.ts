@@ -88,6 +88,7 @@ export {
   ask,
   block,
   CONTINUE,
+  checkHookResponse,
   deny,
   hookResponseSchema,
   MAX_DELAY_MS,
