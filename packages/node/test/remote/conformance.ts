@@ -12,14 +12,11 @@ import {
   type HookStream,
   type Transport,
 } from "@a3s-lab/hooks-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentService } from "../../src/server/agent-service.js";
-import {
-  createHookServer,
-  type HookServer,
-  type HookServerOptions,
-} from "../../src/server/create-hook-server.js";
+import { createHookServer, type HookServer } from "../../src/server/create-hook-server.js";
 import type { HubEvent } from "../../src/server/hub-events.js";
+import { useHookServers } from "./hook-server-fixture.js";
 
 /** How a scenario reaches the server: one client transport per kind. */
 export interface TransportKit {
@@ -31,21 +28,7 @@ export interface TransportKit {
 export const TOKEN = "conformance-token";
 
 export function defineConformanceSuite(kit: TransportKit): void {
-  const cleanup: (() => unknown)[] = [];
-
-  afterEach(async () => {
-    for (const fn of cleanup.splice(0).reverse()) await fn();
-  });
-
-  async function serve(options: Partial<HookServerOptions> = {}) {
-    const engine = options.engine ?? new HookEngine();
-    const auth = options.insecure ? {} : { token: TOKEN };
-    const server = await createHookServer({ engine, port: 0, ...auth, ...options });
-    cleanup.push(() => server.close());
-    const warnings: string[] = [];
-    server.on("warning", (w) => warnings.push(w.message));
-    return { engine, server, warnings };
-  }
+  const { serve, cleanup } = useHookServers(TOKEN);
 
   function transport(
     server: HookServer | string,

@@ -3,7 +3,7 @@
  * raw `@grpc/grpc-js` stubs generated from hooks.proto at runtime. Everything both transports
  * share is in the conformance suite (conformance.test.ts).
  */
-import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
+import { createEvent } from "@a3s-lab/hooks-core";
 import {
   type Client,
   type ClientDuplexStream,
@@ -12,31 +12,14 @@ import {
   type ServiceError,
   status,
 } from "@grpc/grpc-js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createGrpcTransport } from "../../src/grpc/grpc-transport.js";
 import { hooksProtoPath, loadHooksProto } from "../../src/grpc/hooks-proto.js";
-import {
-  createHookServer,
-  type HookServer,
-  type HookServerOptions,
-} from "../../src/server/create-hook-server.js";
+import type { HookServer } from "../../src/server/create-hook-server.js";
+import { useHookServers } from "./hook-server-fixture.js";
 
 const TOKEN = "grpc-test-token";
-const cleanup: (() => unknown)[] = [];
-
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-
-async function serve(options: Partial<HookServerOptions> = {}) {
-  const engine = options.engine ?? new HookEngine();
-  const auth = options.insecure ? {} : { token: TOKEN };
-  const server = await createHookServer({ engine, port: 0, ...auth, ...options });
-  cleanup.push(() => server.close());
-  const warnings: string[] = [];
-  server.on("warning", (w) => warnings.push(w.message));
-  return { engine, server, warnings };
-}
+const { serve, cleanup } = useHookServers(TOKEN);
 
 /** A raw stub, for what a well-behaved transport would never send. */
 function rawStub(server: HookServer): Client & Record<string, (...args: unknown[]) => unknown> {

@@ -7,28 +7,14 @@ import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { createEvent, HookEngine, HookError, PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import { credentials, ServerCredentials } from "@grpc/grpc-js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createGrpcTransport } from "../../src/grpc/grpc-transport.js";
-import {
-  createHookServer,
-  type HookServer,
-  type HookServerOptions,
-} from "../../src/server/create-hook-server.js";
+import { createHookServer, type HookServer } from "../../src/server/create-hook-server.js";
+import { useHookServers } from "./hook-server-fixture.js";
 
 const TOKEN = "ws-test-token";
-const cleanup: (() => unknown)[] = [];
-
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-
-async function serve(options: Partial<HookServerOptions> = {}) {
-  const engine = options.engine ?? new HookEngine();
-  const server = await createHookServer({ engine, port: 0, token: TOKEN, ...options });
-  cleanup.push(() => server.close());
-  return { engine, server };
-}
+const { serve, cleanup } = useHookServers(TOKEN);
 
 type Frame = Record<string, unknown> & { type: string; id?: string };
 
