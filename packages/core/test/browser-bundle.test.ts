@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import { gzipSync } from "node:zlib";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { bundleForBrowser } from "../../../test-support/browser-bundle.ts";
 
 /**
  * Gzipped bytes of all of core in one browser bundle (a cap on the whole library; a page's real
@@ -15,18 +15,7 @@ const CORE_GZIP_BUDGET = 33 * 1024;
 const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 
 async function bundle(): Promise<string> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    platform: "browser",
-    format: "iife",
-    globalName: "A3sHooks",
-    minify: true,
-    target: "es2022",
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
+  return (await bundleForBrowser({ entry }, { format: "iife", globalName: "A3sHooks" })).code;
 }
 
 describe("core in a browser", () => {
