@@ -9,6 +9,7 @@ import {
   type FailBehavior,
   type HookResult,
   type MergeOptions,
+  mergeOutcomes,
   type OutcomeInput,
   type OutcomeStatus,
   ResultFolder,
@@ -368,12 +369,11 @@ export class Firing<E extends HookEvent> implements RunOwner {
   #result(): HookResult<E> {
     const signal = this.#signal;
     if (signal?.aborted) throw aborted(signal);
-    let folder = this.#folder;
-    if (folder === undefined) {
-      folder = new ResultFolder(this.#event, this.#host.mergeOptions);
-      for (const outcome of this.#outcomes) folder.add(outcome);
-    }
-    const result = folder.finish();
+    const folder = this.#folder;
+    const result =
+      folder === undefined
+        ? mergeOutcomes(this.#event, this.#outcomes, this.#host.mergeOptions)
+        : folder.finish();
     this.#host.report(this.#event, this.#hooks, result);
     return result;
   }

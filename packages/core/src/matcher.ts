@@ -115,8 +115,15 @@ function toolNameMatcher(
   const p = pattern.trim();
   // `builtin:…` and `mcp:…` look plain but match by origin: compileNameMatcher's business.
   if (!PLAIN.test(p) || /^(builtin|mcp):/.test(p)) return undefined;
-  const names = new Set(p.split("|"));
+  const list = p.split("|");
   // An event of another type (a compiled matcher tested by hand) takes the general path.
+  if (list.length === 1) {
+    // One name, the most common matcher: a string comparison beats a Set lookup.
+    const name = list[0];
+    return (e) =>
+      e.eventType === event ? (e as { tool?: string }).tool === name : byName(matcherSubject(e));
+  }
+  const names = new Set(list);
   return (e) =>
     e.eventType === event
       ? names.has((e as { tool?: string }).tool as string)

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { createEvent } from "./create-event.js";
 import { eventSchemas, type PreToolUseEvent } from "./event-schemas.js";
 import { HookEngine } from "./hook-engine.js";
-import type { HookResponse } from "./hook-response.js";
+import { CONTINUE, type HookResponse } from "./hook-response.js";
 import { applyMergePatch } from "./json-merge-patch.js";
-import { emptyResult, mergeOutcomes, type OutcomeInput } from "./merge.js";
+import { emptyResult, mergeOutcomes, type OutcomeInput, ResultFolder } from "./merge.js";
 import { validate } from "./validation.js";
 
 const event: PreToolUseEvent = createEvent("PreToolUse", {
@@ -81,6 +81,39 @@ describe("mergeOutcomes (properties)", () => {
         if (delays.length === 0) expect(result.action).toBe("continue");
         else expect(result).toMatchObject({ action: "retry", retryDelay: Math.max(...delays) });
       }),
+    );
+  });
+
+  it("takes a short cut for all-continue firings that folds exactly as the folder does", () => {
+    // Outcomes as firings make them: mostly the shared CONTINUE, fire-and-forget runs, and
+    // now and then anything else, which must send the whole list through the folder.
+    const input: fc.Arbitrary<OutcomeInput> = fc.oneof(
+      fc.record({
+        hookId: fc.constantFrom("a", "b"),
+        name: fc.option(fc.constant("named"), { nil: undefined }),
+        status: fc.constantFrom("ok" as const, "async" as const),
+        response: fc.constant(CONTINUE),
+        failBehavior: fc.constantFrom("continue" as const, "block" as const),
+        duration: fc.nat(50),
+      }),
+      response.map((r) => ok("c", r)),
+      fc.constantFrom<OutcomeInput>(
+        { hookId: "d", status: "failed", failBehavior: "block", duration: 1 },
+        { hookId: "e", status: "timeout", failBehavior: "continue", duration: 2 },
+        { hookId: "f", status: "cancelled", failBehavior: "continue", duration: 0 },
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(input, { maxLength: 6 }), (list) => {
+        const folder = new ResultFolder(event);
+        for (const outcome of list) folder.add(outcome);
+        const result = mergeOutcomes(event, list);
+        expect(result).toEqual(folder.finish());
+        if (!result.modified) expect(result.event).toBe(event);
+        // The outcome list is the result's own, never an input or the shared empty list.
+        if (list.length > 0) expect(Object.isFrozen(result.outcomes)).toBe(false);
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -1,7 +1,12 @@
 import type { HookEvent } from "./event-schemas.js";
 import { eventSpecs } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
-import type { HookAction, HookResponse, PermissionDecision } from "./hook-response.js";
+import {
+  CONTINUE,
+  type HookAction,
+  type HookResponse,
+  type PermissionDecision,
+} from "./hook-response.js";
 import { applyMergePatch, findForbiddenKey, getPath, patchPaths } from "./json-merge-patch.js";
 import type { ValidationResult } from "./validation.js";
 
@@ -320,9 +325,40 @@ export function mergeOutcomes<E extends HookEvent>(
   outcomes: readonly OutcomeInput[],
   options: MergeOptions = {},
 ): HookResult<E> {
+  const plain = foldContinues(event, outcomes);
+  if (plain !== undefined) return plain;
   const folder = new ResultFolder(event, options);
   for (const outcome of outcomes) folder.add(outcome);
   return folder.finish();
+}
+
+/**
+ * The fold of outcomes that all answered a bare continue (or run fire-and-forget), the
+ * commonest firing, without a folder: the same result `ResultFolder` builds for them, or
+ * undefined as soon as one outcome says anything more.
+ */
+function foldContinues<E extends HookEvent>(
+  event: E,
+  inputs: readonly OutcomeInput[],
+): HookResult<E> | undefined {
+  const outcomes: HookOutcome[] = [];
+  for (let i = 0; i < inputs.length; i++) {
+    const input = inputs[i]!;
+    const status = input.status;
+    // CONTINUE is frozen and has nothing but its action: nothing to merge.
+    if ((status !== "ok" || input.response !== CONTINUE) && status !== "async") return undefined;
+    const outcome: HookOutcome = {
+      hookId: input.hookId,
+      status,
+      action: "continue",
+      duration: input.duration,
+    };
+    if (input.name !== undefined) outcome.name = input.name;
+    outcomes.push(outcome);
+  }
+  const result = emptyResult(event);
+  result.outcomes = outcomes;
+  return result;
 }
 
 /** The result of a firing no hook answered: continue, event unchanged. */
