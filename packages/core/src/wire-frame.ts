@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { HookError } from "./hook-error.js";
 import { type ValidationResult, validate } from "./validation.js";
 import { frameIdSchema, type WireMessageMap, type WireMessageType, wireSchemas } from "./wire.js";
+import { quickHookEvent } from "./wire-quick.js";
 
 /**
  * A message as a frame on a message transport: the message's fields plus its `type`, and an
@@ -90,6 +91,14 @@ export function parseWireFrame(input: unknown): ValidationResult<WireFrame> {
   }
   const id = validate(optionalFrameId, (value as { id?: unknown }).id, "INVALID_OUTPUT", ["id"]);
   if (!id.success) return id;
+  // HookEvents are most of what a client reads: the common ones skip the schema.
+  const event = type === "HookEvent" ? quickHookEvent(value, true) : undefined;
+  if (event !== undefined) {
+    const frame = event as WireFrame;
+    frame.type = "HookEvent";
+    if (id.data !== undefined) frame.id = id.data;
+    return { success: true, data: frame };
+  }
   const schema = wireSchemas[type as WireMessageType] as z.ZodMiniType;
   const checked = validate(schema, value, "INVALID_OUTPUT", [type]);
   if (!checked.success) return checked;
@@ -103,6 +112,10 @@ export function parseWireMessage<K extends WireMessageType>(
   type: K,
   value: unknown,
 ): ValidationResult<WireMessageMap[K]> {
+  if (type === "HookEvent") {
+    const event = quickHookEvent(value);
+    if (event !== undefined) return { success: true, data: event as WireMessageMap[K] };
+  }
   return validate(wireSchemas[type] as z.ZodMiniType, value, "INVALID_OUTPUT", [
     type,
   ]) as ValidationResult<WireMessageMap[K]>;

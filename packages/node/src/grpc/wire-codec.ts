@@ -1,7 +1,5 @@
 import {
   HookError,
-  type HookEventMessage,
-  isWireId,
   parseWireMessage,
   type ValidationResult,
   type WireMessageMap,
@@ -153,80 +151,7 @@ export function fromProto<K extends WireMessageType>(
   } catch (error) {
     return { success: false, error: HookError.from(error) };
   }
-  if (type === "HookEvent") {
-    const event = quickHookEvent(plain);
-    if (event !== undefined) return { success: true, data: event as WireMessageMap[K] };
-  }
   return parseWireMessage(type, plain);
-}
-
-const EVENT_KEYS = new Set([
-  "hookId",
-  "eventType",
-  "sessionId",
-  "timestamp",
-  "payload",
-  "eventId",
-  "deadlineMs",
-  "cancel",
-  "cancelReason",
-]);
-
-const optional = (value: unknown, type: "string" | "boolean") =>
-  value === undefined || typeof value === type;
-const finiteOrAbsent = (value: unknown) =>
-  value === undefined || (typeof value === "number" && Number.isFinite(value));
-
-/**
- * A decoded HookEvent checked without the schema: what `parseWireMessage("HookEvent", value)`
- * returns for the messages an agent sends (every field of the right type, a JSON object
- * payload), or undefined for anything else, which then goes through the schema. Every client
- * reads one per firing, and the schema run was a tenth of its CPU.
- */
-export function quickHookEvent(value: unknown): HookEventMessage | undefined {
-  const m = value as Record<string, unknown>;
-  for (const key of Object.keys(m)) if (!EVENT_KEYS.has(key)) return undefined;
-  const { hookId, eventType, sessionId, timestamp, payload, eventId, deadlineMs } = m;
-  if (
-    !isWireId(hookId) ||
-    typeof eventType !== "string" ||
-    eventType.length > 128 ||
-    typeof eventId !== "string" ||
-    eventId.length === 0 ||
-    eventId.length > 256 ||
-    !optional(sessionId, "string") ||
-    !finiteOrAbsent(timestamp) ||
-    !finiteOrAbsent(deadlineMs) ||
-    !optional(m.cancel, "boolean") ||
-    !optional(m.cancelReason, "string") ||
-    !(payload === undefined || isJsonObject(payload))
-  ) {
-    return undefined;
-  }
-  const event: HookEventMessage = {
-    hookId,
-    eventType,
-    sessionId: (sessionId as string | undefined) ?? "",
-    timestamp: (timestamp as number | undefined) ?? 0,
-    eventId,
-    deadlineMs: (deadlineMs as number | undefined) ?? 0,
-  };
-  // A copy, as the schema's record makes one.
-  if (payload !== undefined) event.payload = { ...(payload as Record<string, unknown>) };
-  if (m.cancel !== undefined) event.cancel = m.cancel as boolean;
-  if (m.cancelReason !== undefined) event.cancelReason = m.cancelReason as string;
-  return event;
-}
-
-/** An object JSON.parse made, as the schema's record reads it: no `__proto__` key to drop. */
-function isJsonObject(value: unknown): boolean {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    Object.getPrototypeOf(value) === Object.prototype &&
-    !Object.hasOwn(value, "__proto__") &&
-    Object.getOwnPropertySymbols(value).length === 0
-  );
 }
 
 /** A wire message → the object `@grpc/proto-loader` serialises. */

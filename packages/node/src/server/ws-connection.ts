@@ -2,6 +2,7 @@ import {
   defaultTimers,
   HookError,
   type HookErrorCode,
+  MAX_FRAME_CHARS,
   PROTOCOL,
   parseWireFrame,
   type WireFrame,
@@ -28,6 +29,24 @@ export interface WsConnectionDeps {
   authTimeoutMs: number;
   /** Frames per socket. */
   frameRate: RateLimit;
+}
+
+/**
+ * The message of a HookResponse frame without an id, or undefined for any other text. Answers
+ * are most of a client's frames; the hub checks each one (its fast path for the common
+ * answers, the schema for the rest), so they skip the frame schema's run here.
+ */
+function hookResponseOf(text: string): Record<string, unknown> | undefined {
+  if (text.length > MAX_FRAME_CHARS || !text.includes('"HookResponse"')) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  const { type, id, ...message } = raw as Record<string, unknown>;
+  return type === "HookResponse" && id === undefined ? message : undefined;
 }
 
 const HOOK_REQUESTS = new Set(["RegisterHookRequest", "UnregisterHookRequest", "ListHooksRequest"]);
@@ -230,6 +249,11 @@ export class WsConnection {
 
   #frame(text: string): void {
     const attached = this.#attached!;
+    const answer = hookResponseOf(text);
+    if (answer !== undefined) {
+      attached.receive(answer);
+      return;
+    }
     const parsed = parseWireFrame(text);
     if (!parsed.success) {
       let raw: { type?: unknown; id?: unknown } | undefined;
