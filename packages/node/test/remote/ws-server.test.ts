@@ -303,6 +303,34 @@ describe("hostile frames after the handshake", () => {
     });
   });
 
+  it("takes answers with or without a frame id, and rich answers through the schema", async () => {
+    const { engine, server } = await serve();
+    const s = await welcomed(server);
+    await s.ask({ type: "RegisterHookRequest", id: "1", eventType: "PreToolUse", hookId: "h" });
+    const answers: Record<string, unknown>[] = [
+      { action: "block", reason: "by the short cut" },
+      { id: "a1", action: "block", reason: "with an id" },
+      { action: "continue", modified: { args: { command: "ls -la" } }, systemMessage: "rewritten" },
+    ];
+    s.socket.on("message", (data) => {
+      const frame = JSON.parse(String(data)) as Frame;
+      if (frame.type !== "HookEvent") return;
+      const answer = answers.shift()!;
+      s.socket.send(
+        JSON.stringify({ type: "HookResponse", hookId: "h", eventId: frame.eventId, ...answer }),
+      );
+    });
+    const fire = () =>
+      engine.fire(
+        createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } }),
+      );
+    expect((await fire()).reason).toBe("by the short cut");
+    expect((await fire()).reason).toBe("with an id");
+    const rich = await fire();
+    expect(rich.event.args).toEqual({ command: "ls -la" });
+    expect(rich.systemMessages).toEqual(["rewritten"]);
+  });
+
   it("replaces an older socket of the same client: 4409 for the old one, resumed for the new", async () => {
     const { server } = await serve();
     const first = await welcomed(server, "same");
