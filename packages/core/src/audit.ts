@@ -1,4 +1,5 @@
 import type { HookEventName } from "./event-schemas.js";
+import { HookError } from "./hook-error.js";
 import type { HookAction } from "./hook-response.js";
 
 /** How much the engine reports: `off`, `info` (decisions and failures), `verbose` (every run). */
@@ -83,3 +84,48 @@ export const auditLevelOf: Readonly<Record<AuditEventType, Exclude<AuditLevel, "
     modified: "info",
     warning: "info",
   });
+
+type AuditListener = (record: AuditEvent) => void;
+
+/**
+ * Anything that reports audit records: a `HookEngine` (every record, through `on("*")`), or an
+ * `A3sClient` of `@a3s-lab/box` (its own hooks' records, through `on("audit")`). Sinks such as
+ * the JSON Lines log of `@a3s-lab/hooks-node` and the browser's audit trail take either.
+ */
+export type AuditSource =
+  | {
+      readonly fire: unknown;
+      on(type: "*", listener: AuditListener): () => void;
+    }
+  | { on(type: "audit", listener: AuditListener): () => void };
+
+/**
+ * Listen to the audit records of an engine or a client. Returns the way to stop.
+ *
+ * @example
+ * ```ts
+ * const stop = onAudit(engine, (record) => console.log(record.type, record.time));
+ * stop();
+ * ```
+ */
+export function onAudit(source: AuditSource, listener: AuditListener): () => void {
+  if (typeof (source as { on?: unknown } | null)?.on !== "function") {
+    throw new HookError(
+      "INVALID_REGISTRATION",
+      "source: expected a HookEngine or an A3sClient (something with an on() method)",
+      { path: ["source"] },
+    );
+  }
+  if (typeof listener !== "function") {
+    throw new HookError("INVALID_REGISTRATION", "listener: expected a function", {
+      path: ["listener"],
+    });
+  }
+  // A HookEngine reports every record under "*"; a client reports its own under "audit".
+  return "fire" in source && typeof source.fire === "function"
+    ? (source as Extract<AuditSource, { fire: unknown }>).on("*", listener)
+    : (source as Extract<AuditSource, { on(type: "audit", l: AuditListener): unknown }>).on(
+        "audit",
+        listener,
+      );
+}

@@ -3,9 +3,15 @@
  * Runs unchanged in Node and in browsers.
  */
 
-export type { AuditEvent, AuditEventOf, AuditEventType, AuditLevel } from "./audit.js";
+export type {
+  AuditEvent,
+  AuditEventOf,
+  AuditEventType,
+  AuditLevel,
+  AuditSource,
+} from "./audit.js";
 // ── Audit ─────────────────────────────────────────────────────────────────────
-export { auditLevelOf } from "./audit.js";
+export { auditLevelOf, onAudit } from "./audit.js";
 export type { EventInit } from "./create-event.js";
 // ── Events ────────────────────────────────────────────────────────────────────
 export { createEvent, randomId, tryCreateEvent, validateEvent } from "./create-event.js";

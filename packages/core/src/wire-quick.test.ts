@@ -115,7 +115,7 @@ describe("HookEvent frames", () => {
         fc.oneof(wellFormed, anything),
         fc.option(fc.constantFrom("1", "x".repeat(200)), { nil: undefined }),
         (message, frameId) => {
-          const text = JSON.stringify({ type: "HookEvent", ...message, id: frameId });
+          const text = JSON.stringify({ type: "HookEvent", ...(message as object), id: frameId });
           const parsed = JSON.parse(text);
           const { type: _type, id: _id, ...fields } = parsed;
           const schema = bySchema(fields);
@@ -130,7 +130,11 @@ describe("HookEvent frames", () => {
           }
           expect(frame).toEqual({
             success: true,
-            data: { ...schema.data, type: "HookEvent", ...(frameId ? { id: frameId } : {}) },
+            data: {
+              ...(schema.data as object),
+              type: "HookEvent",
+              ...(frameId ? { id: frameId } : {}),
+            },
           });
         },
       ),

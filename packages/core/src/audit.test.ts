@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { type AuditEvent, type AuditSource, onAudit } from "./audit.js";
+import { createEvent } from "./create-event.js";
+import { HookEngine } from "./hook-engine.js";
+import { HookError } from "./hook-error.js";
+import { block } from "./hook-response.js";
+
+describe("onAudit", () => {
+  it("hears every record of a HookEngine, and stops when told", async () => {
+    const engine = new HookEngine({ auditLevel: "info" });
+    const records: AuditEvent[] = [];
+    const stop = onAudit(engine, (record) => records.push(record));
+    engine.register({ event: "Stop", id: "h", handler: () => block("not yet") });
+    await engine.fire(createEvent("Stop", { sessionId: "s", stopHookActive: false }));
+    expect(records.map((r) => r.type)).toEqual(["registered", "blocked"]);
+    stop();
+    engine.unregister("h");
+    expect(records).toHaveLength(2);
+  });
+
+  it("hears a client's records under its 'audit' event", () => {
+    const listeners = new Map<string, (record: AuditEvent) => void>();
+    // The shape of an A3sClient: on(name, listener) → unsubscribe, and no fire().
+    const client = {
+      on(name: "audit", listener: (record: AuditEvent) => void) {
+        listeners.set(name, listener);
+        return () => listeners.delete(name);
+      },
+    } satisfies AuditSource;
+    const records: AuditEvent[] = [];
+    const stop = onAudit(client, (record) => records.push(record));
+    const record: AuditEvent = { type: "warning", time: 1, message: "m" };
+    listeners.get("audit")!(record);
+    expect(records).toEqual([record]);
+    stop();
+    expect(listeners.size).toBe(0);
+  });
+
+  it("names the argument that is not a source or a listener", () => {
+    for (const bad of [null, undefined, 42, "engine", {}, { on: "x" }]) {
+      expect(() => onAudit(bad as never, () => undefined)).toThrow(
+        expect.objectContaining({ code: "INVALID_REGISTRATION", path: ["source"] }),
+      );
+    }
+    expect(() => onAudit(new HookEngine(), "log" as never)).toThrow(HookError);
+    expect(() => onAudit(new HookEngine(), null as never)).toThrow(/^listener: /);
+  });
+});
