@@ -1,5 +1,5 @@
 import type { HookEngine } from "@a3s-lab/hooks-core";
-import { JsonlFile } from "./jsonl-file.js";
+import { JsonlWriter, writeAuditLog } from "@a3s-lab/hooks-node";
 import type { Firing, TracingHookEngine } from "./tracing-engine.js";
 
 /** One line of the `--events` log: the event as fired, and the merged decision. */
@@ -34,7 +34,7 @@ export function toEventLogRecord({ event, result }: Firing): EventLogRecord {
  * belongs with a valid payload. Returns the way to stop (which closes the file).
  */
 export function attachEventLog(engine: TracingHookEngine, file: string): () => void {
-  const out = new JsonlFile(file);
+  const out = new JsonlWriter(file);
   const off = engine.onFiring((firing) => out.write(toEventLogRecord(firing)));
   return () => {
     off();
@@ -47,10 +47,6 @@ export function attachEventLog(engine: TracingHookEngine, file: string): () => v
  * JSON Lines file. Returns the way to stop.
  */
 export function attachAuditLog(engine: HookEngine, file: string): () => void {
-  const out = new JsonlFile(file);
-  const off = engine.on("*", (record) => out.write(record));
-  return () => {
-    off();
-    out.close();
-  };
+  const log = writeAuditLog(engine, file);
+  return () => log.close();
 }

@@ -33,7 +33,6 @@ export type { EventLogRecord } from "./event-log.js";
 export { attachAuditLog, attachEventLog } from "./event-log.js";
 export type { TallyRow } from "./event-tally.js";
 export { EventTally } from "./event-tally.js";
-export { JsonlFile } from "./jsonl-file.js";
 export type { CliIo, MainOptions } from "./main.js";
 export { main } from "./main.js";
 export type { Model, ModelRequest, ModelResponse, ToolSpec } from "./model.js";

@@ -24,6 +24,13 @@ export { TEMPLATE_VARIABLES, templateVariables } from "./command/template-variab
 export type { ShellContext } from "./shell-quote.js";
 export { quoteForContext, shellContextAt, shellEscaper, shellQuote } from "./shell-quote.js";
 
+// ── Audit: the engine's (or a client's) decisions as a JSON Lines file ────────────
+
+export type { AuditLog, AuditLogOptions } from "./audit/audit-log.js";
+export { writeAuditLog } from "./audit/audit-log.js";
+export type { JsonlWriterOptions } from "./audit/jsonl-writer.js";
+export { JsonlWriter } from "./audit/jsonl-writer.js";
+
 // ── Settings files: Claude Code's and the seeds' locations and shapes, trust ──────
 
 export type {
