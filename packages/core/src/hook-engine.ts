@@ -1,11 +1,5 @@
-import { EventEmitter } from "eventemitter3";
-import {
-  type AuditEvent,
-  type AuditEventOf,
-  type AuditEventType,
-  type AuditLevel,
-  auditLevelOf,
-} from "./audit.js";
+import type { AuditEvent, AuditEventOf, AuditEventType, AuditLevel } from "./audit.js";
+import { AuditStream } from "./audit-stream.js";
 import { randomId } from "./create-event.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import {
@@ -41,8 +35,6 @@ import {
 import { defaultTimers } from "./timers.js";
 import { toHookError, type ValidationResult, validate } from "./validation.js";
 
-const LEVEL_RANK: Record<AuditLevel, number> = { off: 0, info: 1, verbose: 2 };
-
 function describeMatcher(matcher: unknown): string {
   if (matcher === undefined || matcher === "") return "*";
   if (typeof matcher === "function") return "<function>";
@@ -68,9 +60,7 @@ function describeMatcher(matcher: unknown): string {
 export class HookEngine {
   readonly #byEvent = new Map<HookEventName, StoredHook[]>();
   readonly #byId = new Map<string, StoredHook>();
-  readonly #audit = new EventEmitter();
-  /** Audit subscriptions open now: with none, a firing skips its audit pass altogether. */
-  #subscribers = 0;
+  readonly #audit: AuditStream;
   readonly #host: FiringHost;
   readonly #mode: "parallel" | "sequential";
   readonly #defaultTimeout: number;
@@ -79,7 +69,6 @@ export class HookEngine {
   readonly #maxTotal: number;
   readonly #toolSchemas: Readonly<Record<string, InputSchema>> | undefined;
   #enabled: boolean;
-  #auditRank: number;
   #seq = 0;
 
   constructor(options: HookEngineOptions = {}) {
@@ -91,7 +80,8 @@ export class HookEngine {
     this.#maxPerEvent = options.maxHooksPerEvent ?? 10;
     this.#maxTotal = options.maxTotalHooks ?? 50;
     this.#enabled = options.enabled ?? true;
-    this.#auditRank = LEVEL_RANK[options.auditLevel ?? "info"];
+    const audit = new AuditStream(options.auditLevel ?? "info");
+    this.#audit = audit;
     this.#toolSchemas = options.toolSchemas;
     const timers = options.timers ?? defaultTimers;
     this.#host = {
@@ -99,17 +89,10 @@ export class HookEngine {
       jobClock: new JobClock(timers),
       deadlines: new DeadlineScheduler(timers),
       mergeOptions: { validateEvent: (next) => this.#validateModified(next) },
-      report: (event, hooks, result) => this.#report(event, hooks, result),
-      started: (hook, event) =>
-        this.#emit({
-          type: "started",
-          time: Date.now(),
-          hookId: hook.id,
-          event: hook.event,
-          eventId: event.eventId,
-        }),
-      late: (hook, eventId, error) => this.#late(hook, eventId, error),
-      warn: (message, about) => this.warn(message, about),
+      report: (event, hooks, result) => audit.report(event, hooks, result),
+      started: (hook, event) => audit.started(hook, event),
+      late: (hook, eventId, error) => audit.late(hook, eventId, error),
+      warn: (message, about) => audit.warn(message, about),
     };
   }
 
@@ -122,16 +105,10 @@ export class HookEngine {
   }
 
   get auditLevel(): AuditLevel {
-    return (Object.keys(LEVEL_RANK) as AuditLevel[])[this.#auditRank]!;
+    return this.#audit.level;
   }
   set auditLevel(level: AuditLevel) {
-    if (!Object.hasOwn(LEVEL_RANK, level)) {
-      throw new HookError(
-        "INVALID_REGISTRATION",
-        `auditLevel: expected "off", "info" or "verbose", got ${JSON.stringify(level)}`,
-      );
-    }
-    this.#auditRank = LEVEL_RANK[level];
+    this.#audit.level = level;
   }
 
   /** How many hooks are registered, in all or for one event. */
@@ -237,8 +214,8 @@ export class HookEngine {
     list.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
     this.#byEvent.set(hook.event, list);
     this.#byId.set(hook.id, hook);
-    if (this.#wants("registered")) {
-      this.#emit({
+    if (this.#audit.wants("registered")) {
+      this.#audit.emit({
         type: "registered",
         time: Date.now(),
         hookId: hook.id,
@@ -258,8 +235,14 @@ export class HookEngine {
     if (rest.length === 0) this.#byEvent.delete(hook.event);
     else this.#byEvent.set(hook.event, rest);
     hook.detach?.();
-    if (this.#wants("unregistered")) {
-      this.#emit({ type: "unregistered", time: Date.now(), hookId: id, event: hook.event, reason });
+    if (this.#audit.wants("unregistered")) {
+      this.#audit.emit({
+        type: "unregistered",
+        time: Date.now(),
+        hookId: id,
+        event: hook.event,
+        reason,
+      });
     }
     return true;
   }
@@ -309,27 +292,7 @@ export class HookEngine {
     listener: (record: T extends AuditEventType ? AuditEventOf<T> : AuditEvent) => void,
     options: { signal?: AbortSignal } = {},
   ): Unsubscribe {
-    const fn = listener as (record: AuditEvent) => void;
-    this.#audit.on(type, fn);
-    this.#subscribers++;
-    let subscribed = true;
-    const stop = () => {
-      if (!subscribed) return;
-      subscribed = false;
-      this.#subscribers--;
-      this.#audit.off(type, fn);
-    };
-    const off = Object.assign(stop, { [Symbol.dispose]: stop });
-    options.signal?.addEventListener("abort", off, { once: true });
-    return off;
-  }
-
-  #wants(type: AuditEventType): boolean {
-    return (
-      this.#subscribers > 0 &&
-      this.#auditRank >= LEVEL_RANK[auditLevelOf[type]] &&
-      (this.#audit.listenerCount(type) > 0 || this.#audit.listenerCount("*") > 0)
-    );
+    return this.#audit.on(type, listener, options);
   }
 
   /**
@@ -340,13 +303,7 @@ export class HookEngine {
     message: string,
     about: { event?: HookEventName; eventId?: string; hookId?: string } = {},
   ): void {
-    if (this.#wants("warning"))
-      this.#emit({ type: "warning", time: Date.now(), message, ...about });
-  }
-
-  #emit(record: AuditEvent): void {
-    this.#audit.emit(record.type, record);
-    this.#audit.emit("*", record);
+    this.#audit.warn(message, about);
   }
 
   /**
@@ -382,7 +339,7 @@ export class HookEngine {
       matched,
       this.#mode === "sequential",
       signal,
-      this.#auditRank === 2 && this.#wants("started"),
+      this.#audit.wantsStarts,
     ).run();
   }
 
@@ -390,8 +347,8 @@ export class HookEngine {
     try {
       return hook.matcher!(event);
     } catch (error) {
-      if (this.#wants("warning")) {
-        this.#emit({
+      if (this.#audit.wants("warning")) {
+        this.#audit.emit({
           type: "warning",
           time: Date.now(),
           event: event.eventType,
@@ -427,73 +384,6 @@ export class HookEngine {
       };
     }
     return schemaCheck;
-  }
-
-  /** A fire-and-forget hook failed or timed out after its firing was answered. */
-  #late(hook: StoredHook, eventId: string, error: HookError): void {
-    const base = { time: Date.now(), hookId: hook.id, event: hook.event, eventId };
-    if (error.code === "TIMEOUT") {
-      if (this.#wants("timed_out"))
-        this.#emit({ type: "timed_out", ...base, timeout: hook.timeout });
-    } else if (this.#wants("failed")) {
-      this.#emit({
-        type: "failed",
-        ...base,
-        code: error.code,
-        message: error.message,
-        duration: 0,
-      });
-    }
-  }
-
-  /** Emit the audit records of one firing. */
-  #report(event: HookEvent, hooks: readonly StoredHook[], result: HookResult): void {
-    if (this.#auditRank === 0 || this.#subscribers === 0) return;
-    const time = Date.now();
-    const base = { time, event: event.eventType, eventId: event.eventId };
-    const outcomes = result.outcomes;
-    for (let i = 0; i < outcomes.length; i++) {
-      const o = outcomes[i]!;
-      const hook = hooks[i]!;
-      if (o.status === "timeout" && this.#wants("timed_out")) {
-        this.#emit({ type: "timed_out", ...base, hookId: o.hookId, timeout: hook.timeout });
-      } else if (o.status === "failed" && this.#wants("failed")) {
-        this.#emit({
-          type: "failed",
-          ...base,
-          hookId: o.hookId,
-          code: o.error?.code ?? "INTERNAL",
-          message: o.error?.message ?? "",
-          duration: o.duration,
-        });
-      } else if (o.status === "ok" && this.#wants("completed")) {
-        this.#emit({
-          type: "completed",
-          ...base,
-          hookId: o.hookId,
-          action: o.action,
-          duration: o.duration,
-        });
-      }
-      if (o.modifiedPaths && this.#wants("modified")) {
-        const conflicts = result.conflicts
-          .filter((c) => c.hookIds[1] === o.hookId)
-          .map((c) => c.path);
-        this.#emit({
-          type: "modified",
-          ...base,
-          hookId: o.hookId,
-          paths: o.modifiedPaths,
-          conflicts,
-        });
-      }
-    }
-    if (result.action === "block" && this.#wants("blocked")) {
-      this.#emit({ type: "blocked", ...base, hookId: result.blockedBy!, reason: result.reason! });
-    }
-    for (const message of result.warnings) {
-      if (this.#wants("warning")) this.#emit({ type: "warning", ...base, message });
-    }
   }
 }
 
