@@ -1,11 +1,18 @@
 /**
  * @a3s-lab/hooks-browser: the WebSocket transport of A3S hooks, for web pages (and for Node
- * processes that prefer a WebSocket to gRPC). No Node built-ins: it bundles for browsers.
+ * processes that prefer a WebSocket to gRPC), and audit helpers that keep, show and log what a
+ * page's hooks did. No Node built-ins: it bundles for browsers.
  */
 
 // ── For other libraries: the endpoint's close codes and URL rules ─────────────
 // WS_CLOSE_CODES is the protocol's, defined in core; kept here for code that imported it from this package.
 export { WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
+// ── For pages: what their hooks did, kept, shown and logged ──────────────────
+export type { AuditConsole, LogAuditOptions } from "./audit-format.js";
+export { formatAuditRecord, logAudit } from "./audit-format.js";
+export type { AuditTrailOptions } from "./audit-trail.js";
+export { AuditTrail } from "./audit-trail.js";
+// ── For other libraries (continued) ───────────────────────────────────────────
 export { closeError } from "./close-error.js";
 export type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
 // ── For SDK users ──────────────────────────────────────────────────────────────
