@@ -302,7 +302,7 @@ describe("logAudit", () => {
       [{ console: null }, ["options", "console"]],
       [{ console: "console" }, ["options", "console"]],
       [{ console: { info() {}, warn() {}, error() {} } }, ["options", "console", "debug"]],
-      [{ types: ["blocked", "typo"] }, ["options", "types", "1"]],
+      [{ types: ["blocked", "typo"] }, ["options", "types", 1]],
       [{ types: [] }, ["options", "types"]],
       [{ level: "warn" }, ["options", "level"]],
       ["verbose", ["options"]],

@@ -2,12 +2,13 @@ import {
   type AuditEvent,
   type AuditEventType,
   type AuditSource,
+  auditTypeFilter,
   describeValue,
   HookError,
   onAudit,
   type Unsubscribe,
 } from "@a3s-lab/hooks-core";
-import { auditTypeFilter, checkOptions, reportListenerError } from "./audit-trail.js";
+import { checkOptions, reportListenerError } from "./audit-trail.js";
 
 /** The longest line {@link formatAuditRecord} returns, in UTF-16 code units. */
 const MAX_LINE = 500;

@@ -2,7 +2,7 @@ import {
   type AuditEvent,
   type AuditEventType,
   type AuditSource,
-  auditLevelOf,
+  auditTypeFilter,
   describeValue,
   HookError,
   onAudit,
@@ -36,30 +36,6 @@ export function checkOptions(options: unknown, known: readonly string[]): void {
       throw invalid(["options", key], `unknown option; expected one of ${known.join(", ")}`);
     }
   }
-}
-
-/**
- * The set of record types `types` selects, or undefined for all of them. Throws a HookError
- * naming `options.types[i]` for a name that is not an audit record type.
- */
-export function auditTypeFilter(types: unknown): ReadonlySet<string> | undefined {
-  if (types === undefined) return undefined;
-  const known = Object.keys(auditLevelOf);
-  if (!Array.isArray(types) || types.length === 0) {
-    throw invalid(
-      ["options", "types"],
-      `expected a non-empty array of ${known.join(", ")}; got ${describeValue(types)}`,
-    );
-  }
-  types.forEach((type: unknown, i) => {
-    if (typeof type !== "string" || !Object.hasOwn(auditLevelOf, type)) {
-      throw invalid(
-        ["options", "types", String(i)],
-        `expected one of ${known.join(", ")}; got ${describeValue(type)}`,
-      );
-    }
-  });
-  return new Set(types as string[]);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AuditEvent, type AuditSource, onAudit } from "./audit.js";
+import { type AuditEvent, type AuditSource, auditTypeFilter, onAudit } from "./audit.js";
 import { createEvent } from "./create-event.js";
 import { HookEngine } from "./hook-engine.js";
 import { HookError } from "./hook-error.js";
@@ -44,5 +44,30 @@ describe("onAudit", () => {
     }
     expect(() => onAudit(new HookEngine(), "log" as never)).toThrow(HookError);
     expect(() => onAudit(new HookEngine(), null as never)).toThrow(/^listener: /);
+  });
+});
+
+describe("auditTypeFilter", () => {
+  it("keeps the types named, or every type when none are", () => {
+    expect(auditTypeFilter(undefined)).toBeUndefined();
+    expect([...auditTypeFilter(["blocked", "failed", "blocked"])!]).toEqual(["blocked", "failed"]);
+  });
+
+  it("names the option, or the entry, that is not a record type", () => {
+    const at = (types: unknown, path: readonly (string | number)[] = ["options", "types"]) => {
+      try {
+        auditTypeFilter(types, path);
+      } catch (error) {
+        return { code: (error as HookError).code, path: (error as HookError).path };
+      }
+      return undefined;
+    };
+    expect(at([])).toEqual({ code: "INVALID_REGISTRATION", path: ["options", "types"] });
+    expect(at("blocked")).toEqual({ code: "INVALID_REGISTRATION", path: ["options", "types"] });
+    expect(at(["blocked", "constructor"])).toEqual({
+      code: "INVALID_REGISTRATION",
+      path: ["options", "types", 1],
+    });
+    expect(at([null], ["types"])).toEqual({ code: "INVALID_REGISTRATION", path: ["types", 0] });
   });
 });

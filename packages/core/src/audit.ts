@@ -1,5 +1,5 @@
 import type { HookEventName } from "./event-schemas.js";
-import { HookError } from "./hook-error.js";
+import { describeValue, HookError } from "./hook-error.js";
 import type { HookAction } from "./hook-response.js";
 
 /** How much the engine reports: `off`, `info` (decisions and failures), `verbose` (every run). */
@@ -128,4 +128,40 @@ export function onAudit(source: AuditSource, listener: AuditListener): () => voi
         "audit",
         listener,
       );
+}
+
+/**
+ * The record types an audit sink's `types` option selects, or undefined (the option left out)
+ * for all of them. Throws a HookError naming `options.types` or the entry at fault; an empty
+ * list, which would keep nothing, is refused as a mistake.
+ *
+ * @example
+ * ```ts
+ * const keep = auditTypeFilter(["blocked", "failed"]);
+ * keep?.has(record.type);
+ * ```
+ */
+export function auditTypeFilter(
+  types: unknown,
+  path: readonly (string | number)[] = ["options", "types"],
+): ReadonlySet<AuditEventType> | undefined {
+  if (types === undefined) return undefined;
+  const known = Object.keys(auditLevelOf).join(", ");
+  if (!Array.isArray(types) || types.length === 0) {
+    throw new HookError(
+      "INVALID_REGISTRATION",
+      `${path.join(".")}: expected a non-empty array of ${known}; got ${describeValue(types)}`,
+      { path },
+    );
+  }
+  types.forEach((type: unknown, i) => {
+    if (typeof type !== "string" || !Object.hasOwn(auditLevelOf, type)) {
+      throw new HookError(
+        "INVALID_REGISTRATION",
+        `${[...path, i].join(".")}: expected one of ${known}; got ${describeValue(type)}`,
+        { path: [...path, i] },
+      );
+    }
+  });
+  return new Set(types as AuditEventType[]);
 }

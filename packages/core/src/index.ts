@@ -11,7 +11,7 @@ export type {
   AuditSource,
 } from "./audit.js";
 // ── Audit ─────────────────────────────────────────────────────────────────────
-export { auditLevelOf, onAudit } from "./audit.js";
+export { auditLevelOf, auditTypeFilter, onAudit } from "./audit.js";
 export type { EventInit } from "./create-event.js";
 // ── Events ────────────────────────────────────────────────────────────────────
 export { createEvent, randomId, tryCreateEvent, validateEvent } from "./create-event.js";

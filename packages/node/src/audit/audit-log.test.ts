@@ -108,7 +108,10 @@ describe("writeAuditLog", () => {
       expect.objectContaining({ code: "INVALID_REGISTRATION", path: ["source"] }),
     );
     expect(() => writeAuditLog(engine, file, { types: ["blocked", "nope" as never] })).toThrow(
-      expect.objectContaining({ code: "INVALID_CONFIG", path: ["options", "types", 1] }),
+      expect.objectContaining({ code: "INVALID_REGISTRATION", path: ["options", "types", 1] }),
+    );
+    expect(() => writeAuditLog(engine, file, { types: [] })).toThrow(
+      expect.objectContaining({ path: ["options", "types"] }),
     );
     expect(() => writeAuditLog(engine, file, { types: "blocked" as never })).toThrow(
       expect.objectContaining({ path: ["options", "types"] }),

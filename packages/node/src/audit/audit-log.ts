@@ -2,7 +2,7 @@ import {
   type AuditEvent,
   type AuditEventType,
   type AuditSource,
-  auditLevelOf,
+  auditTypeFilter,
   HookError,
   onAudit,
 } from "@a3s-lab/hooks-core";
@@ -48,10 +48,10 @@ export function writeAuditLog(
   file: string,
   options: AuditLogOptions = {},
 ): AuditLog {
-  const types = checkTypes(options.types);
+  const types = auditTypeFilter(options.types);
   const onError = options.onError ?? warnOnce();
   if (typeof onError !== "function") {
-    throw new HookError("INVALID_CONFIG", "options.onError: expected a function", {
+    throw new HookError("INVALID_REGISTRATION", "options.onError: expected a function", {
       path: ["options", "onError"],
     });
   }
@@ -96,25 +96,6 @@ export function writeAuditLog(
       this.close();
     },
   };
-}
-
-function checkTypes(types: readonly AuditEventType[] | undefined): Set<string> | undefined {
-  if (types === undefined) return undefined;
-  if (!Array.isArray(types)) {
-    throw new HookError("INVALID_CONFIG", "options.types: expected an array of record types", {
-      path: ["options", "types"],
-    });
-  }
-  types.forEach((type, i) => {
-    if (typeof type !== "string" || !Object.hasOwn(auditLevelOf, type)) {
-      throw new HookError(
-        "INVALID_CONFIG",
-        `options.types.${i}: expected one of ${Object.keys(auditLevelOf).join(", ")}, got ${JSON.stringify(type) ?? String(type)}`,
-        { path: ["options", "types", i] },
-      );
-    }
-  });
-  return new Set(types);
 }
 
 function warnOnce(): (error: HookError) => void {
