@@ -1,14 +1,18 @@
 /**
- * The browser's AuditTrail on a real A3sClient: a hook server on 127.0.0.1 (port 0, a token),
+ * The AuditTrail (hooks-browser's, exported by box) on a real A3sClient: a hook server on 127.0.0.1 (port 0, a token),
  * the client connected to it over gRPC (Node's default) and over WebSocket (a page's), and
  * the agent's engine firing events the client's hooks answer.
  */
 
-import { AuditTrail, formatAuditRecord } from "@a3s-lab/hooks-browser";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { createHookServer, type HookServer } from "@a3s-lab/hooks-node";
 import { afterEach, describe, expect, it } from "vitest";
-import { A3sClient, createWebSocketTransport } from "../src/index.js";
+import {
+  A3sClient,
+  AuditTrail,
+  createWebSocketTransport,
+  formatAuditRecord,
+} from "../src/index.js";
 
 const TOKEN = "audit-trail-token";
 let server: HookServer | undefined;
