@@ -6,11 +6,13 @@ import { bundleForBrowser } from "../../../test-support/browser-bundle.ts";
 
 /**
  * Gzipped bytes of all of core in one browser bundle (a cap on the whole library; a page's real
- * cost is the tree-shaken client bundle, budgeted at 40 KB in @a3s-lab/box). Measured at 32.2 KB:
+ * cost is the tree-shaken client bundle, budgeted at 40 KB in @a3s-lab/box). Measured at 33.1 KB:
  * zod/mini ~10 KB, picomatch ~9 KB (kept over smaller glob libraries because globs decide what an
- * agent may touch), the engine and merge ~10 KB, the wire schemas and close codes of the protocol.
+ * agent may touch), the engine, its audit stream and merge ~10 KB, the wire schemas, their fast
+ * paths and the close codes of the protocol. Raised from 33 KB when the audit sinks' helpers
+ * (`onAudit`, `auditTypeFilter`) and the HookEvent fast path moved into core.
  */
-const CORE_GZIP_BUDGET = 33 * 1024;
+const CORE_GZIP_BUDGET = 34 * 1024;
 
 const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 
