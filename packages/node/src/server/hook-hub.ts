@@ -45,8 +45,12 @@ export interface AttachedStream {
   readonly clientId: string;
   /** True when the hub still held this client's hooks (it reconnected inside its window). */
   readonly resumed: boolean;
-  /** A HookResponse the client sent, decoded but unchecked; or the error decoding it hit. */
-  receive(message: unknown, decodeError?: HookError): void;
+  /**
+   * A HookResponse the client sent, decoded but unchecked; or the error decoding it hit.
+   * True when it answered a firing that waited for it; false for a late, unknown or unreadable
+   * one (already reported), which a transport may count against the client.
+   */
+  receive(message: unknown, decodeError?: HookError): boolean;
   /** The stream ended (the client closed it, the connection dropped, the adapter gave up). */
   detach(reason: string): void;
 }

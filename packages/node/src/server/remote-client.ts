@@ -213,9 +213,10 @@ export class RemoteClient {
   /**
    * A HookResponse from the client, as the transport decoded it (or the error decoding hit).
    * Matched by (event id, hook id); anything malformed, late or unknown is reported and, when
-   * a firing waits for it, fails that firing.
+   * a firing waits for it, fails that firing. Returns true when the message answered a
+   * waiting firing (well or badly): such answers are bounded by the firings sent.
    */
-  receive(raw: unknown, decodeError?: HookError): void {
+  receive(raw: unknown, decodeError?: HookError): boolean {
     // Most answers are a bare continue or a block with a reason: read those without a schema
     // run (the result is the same); anything else goes through the schemas.
     const quick = decodeError ? undefined : quickResponse(raw);
@@ -223,7 +224,7 @@ export class RemoteClient {
       const pending = this.#take(key(quick.eventId, quick.hookId));
       if (pending) {
         pending.resolve(quick.response);
-        return;
+        return true;
       }
     }
     const parsed = decodeError
@@ -246,12 +247,12 @@ export class RemoteClient {
           : `client ${this.id} sent a malformed HookResponse: ${parsed.error.message}`,
         fields,
       );
-      return;
+      return false;
     }
     const response = parsed.success ? toHookResponse(parsed.data) : parsed;
     if (response.success) {
       pending.resolve(response.data);
-      return;
+      return true;
     }
     const error = response.error;
     const label = `remote hook ${pending.hook.config.name || pending.hook.hookId} of client ${this.id}`;
@@ -262,6 +263,7 @@ export class RemoteClient {
     pending.reject(
       new HookError(error.code, `${label}: ${error.message}`, { cause: error, path: error.path }),
     );
+    return true;
   }
 
   /** Answer every waiting firing with `error` (the client went away, the server closes). */

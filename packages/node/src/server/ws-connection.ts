@@ -31,10 +31,20 @@ export interface WsConnectionDeps {
   frameRate: RateLimit;
 }
 
+function textOf(data: RawData): string {
+  const bytes = Array.isArray(data)
+    ? Buffer.concat(data)
+    : Buffer.isBuffer(data)
+      ? data
+      : Buffer.from(data);
+  return bytes.toString("utf8");
+}
+
 /**
- * The message of a HookResponse frame without an id, or undefined for any other text. Answers
- * are most of a client's frames; the hub checks each one (its fast path for the common
- * answers, the schema for the rest), so they skip the frame schema's run here.
+ * The message of a HookResponse frame (its frame id, meaningless on an answer, left out), or
+ * undefined for any other text. Answers are most of a client's frames; the hub checks each
+ * one (its fast path for the common answers, the schema for the rest), so they skip the frame
+ * schema's run here.
  */
 function hookResponseOf(text: string): Record<string, unknown> | undefined {
   if (text.length > MAX_FRAME_CHARS || !text.includes('"HookResponse"')) return undefined;
@@ -45,8 +55,9 @@ function hookResponseOf(text: string): Record<string, unknown> | undefined {
     return undefined;
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
-  const { type, id, ...message } = raw as Record<string, unknown>;
-  return type === "HookResponse" && id === undefined ? message : undefined;
+  // A frame id pairs a request with its answer; a HookResponse is itself the answer.
+  const { type, id: _id, ...message } = raw as Record<string, unknown>;
+  return type === "HookResponse" ? message : undefined;
 }
 
 const HOOK_REQUESTS = new Set(["RegisterHookRequest", "UnregisterHookRequest", "ListHooksRequest"]);
@@ -154,18 +165,29 @@ export class WsConnection {
 
   #message(data: RawData, isBinary: boolean): void {
     if (this.#closed) return;
+    let text: string | undefined;
+    let answer: Record<string, unknown> | undefined;
+    if (!isBinary && this.#attached) {
+      text = textOf(data);
+      answer = hookResponseOf(text);
+      // An answer to a firing this server sent costs no frame budget: the firings bound those,
+      // and a busy agent must not close a client for keeping up. Late, unknown or unreadable
+      // answers (already reported) do count.
+      if (answer !== undefined && this.#attached.receive(answer)) return;
+    }
     const wait = this.#limiter.take();
     if (wait > 0) {
       const { burst, perSecond } = this.#deps.frameRate;
       this.close(
         new HookError(
           "LIMIT_EXCEEDED",
-          `frame rate: at most ${burst} frames at once and ${perSecond} per second per connection`,
+          `frame rate: at most ${burst} frames at once and ${perSecond} per second per connection, answers to its firings aside`,
         ),
         WS_CLOSE_CODES.rateLimited,
       );
       return;
     }
+    if (answer !== undefined) return;
     if (isBinary) {
       this.close(
         new HookError(
@@ -176,12 +198,7 @@ export class WsConnection {
       );
       return;
     }
-    const bytes = Array.isArray(data)
-      ? Buffer.concat(data)
-      : Buffer.isBuffer(data)
-        ? data
-        : Buffer.from(data);
-    const text = bytes.toString("utf8");
+    text ??= textOf(data);
     if (this.#attached) this.#frame(text);
     else this.#hello(text);
   }
@@ -249,11 +266,6 @@ export class WsConnection {
 
   #frame(text: string): void {
     const attached = this.#attached!;
-    const answer = hookResponseOf(text);
-    if (answer !== undefined) {
-      attached.receive(answer);
-      return;
-    }
     const parsed = parseWireFrame(text);
     if (!parsed.success) {
       let raw: { type?: unknown; id?: unknown } | undefined;

@@ -14,7 +14,11 @@ export interface WebSocketOptions {
   port?: number;
   /** How long a new socket has to send its `Hello` frame. Default 5000 ms. */
   authTimeoutMs?: number;
-  /** Frames per socket: a burst, then a steady rate. Default 1000 at once, then 500 per second. */
+  /**
+   * Frames per socket: a burst, then a steady rate. Default 1000 at once, then 500 per second.
+   * Answers to firings the server sent are not counted (the firings bound them); every other
+   * frame is, unsolicited or late answers included.
+   */
   frameRate?: RateLimit;
 }
 

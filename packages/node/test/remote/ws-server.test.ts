@@ -219,6 +219,33 @@ describe("frame limits", () => {
     expect(s.frames.at(-1)).toMatchObject({ type: "Error", code: "LIMIT_EXCEEDED" });
   });
 
+  it("never counts answers to its own firings against the frame rate; unsolicited ones count", async () => {
+    const { engine, server } = await serve({
+      webSocket: { frameRate: { burst: 5, perSecond: 1 } },
+    });
+    const s = await welcomed(server);
+    await s.ask({ type: "RegisterHookRequest", id: "1", eventType: "PreToolUse", hookId: "h" });
+    s.socket.on("message", (data) => {
+      const frame = JSON.parse(String(data)) as Frame;
+      if (frame.type === "HookEvent")
+        s.socket.send(
+          JSON.stringify({ type: "HookResponse", hookId: "h", eventId: frame.eventId }),
+        );
+    });
+    // Forty answers, eight times the burst: a busy agent keeps its client.
+    for (let i = 0; i < 40; i++) {
+      const result = await engine.fire(
+        createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } }),
+      );
+      expect(result.outcomes[0]?.status).toBe("ok");
+    }
+    expect(s.socket.readyState).toBe(WebSocket.OPEN);
+    // Answers nobody asked for are frames like any other.
+    for (let i = 0; i < 10; i++)
+      await s.send({ type: "HookResponse", hookId: "h", eventId: `never-sent-${i}` });
+    expect((await s.closed).code).toBe(WS_CLOSE_CODES.rateLimited);
+  });
+
   it("closes 1003 for a binary frame", async () => {
     const { server } = await serve();
     const s = await welcomed(server);
