@@ -18,13 +18,28 @@ describe("onAudit", () => {
     expect(records).toHaveLength(2);
   });
 
+  it("stops with a signal, or at the end of a using block", async () => {
+    const engine = new HookEngine({ auditLevel: "info" });
+    const records: AuditEvent[] = [];
+    const controller = new AbortController();
+    onAudit(engine, (record) => records.push(record), { signal: controller.signal });
+    {
+      using _scoped = onAudit(engine, (record) => records.push(record));
+      engine.register({ event: "Stop", id: "a", handler: () => undefined });
+    }
+    controller.abort();
+    engine.register({ event: "Stop", id: "b", handler: () => undefined });
+    expect(records.map((r) => r.type === "registered" && r.hookId)).toEqual(["a", "a"]);
+  });
+
   it("hears a client's records under its 'audit' event", () => {
     const listeners = new Map<string, (record: AuditEvent) => void>();
     // The shape of an A3sClient: on(name, listener) → unsubscribe, and no fire().
     const client = {
       on(name: "audit", listener: (record: AuditEvent) => void) {
         listeners.set(name, listener);
-        return () => listeners.delete(name);
+        const stop = () => void listeners.delete(name);
+        return Object.assign(stop, { [Symbol.dispose]: stop });
       },
     } satisfies AuditSource;
     const records: AuditEvent[] = [];

@@ -1,4 +1,5 @@
 import type { HookEventName } from "./event-schemas.js";
+import type { Unsubscribe } from "./hook-engine-options.js";
 import { describeValue, HookError } from "./hook-error.js";
 import type { HookAction } from "./hook-response.js";
 
@@ -86,6 +87,7 @@ export const auditLevelOf: Readonly<Record<AuditEventType, Exclude<AuditLevel, "
   });
 
 type AuditListener = (record: AuditEvent) => void;
+type SubscribeOptions = { signal?: AbortSignal };
 
 /**
  * Anything that reports audit records: a `HookEngine` (every record, through `on("*")`), or an
@@ -95,20 +97,24 @@ type AuditListener = (record: AuditEvent) => void;
 export type AuditSource =
   | {
       readonly fire: unknown;
-      on(type: "*", listener: AuditListener): () => void;
+      on(type: "*", listener: AuditListener, options?: SubscribeOptions): Unsubscribe;
     }
-  | { on(type: "audit", listener: AuditListener): () => void };
+  | { on(type: "audit", listener: AuditListener, options?: SubscribeOptions): Unsubscribe };
 
 /**
- * Listen to the audit records of an engine or a client. Returns the way to stop.
+ * Listen to the audit records of an engine or a client. Returns the way to stop (also
+ * `using`-disposable, and tied to `options.signal` when given).
  *
  * @example
  * ```ts
- * const stop = onAudit(engine, (record) => console.log(record.type, record.time));
- * stop();
+ * using stop = onAudit(engine, (record) => console.log(record.type, record.time));
  * ```
  */
-export function onAudit(source: AuditSource, listener: AuditListener): () => void {
+export function onAudit(
+  source: AuditSource,
+  listener: AuditListener,
+  options: SubscribeOptions = {},
+): Unsubscribe {
   if (typeof (source as { on?: unknown } | null)?.on !== "function") {
     throw new HookError(
       "INVALID_REGISTRATION",
@@ -123,11 +129,8 @@ export function onAudit(source: AuditSource, listener: AuditListener): () => voi
   }
   // A HookEngine reports every record under "*"; a client reports its own under "audit".
   return "fire" in source && typeof source.fire === "function"
-    ? (source as Extract<AuditSource, { fire: unknown }>).on("*", listener)
-    : (source as Extract<AuditSource, { on(type: "audit", l: AuditListener): unknown }>).on(
-        "audit",
-        listener,
-      );
+    ? (source as Extract<AuditSource, { fire: unknown }>).on("*", listener, options)
+    : (source as Exclude<AuditSource, { fire: unknown }>).on("audit", listener, options);
 }
 
 /**

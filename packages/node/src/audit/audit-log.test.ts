@@ -126,7 +126,8 @@ describe("writeAuditLog", () => {
       fire: () => undefined,
       on: (_type: "*", _listener: (record: AuditEvent) => void) => {
         listening++;
-        return () => void listening--;
+        const stop = () => void listening--;
+        return Object.assign(stop, { [Symbol.dispose]: stop });
       },
     };
     expect(() => writeAuditLog(source, "")).toThrow(expect.objectContaining({ path: ["file"] }));
