@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -146,6 +146,31 @@ describe("serve --ui in Chromium", () => {
       ]),
     );
     await page.screenshot({ path: `${ARTIFACTS}ui-events.png`, fullPage: true });
+
+    // The audit of the page's own hooks: its block, as one line of text, and as a download.
+    const blocked = page.locator('#audit li[data-type="blocked"]');
+    await blocked.waitFor();
+    expect(await blocked.textContent()).toMatch(
+      /^blocked PermissionRequest \(hook [\w.-]+\): denied in the browser$/,
+    );
+    expect(await page.locator('#audit li[data-type="registered"]').count()).toBeGreaterThan(0);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click("#audit-download"),
+    ]);
+    expect(download.suggestedFilename()).toBe("hooks-audit.jsonl");
+    const file = await download.path();
+    const records = (await readFile(file, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; event?: string; reason?: string });
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        type: "blocked",
+        event: "PermissionRequest",
+        reason: "denied in the browser",
+      }),
+    );
     expect(errors).toEqual([]);
   });
 

@@ -5,7 +5,13 @@
  *
  * Everything shown comes from the agent and is untrusted: it is set as text, never as HTML.
  */
-import { A3sClient, type HookEventMap, type HookEventName } from "@a3s-lab/box";
+import {
+  A3sClient,
+  AuditTrail,
+  formatAuditRecord,
+  type HookEventMap,
+  type HookEventName,
+} from "@a3s-lab/box";
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const state = element<HTMLSpanElement>("state");
@@ -13,6 +19,8 @@ const problem = element<HTMLSpanElement>("problem");
 const login = element<HTMLFormElement>("login");
 const events = element<HTMLTableSectionElement>("events");
 const dialog = element<HTMLDialogElement>("permission");
+const audit = element<HTMLOListElement>("audit");
+const download = element<HTMLAnchorElement>("audit-download");
 const MAX_ROWS = 200;
 
 /** The token handed over in the URL fragment (which never reaches a server), if any. */
@@ -97,9 +105,36 @@ const WATCHED: { [N in HookEventName]?: (event: HookEventMap[N]) => Shown } = {
   SessionEnd: (e) => [`reason ${e.reason}`],
 };
 
+/**
+ * The audit of this page's own hooks: the last records in a list (each one safe line of text)
+ * and, on demand, all of them as a JSON Lines file.
+ */
+function showAudit(client: A3sClient): void {
+  const trail = new AuditTrail(client, { limit: MAX_ROWS });
+  trail.subscribe((record) => {
+    const item = document.createElement("li");
+    item.textContent = formatAuditRecord(record);
+    item.dataset.type = record.type;
+    audit.prepend(item);
+    while (audit.children.length > MAX_ROWS) audit.lastElementChild!.remove();
+  });
+  let url: string | undefined;
+  download.addEventListener("click", () => {
+    if (url) URL.revokeObjectURL(url);
+    url = URL.createObjectURL(new Blob([trail.toJSONL()], { type: "application/x-ndjson" }));
+    download.href = url;
+  });
+}
+
 function connect(token: string): void {
   login.hidden = true;
-  const client = new A3sClient({ token, clientId: `page-${crypto.randomUUID().slice(0, 8)}` });
+  const client = new A3sClient({
+    token,
+    clientId: `page-${crypto.randomUUID().slice(0, 8)}`,
+    // Decisions and failures of this page's hooks, for the audit list.
+    auditLevel: "info",
+  });
+  showAudit(client);
   client.on("state", ({ state: now, error }) => {
     state.textContent = now;
     state.dataset.state = now;
