@@ -116,6 +116,9 @@ describe("writeAuditLog", () => {
     expect(() => writeAuditLog(engine, file, { types: "blocked" as never })).toThrow(
       expect.objectContaining({ path: ["options", "types"] }),
     );
+    expect(() => writeAuditLog(engine, file, null as never)).toThrow(
+      expect.objectContaining({ path: ["options"] }),
+    );
     expect(() => writeAuditLog(engine, file, { onError: 42 as never })).toThrow(
       expect.objectContaining({ path: ["options", "onError"] }),
     );

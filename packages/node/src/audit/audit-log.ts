@@ -48,6 +48,11 @@ export function writeAuditLog(
   file: string,
   options: AuditLogOptions = {},
 ): AuditLog {
+  if (typeof options !== "object" || options === null) {
+    throw new HookError("INVALID_REGISTRATION", "options: expected an object", {
+      path: ["options"],
+    });
+  }
   const types = auditTypeFilter(options.types);
   const onError = options.onError ?? warnOnce();
   if (typeof onError !== "function") {
