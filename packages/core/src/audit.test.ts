@@ -59,6 +59,9 @@ describe("onAudit", () => {
     }
     expect(() => onAudit(new HookEngine(), "log" as never)).toThrow(HookError);
     expect(() => onAudit(new HookEngine(), null as never)).toThrow(/^listener: /);
+    expect(() => onAudit(new HookEngine(), () => undefined, null as never)).toThrow(
+      expect.objectContaining({ path: ["options"] }),
+    );
   });
 });
 

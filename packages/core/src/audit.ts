@@ -127,6 +127,11 @@ export function onAudit(
       path: ["listener"],
     });
   }
+  if (typeof options !== "object" || options === null) {
+    throw new HookError("INVALID_REGISTRATION", "options: expected an object", {
+      path: ["options"],
+    });
+  }
   // A HookEngine reports every record under "*"; a client reports its own under "audit".
   return "fire" in source && typeof source.fire === "function"
     ? (source as Extract<AuditSource, { fire: unknown }>).on("*", listener, options)
