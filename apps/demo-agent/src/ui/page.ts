@@ -20,7 +20,7 @@ const login = element<HTMLFormElement>("login");
 const events = element<HTMLTableSectionElement>("events");
 const dialog = element<HTMLDialogElement>("permission");
 const audit = element<HTMLOListElement>("audit");
-const download = element<HTMLAnchorElement>("audit-download");
+const download = element<HTMLButtonElement>("audit-download");
 const MAX_ROWS = 200;
 
 /** The token handed over in the URL fragment (which never reaches a server), if any. */
@@ -118,11 +118,14 @@ function showAudit(client: A3sClient): void {
     audit.prepend(item);
     while (audit.children.length > MAX_ROWS) audit.lastElementChild!.remove();
   });
-  let url: string | undefined;
   download.addEventListener("click", () => {
-    if (url) URL.revokeObjectURL(url);
-    url = URL.createObjectURL(new Blob([trail.toJSONL()], { type: "application/x-ndjson" }));
-    download.href = url;
+    const url = URL.createObjectURL(new Blob([trail.toJSONL()], { type: "application/x-ndjson" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = "hooks-audit.jsonl";
+    link.click();
+    // The download has its own copy once started.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
   });
 }
 
