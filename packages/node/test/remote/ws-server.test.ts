@@ -60,6 +60,15 @@ function raw(url: string | undefined, headers: Record<string, string> = {}) {
       socket.send(JSON.stringify(frame));
       return next((f) => f.id === frame.id);
     },
+    /** Answer every HookEvent from now on with a HookResponse carrying `fields`. */
+    answerEvents: (fields: () => Record<string, unknown>) => {
+      socket.on("message", (data) => {
+        const event = JSON.parse(String(data)) as Frame;
+        if (event.type !== "HookEvent") return;
+        const { hookId, eventId } = event;
+        socket.send(JSON.stringify({ type: "HookResponse", hookId, eventId, ...fields() }));
+      });
+    },
   };
 }
 
@@ -225,13 +234,7 @@ describe("frame limits", () => {
     });
     const s = await welcomed(server);
     await s.ask({ type: "RegisterHookRequest", id: "1", eventType: "PreToolUse", hookId: "h" });
-    s.socket.on("message", (data) => {
-      const frame = JSON.parse(String(data)) as Frame;
-      if (frame.type === "HookEvent")
-        s.socket.send(
-          JSON.stringify({ type: "HookResponse", hookId: "h", eventId: frame.eventId }),
-        );
-    });
+    s.answerEvents(() => ({}));
     // Forty answers, eight times the burst: a busy agent keeps its client.
     for (let i = 0; i < 40; i++) {
       const result = await engine.fire(
@@ -308,18 +311,7 @@ describe("hostile frames after the handshake", () => {
     const { engine, server } = await serve();
     const s = await welcomed(server);
     await s.ask({ type: "RegisterHookRequest", id: "1", eventType: "PreToolUse", hookId: "h" });
-    s.socket.on("message", (data) => {
-      const frame = JSON.parse(String(data)) as Frame;
-      if (frame.type === "HookEvent")
-        s.socket.send(
-          JSON.stringify({
-            type: "HookResponse",
-            hookId: "h",
-            eventId: frame.eventId,
-            action: "explode",
-          }),
-        );
-    });
+    s.answerEvents(() => ({ action: "explode" }));
     const result = await engine.fire(
       createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } }),
     );
@@ -339,14 +331,7 @@ describe("hostile frames after the handshake", () => {
       { id: "a1", action: "block", reason: "with an id" },
       { action: "continue", modified: { args: { command: "ls -la" } }, systemMessage: "rewritten" },
     ];
-    s.socket.on("message", (data) => {
-      const frame = JSON.parse(String(data)) as Frame;
-      if (frame.type !== "HookEvent") return;
-      const answer = answers.shift()!;
-      s.socket.send(
-        JSON.stringify({ type: "HookResponse", hookId: "h", eventId: frame.eventId, ...answer }),
-      );
-    });
+    s.answerEvents(() => answers.shift()!);
     const fire = () =>
       engine.fire(
         createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } }),
