@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -65,6 +65,17 @@ describe("JsonlWriter", () => {
       expect.objectContaining({ code: "UNAVAILABLE", message: expect.stringContaining(blocker) }),
     );
     expect(() => new JsonlWriter(dir)).toThrow(expect.objectContaining({ code: "UNAVAILABLE" }));
+  });
+
+  it("refuses a symlink in the log's place, and leaves its target alone", () => {
+    const target = path.join(dir, "precious");
+    writeFileSync(target, "keep me\n");
+    const link = path.join(dir, "audit.jsonl");
+    symlinkSync(target, link);
+    expect(() => new JsonlWriter(link)).toThrow(
+      expect.objectContaining({ code: "UNAVAILABLE", message: expect.stringContaining("ELOOP") }),
+    );
+    expect(readFileSync(target, "utf8")).toBe("keep me\n");
   });
 
   it("refuses values with no JSON form, and writes after close", () => {

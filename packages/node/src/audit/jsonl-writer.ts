@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
 
@@ -13,7 +13,7 @@ export interface JsonlWriterOptions {
 /**
  * An append-only JSON Lines file. Each value is written synchronously as one line, so the file
  * is whole up to its last line even when the process is killed; the folder is created if
- * missing.
+ * missing, and a symlink in the file's place is refused.
  *
  * @example
  * ```ts
@@ -45,7 +45,10 @@ export class JsonlWriter implements Disposable {
     this.path = path.resolve(file);
     try {
       mkdirSync(path.dirname(this.path), { recursive: true });
-      this.#fd = openSync(this.path, "a", mode);
+      // O_NOFOLLOW: a symlink planted where the log goes (in a shared folder, say) must not
+      // turn this log's lines into appends to whatever it points at.
+      const { O_APPEND, O_CREAT, O_WRONLY, O_NOFOLLOW } = constants;
+      this.#fd = openSync(this.path, O_APPEND | O_CREAT | O_WRONLY | O_NOFOLLOW, mode);
     } catch (error) {
       throw new HookError(
         "UNAVAILABLE",
