@@ -1,5 +1,6 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { shellQuote } from "@a3s-lab/hooks-node";
 import { AgentError } from "./agent-error.js";
 
 /** The folder, inside the working directory, that holds the scenario's own files. */
@@ -45,10 +46,6 @@ if (/(^|[\\s;&|(])sudo(\\s|$)/.test(command)) {
   process.exit(2);
 }
 `;
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The command that runs one of the workspace's hook scripts with this very Node. */
 function nodeScript(script: string): string {

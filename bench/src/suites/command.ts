@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { HookEngine } from "@a3s-lab/hooks-core";
-import { CommandHook, toHookInput } from "@a3s-lab/hooks-node";
+import { CommandHook, shellQuote, toHookInput } from "@a3s-lab/hooks-node";
 import { BenchError } from "../bench-error.js";
 import { alternate } from "../cross/alternate.js";
 import { rawSpawn, rawSpawnAll } from "../cross/raw-spawn.js";
@@ -14,8 +14,8 @@ const benchRoot = fileURLToPath(new URL("../..", import.meta.url));
 const script = fileURLToPath(new URL("../../fixtures/approve.sh", import.meta.url));
 
 /** The command every contender runs: a small policy script that reads stdin and allows. */
-export function approveCommand(path = script): string {
-  return `sh '${path.replaceAll("'", `'\\''`)}'`;
+function approveCommand(): string {
+  return `sh ${shellQuote(script)}`;
 }
 
 const HOOKS = 8;
