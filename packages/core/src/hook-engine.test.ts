@@ -173,6 +173,24 @@ describe("HookEngine.register", () => {
     expect(engine.size()).toBe(0);
   });
 
+  it("refuses one event listed twice under two spellings, registering nothing", () => {
+    const engine = new HookEngine();
+    expect(() =>
+      engine.register({
+        name: "twice",
+        id: "twice",
+        events: ["PreToolUse", "Stop", "pre_tool_use"],
+        execute: () => undefined,
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: "INVALID_REGISTRATION",
+        path: ["registration", "events", 2],
+      }),
+    );
+    expect(engine.size()).toBe(0);
+  });
+
   it("refuses a name matcher on an event with nothing to match, and object matchers off tool events", () => {
     const engine = new HookEngine();
     expect(

@@ -179,6 +179,15 @@ export function normalizeRegistration(input: unknown): ValidRegistration[] {
       "registration",
     ]) as unknown as MultiEventHook;
     const events = hook.events.map((e, i) => canonicalEvent(e, ["registration", "events", i]));
+    // Two spellings of one event would make two hooks with one id, the first unreachable.
+    const twice = events.findIndex((event, i) => events.indexOf(event) !== i);
+    if (twice !== -1) {
+      throw new HookError(
+        "INVALID_REGISTRATION",
+        `registration.events.${twice}: ${events[twice]} is listed twice`,
+        { path: ["registration", "events", twice] },
+      );
+    }
     const { events: _e, execute, name, ...options } = hook;
     return events.map((event) => {
       const registration: ValidRegistration = {
