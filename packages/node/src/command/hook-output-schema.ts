@@ -13,20 +13,22 @@ export const hookOutputSchema = z
   .looseObject({
     // A3S (seed 000)
     action: d(
-      z.enum(["continue", "block", "retry", "skip"]),
-      "A3S: continue, block, retry (the host tries again) or skip (ignore later hooks).",
+      z.enum(["continue", "block", "retry", "skip", "CONTINUE", "BLOCK", "RETRY", "SKIP"]),
+      "A3S: continue, block, retry (the host tries again) or skip (ignore later hooks); upper case also.",
     ),
     modified: d(obj, "A3S: a JSON merge patch of the event's modifiable fields, e.g. {args: {…}}."),
     delay: d(z.number().nonnegative(), "A3S retry: milliseconds to wait."),
+    retry_delay_ms: d(z.number().nonnegative(), "A3S retry: the same as delay (seed 000's name)."),
+    retryDelay: d(z.number().nonnegative(), "A3S retry: the same as delay."),
     permission: d(z.enum(["allow", "ask", "deny"]), "A3S: a permission decision."),
     // Claude Code
     continue: d(z.boolean(), "Claude Code, seed 004: false stops the operation."),
     stopReason: d(z.string(), "Claude Code: why, when continue is false."),
     decision: d(
-      z.enum(["approve", "block", "allow", "deny", "ask", "modify"]),
-      "Claude Code, seeds 003/004: block or deny stops; approve or allow skips the prompt.",
+      z.enum(["approve", "block", "allow", "deny", "ask", "modify", "none"]).nullable(),
+      "Claude Code, seeds 003/004: block or deny stops; approve or allow skips the prompt; none or null says nothing.",
     ),
-    reason: d(z.string(), "Why: shown to the agent when the hook blocks."),
+    reason: d(z.string().nullable(), "Why: shown to the agent when the hook blocks."),
     systemMessage: d(z.string(), "Claude Code: a message for the user."),
     suppressOutput: d(z.boolean(), "Claude Code: hide this hook's output."),
     additionalContext: d(z.string(), "Text added to the model's context."),
@@ -50,7 +52,7 @@ export const hookOutputSchema = z
       "Claude Code's per-event output.",
     ),
     // seed 004
-    modified_args: d(obj, "seed 004: arguments to merge into the tool's arguments."),
+    modified_args: d(obj.nullable(), "seed 004: arguments to merge into the tool's arguments."),
     metadata: d(obj, "seed 004: extra information, ignored by the engine."),
     // seed 001
     continue_execution: d(z.boolean(), "seed 001: false stops the operation."),

@@ -30,6 +30,8 @@ describe("the shipped JSON Schemas", () => {
       action: "continue",
       modified: {},
       delay: 1,
+      retry_delay_ms: 1,
+      retryDelay: 1,
       permission: "allow",
       continue: true,
       stopReason: "x",
@@ -54,5 +56,63 @@ describe("the shipped JSON Schemas", () => {
       const result = tryNormalizeHookOutput({ [key]: value });
       expect({ key, ok: result.success }).toEqual({ key, ok: true });
     }
+  });
+
+  // Core keeps its dialect schema private; a proxy records which fields its normaliser reads.
+  const fieldsCoreReads = (wrap: (probe: object) => unknown): string[] => {
+    const read = new Set<string>();
+    const probe = new Proxy(
+      {},
+      {
+        get(target, key) {
+          if (typeof key === "string") read.add(key);
+          return Reflect.get(target, key);
+        },
+      },
+    );
+    expect(tryNormalizeHookOutput(wrap(probe)).success).toBe(true);
+    return [...read].sort();
+  };
+  const hookSpecificShape = hookOutputSchema.shape.hookSpecificOutput.unwrap().shape;
+
+  it("list every stdout field that core's normaliser reads", () => {
+    const top = fieldsCoreReads((probe) => probe);
+    expect(top).toContain("action");
+    expect(top).toEqual(Object.keys(hookOutputSchema.shape).sort());
+    const nested = fieldsCoreReads((probe) => ({ hookSpecificOutput: probe }));
+    expect(nested).toContain("permissionDecision");
+    expect(nested).toEqual(Object.keys(hookSpecificShape).sort());
+  });
+
+  it("accept every value core's normaliser accepts", () => {
+    const words = ["allow", "deny", "ask", "none", "approve", "block", "modify"];
+    const actions = ["continue", "block", "retry", "skip"];
+    const probes: unknown[] = [null, true, false, 0, 1.5, "x", {}, [], ...words, ...actions];
+    for (const a of actions) probes.push(a.toUpperCase());
+    const wraps: Record<string, (key: string, value: unknown) => unknown> = {
+      top: (key, value) => ({ [key]: value }),
+      hookSpecificOutput: (key, value) => ({ hookSpecificOutput: { [key]: value } }),
+      "hookSpecificOutput.decision": (key, value) => ({
+        hookSpecificOutput: { decision: { behavior: "allow", [key]: value } },
+      }),
+    };
+    const keys: Record<string, string[]> = {
+      top: Object.keys(hookOutputSchema.shape),
+      hookSpecificOutput: Object.keys(hookSpecificShape),
+      "hookSpecificOutput.decision": ["behavior", "updatedInput", "message"],
+    };
+    let checked = 0;
+    for (const [where, wrap] of Object.entries(wraps)) {
+      for (const key of keys[where] ?? []) {
+        for (const value of probes) {
+          const output = wrap(key, value);
+          if (!tryNormalizeHookOutput(output).success) continue;
+          checked++;
+          const ours = hookOutputSchema.safeParse(output).success;
+          expect({ where, key, value, ours }).toEqual({ where, key, value, ours: true });
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
   });
 });
