@@ -6,6 +6,7 @@ import type { Agent } from "./agent.js";
 import { AgentError, type AgentErrorCode } from "./agent-error.js";
 import type { ProgressUpdate } from "./agent-options.js";
 import { mainArgument } from "./transcript.js";
+import { isInside } from "./workspace-path.js";
 
 const CODES: Record<AgentErrorCode, HookErrorCode> = {
   INVALID_INPUT: "INVALID_EVENT",
@@ -47,10 +48,6 @@ function progressOf(update: ProgressUpdate): GenerateEventMessage {
         },
       };
   }
-}
-
-function isInside(root: string, candidate: string): boolean {
-  return candidate === root || candidate.startsWith(root + path.sep);
 }
 
 /**

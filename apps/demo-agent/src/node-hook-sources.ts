@@ -7,6 +7,7 @@ import {
 } from "@a3s-lab/hooks-node";
 import { AgentError } from "./agent-error.js";
 import type { HookSources } from "./demo-agent-setup.js";
+import { isInside } from "./workspace-path.js";
 
 export interface NodeHookSourcesOptions {
   /**
@@ -14,11 +15,6 @@ export interface NodeHookSourcesOptions {
    * sets it: it wrote those skills itself. Default false.
    */
   trustProjectSkills?: boolean;
-}
-
-function isInside(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 /**
@@ -55,7 +51,7 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
     },
 
     installSkillHooks(skill, engine, context) {
-      const inProject = project !== undefined && isInside(project.dir, skill.path);
+      const inProject = project !== undefined && isInside(project.dir, path.resolve(skill.path));
       const trusted =
         !inProject || options.trustProjectSkills === true || project?.trusted === true;
       const settings = parseFrontmatterHooks(skill.source, skill.path, { trusted });

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AgentError } from "./agent-error.js";
-import { MAX_PATH_LENGTH, resolveWorkspacePath } from "./workspace-path.js";
+import { isInside, MAX_PATH_LENGTH, resolveWorkspacePath } from "./workspace-path.js";
 
 let base: string;
 let root: string;
@@ -100,5 +100,25 @@ describe("resolveWorkspacePath", () => {
       (x: AgentError) => x,
     );
     expect(e).toMatchObject({ code: "INVALID_INPUT", path: ["args", "path"] });
+  });
+});
+
+describe("isInside", () => {
+  it("treats a root of / as holding every absolute path", () => {
+    expect(isInside("/", "/")).toBe(true);
+    expect(isInside("/", "/tmp/ws/a.md")).toBe(true);
+  });
+
+  it("compares whole segments: a folder named ..x is inside, a sibling with the same prefix is not", () => {
+    expect(isInside("/tmp/ws", "/tmp/ws")).toBe(true);
+    expect(isInside("/tmp/ws", "/tmp/ws/..x/skill.md")).toBe(true);
+    expect(isInside("/tmp/ws", "/tmp/ws2/skill.md")).toBe(false);
+    expect(isInside("/tmp/ws", "/tmp")).toBe(false);
+    expect(isInside("/tmp/ws/", "/tmp/ws/a")).toBe(true);
+  });
+
+  it("lets a tool reach a real folder named ..x inside the working directory", async () => {
+    await mkdir(path.join(root, "..x"));
+    expect(await resolveWorkspacePath(root, "..x/b.txt")).toBe(path.join(root, "..x", "b.txt"));
   });
 });
