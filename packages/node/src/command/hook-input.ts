@@ -1,4 +1,4 @@
-import { type HookEvent, snakeCaseEventName } from "@a3s-lab/hooks-core";
+import { eventSpecs, type HookEvent, snakeCaseEventName } from "@a3s-lab/hooks-core";
 import { z } from "zod";
 
 /** Where the hook runs, for the `cwd` field. */
@@ -17,15 +17,6 @@ export type HookInput = Record<string, unknown> & {
   session_id: string;
   cwd: string;
 };
-
-const TOOL_EVENTS = new Set([
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "PermissionRequest",
-  "PermissionGranted",
-  "PermissionDenied",
-]);
 
 /**
  * Build the stdin object for an event. Existing Claude Code hook scripts read `tool_name`,
@@ -50,7 +41,7 @@ export function toHookInput(event: HookEvent, options: HookInputOptions): HookIn
   const metadata = event.metadata as Record<string, unknown> | undefined;
   if (typeof metadata?.transcriptPath === "string") input.transcript_path = metadata.transcriptPath;
   if (typeof metadata?.permissionMode === "string") input.permission_mode = metadata.permissionMode;
-  if (TOOL_EVENTS.has(event.eventType)) {
+  if (eventSpecs[event.eventType].toolEvent) {
     input.tool_name = e.tool;
     input.tool_input = e.args;
     if (e.toolUseId !== undefined) input.tool_use_id = e.toolUseId;
