@@ -72,10 +72,18 @@ const CLOSE_FOR: Partial<Record<HookErrorCode, number>> = {
   INVALID_OUTPUT: WS_CLOSE_CODES.unsupportedData,
 };
 
-/** A close reason fits in 123 bytes; the `Error` frame before it carries the whole message. */
-function shortReason(message: string): string {
+/**
+ * A close reason fits in 123 bytes (`ws` throws on a longer one); the `Error` frame before it
+ * carries the whole message. The cut steps back to a character boundary: half a character
+ * would decode to U+FFFD (3 bytes) and push the reason past the limit.
+ */
+export function shortReason(message: string): string {
   const reason = Buffer.from(message, "utf8");
-  return reason.length <= 123 ? message : `${reason.subarray(0, 120).toString("utf8")}…`;
+  if (reason.length <= 123) return message;
+  let end = 120; // leaves 3 bytes for the ellipsis
+  // Continuation bytes are 10xxxxxx: back up to the first byte of the character cut in two.
+  while (end > 0 && ((reason[end] ?? 0) & 0xc0) === 0x80) end--;
+  return `${reason.subarray(0, end).toString("utf8")}…`;
 }
 
 /** The code a malformed request is refused with: the same as the gRPC adapter's. */

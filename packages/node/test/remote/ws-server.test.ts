@@ -128,6 +128,26 @@ describe("the first frame", () => {
     expect(server.hub.clients()).toEqual([]);
   });
 
+  it("closes 4401 cleanly when the quoted protocol cuts a character at the reason's limit, and keeps serving", async () => {
+    const { server } = await serve();
+    // 65 ASCII characters put byte 120 of the reason in the middle of the first two-byte é.
+    const protocol = `${"a".repeat(65)}${"\u00e9".repeat(500)}`;
+    const s = raw(server.webSocketUrl);
+    await s.send({ ...hello(), protocol });
+    const { code, reason } = await s.closed;
+    expect(code).toBe(WS_CLOSE_CODES.unauthenticated);
+    expect(Buffer.byteLength(reason)).toBeLessThanOrEqual(123);
+    expect(reason).toMatch(/^Hello\.protocol: .*"a{65}\u00e9*…$/);
+    expect(s.frames).toEqual([
+      expect.objectContaining({
+        type: "Error",
+        code: "UNAUTHENTICATED",
+        message: expect.stringContaining(protocol),
+      }),
+    ]);
+    expect((await welcomed(server, "after")).welcome.type).toBe("Welcome");
+  });
+
   it("closes 4408 when no Hello arrives in time", async () => {
     const { server } = await serve({ webSocket: { authTimeoutMs: 50 } });
     const s = raw(server.webSocketUrl);
