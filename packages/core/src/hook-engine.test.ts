@@ -179,7 +179,7 @@ describe("HookEngine.register", () => {
       engine.register({
         name: "twice",
         id: "twice",
-        events: ["PreToolUse", "Stop", "pre_tool_use"],
+        events: ["PreToolUse", "Stop", "pre_tool_use" as "PreToolUse"],
         execute: () => undefined,
       }),
     ).toThrow(
