@@ -77,17 +77,18 @@ export const eventAliases: Readonly<Record<string, HookEventName>> = Object.free
   ToolError: "PostToolUseFailure",
 });
 
+const snake = (name: string) => name.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+
 const lookup = new Map<string, HookEventName>();
-for (const name of hookEventNames) {
-  lookup.set(name, name);
-  lookup.set(name.toLowerCase(), name);
+const spellings: [string, HookEventName][] = [
+  ...hookEventNames.map((name): [string, HookEventName] => [name, name]),
+  ...Object.entries(eventAliases),
+];
+for (const [spelling, name] of spellings) {
+  lookup.set(spelling, name);
+  lookup.set(spelling.toLowerCase(), name);
   // seed 001 writes `pre_tool_use` on stdin and `preToolUse` in settings files.
-  lookup.set(name.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase(), name);
-}
-for (const [alias, name] of Object.entries(eventAliases)) {
-  lookup.set(alias, name);
-  lookup.set(alias.toLowerCase(), name);
-  lookup.set(alias.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase(), name);
+  lookup.set(snake(spelling), name);
 }
 
 /**
@@ -105,7 +106,7 @@ export function isHookEventName(name: unknown): name is HookEventName {
 
 /** seed 001's snake_case name of an event: `PreToolUse` → `pre_tool_use`. */
 export function snakeCaseEventName(name: HookEventName): string {
-  return name.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+  return snake(name);
 }
 
 /** The value a string matcher tests for this event, or undefined when it has none. */

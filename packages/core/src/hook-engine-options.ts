@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import type { AuditLevel } from "./audit.js";
 import type { HookEventName } from "./event-schemas.js";
+import { MAX_DELAY_MS } from "./hook-response.js";
 import type { FailBehavior } from "./merge.js";
 import type { Timers } from "./timers.js";
 
@@ -57,7 +58,7 @@ export type Unsubscribe = (() => void) & Disposable;
 /** Validates `new HookEngine(options)`; errors name the field (`options.maxTotalHooks`). */
 export const engineOptionsSchema = z.object({
   mode: z.optional(z.enum(["parallel", "sequential"])),
-  defaultTimeout: z.optional(z.number().check(z.positive(), z.lte(2_147_483_647))),
+  defaultTimeout: z.optional(z.number().check(z.positive(), z.lte(MAX_DELAY_MS))),
   failBehavior: z.optional(z.enum(["continue", "block"])),
   maxHooksPerEvent: z.optional(z.int().check(z.positive())),
   maxTotalHooks: z.optional(z.int().check(z.positive())),

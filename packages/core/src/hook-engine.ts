@@ -168,10 +168,7 @@ export class HookEngine {
     }
     const ids = stored.map((h) => h.id);
     const handle: HookHandle = {
-      id:
-        registrations.length > 1
-          ? ((input as { id?: string }).id ?? ids[0]!.replace(/:[^:]*$/, ""))
-          : ids[0]!,
+      id: registrations.length > 1 ? ((input as { id?: string }).id ?? ids[0]!) : ids[0]!,
       ids,
       unregister: () => ids.map((id) => this.unregister(id)).some(Boolean),
       [Symbol.dispose]: () => {
@@ -347,16 +344,11 @@ export class HookEngine {
     try {
       return hook.matcher!(event);
     } catch (error) {
-      if (this.#audit.wants("warning")) {
-        this.#audit.emit({
-          type: "warning",
-          time: Date.now(),
-          event: event.eventType,
-          eventId: event.eventId,
-          hookId: hook.id,
-          message: `matcher threw: ${HookError.from(error).message}`,
-        });
-      }
+      this.#audit.warn(`matcher threw: ${HookError.from(error).message}`, {
+        event: event.eventType,
+        eventId: event.eventId,
+        hookId: hook.id,
+      });
       return false;
     }
   }

@@ -62,11 +62,9 @@ export function describeZodIssue(issue: Issue, value: unknown): string {
     case "too_big": {
       const bound = Number(issue.maximum);
       if (issue.origin === "number") return `expected a number <= ${bound}, ${got}`;
-      return `expected at most ${bound} ${issue.origin === "string" ? "characters" : "items"}, got ${
-        issue.origin === "string"
-          ? String((value as string)?.length)
-          : String((value as unknown[])?.length)
-      }`;
+      return `expected at most ${bound} ${issue.origin === "string" ? "characters" : "items"}, got ${String(
+        (value as { length?: unknown } | null | undefined)?.length,
+      )}`;
     }
     case "invalid_value":
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, ${got}`;
