@@ -7,6 +7,7 @@ import {
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { type AgentSocket, type Frame, ScriptedAgent } from "../test/scripted-agent.js";
+import type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
 import { createWebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
 
 const cleanup: (() => unknown)[] = [];
@@ -50,6 +51,42 @@ function streamOf(transport: Transport) {
     onClose: (e) => onClose(e),
   });
   return { events, invalid, closed, opened };
+}
+
+/**
+ * `ws`'s WebSocket that aborts `controller` one microtask after the transport has read the
+ * Welcome: after the transport's wait for it has settled, before the call sends its request.
+ */
+function abortingAfterWelcome(controller: AbortController): WebSocketConstructor {
+  return class implements WebSocketLike {
+    readonly #ws: WebSocket;
+    constructor(url: string, protocols?: string | string[]) {
+      this.#ws = new WebSocket(url, protocols);
+    }
+    get readyState() {
+      return this.#ws.readyState;
+    }
+    get protocol() {
+      return this.#ws.protocol;
+    }
+    send(data: string) {
+      this.#ws.send(data);
+    }
+    close(code?: number, reason?: string) {
+      this.#ws.close(code, reason);
+    }
+    addEventListener(
+      type: "open" | "message" | "close" | "error",
+      listener: (event: never) => void,
+    ): void {
+      this.#ws.addEventListener(type as "message", (event) => {
+        (listener as (event: unknown) => void)(event);
+        if (type === "message" && JSON.parse(String(event.data)).type === "Welcome") {
+          queueMicrotask(() => controller.abort());
+        }
+      });
+    }
+  };
 }
 
 const event = (over: Record<string, unknown> = {}) => ({
@@ -196,6 +233,34 @@ describe("createWebSocketTransport: calls", () => {
     // A late answer for the cancelled call is ignored.
     socket.send({ type: "ExecuteToolResponse", id: request.id, success: true });
   });
+
+  it.each(["call", "generate"] as const)(
+    "%s: an abort after the welcome, before the request is sent, sends nothing",
+    async (kind) => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      const { agent, transport } = await setup({}, { WebSocket: abortingAfterWelcome(controller) });
+      const run =
+        kind === "call"
+          ? transport.call("ListHooks", {}, { signal })
+          : (async () => {
+              for await (const _ of transport.generate(
+                { sessionId: "s", prompt: "x" },
+                { signal },
+              )) {
+                // nothing may arrive
+              }
+            })();
+      await expect(run).rejects.toMatchObject({ code: "ABORTED" });
+      // The socket stays open; the agent sees the next request right after the Hello.
+      const socket = await agent.socket();
+      const probe = transport.call("RegisterHook", { eventType: "Stop", hookId: "probe" });
+      const request = await socket.next((f) => f.type === "RegisterHookRequest");
+      socket.send({ type: "RegisterHookResponse", id: request.id, hookId: "probe" });
+      expect(await probe).toEqual({ hookId: "probe" });
+      expect(socket.frames.map((f) => f.type)).toEqual(["Hello", "RegisterHookRequest"]);
+    },
+  );
 
   it("streams generate: progress, then the result; an early stop cancels", async () => {
     const { agent, transport } = await setup();

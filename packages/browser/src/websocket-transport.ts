@@ -146,7 +146,6 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
       if (signal?.aborted) throw aborted(signal);
       const on = connect();
       await raceAbort(on.welcomed, signal);
-      if (signal?.aborted) throw aborted(signal);
       const expected = `${method}Response`;
       return new Promise((resolve, reject) => {
         on.exchange(

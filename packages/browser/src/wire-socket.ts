@@ -119,7 +119,8 @@ export class WireSocket {
   /**
    * Send one request and hand its answering frames to `onFrame` until it returns true (the
    * last one), an `Error` frame arrives (`fail`), the socket closes (`fail`) or `signal`
-   * aborts (`fail`, and a `Cancel` goes to the server). Returns the request's id.
+   * aborts (`fail`, and a `Cancel` goes to the server; nothing is sent when it had already
+   * aborted). Returns the request's id.
    */
   exchange(
     frame: Record<string, unknown> & { type: string },
@@ -130,6 +131,11 @@ export class WireSocket {
     const id = String(this.#nextId++);
     if (this.done) {
       fail(this.#closing ?? new HookError("UNAVAILABLE", "the connection has closed"));
+      return id;
+    }
+    // An abort already past (say, while the caller awaited the welcome) fires no event.
+    if (signal?.aborted) {
+      fail(aborted(signal));
       return id;
     }
     const onAbort = () => {
