@@ -83,10 +83,25 @@ describe("toHookInput", () => {
       createEvent("SkillLoad", { sessionId: "s", skillName: "fmt" }),
       { event: "skill_load", skill_name: "fmt", skillName: "fmt" },
     ],
+    [
+      createEvent("PermissionDenied", {
+        sessionId: "s",
+        tool: "Bash",
+        args: { command: "rm -rf /" },
+        toolUseId: "t1",
+        decidedBy: "policy",
+        reason: "no",
+      }),
+      { tool_name: "Bash", tool_use_id: "t1", decided_by: "policy", reason: "no" },
+    ],
   ])("maps %o", (event, expected) => {
     const input = toHookInput(event, at);
     expect(input).toMatchObject({ session_id: "s", cwd: "/repo", ...expected });
     expect(hookInputSchema.safeParse(input).success).toBe(true);
+    // Every field toHookInput adds to the event's own is in the published schema.
+    const added = Object.keys(input).filter((key) => !Object.hasOwn(event, key));
+    const unlisted = added.filter((key) => !Object.hasOwn(hookInputSchema.shape, key));
+    expect(unlisted).toEqual([]);
   });
 });
 
