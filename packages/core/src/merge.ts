@@ -96,6 +96,26 @@ export interface MergeOptions {
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
+/** Each event's modifiable fields as paths (`args.command` → `["args", "command"]`), split once. */
+const ALLOWED_PATHS: ReadonlyMap<string, string[][]> = new Map(
+  Object.entries(eventSpecs).map(([name, spec]) => [
+    name,
+    spec.modifiable.map((field) => field.split(".")),
+  ]),
+);
+
+/** An outcome as the result lists it, before the fold reads its response. */
+function outcomeOf(input: OutcomeInput): HookOutcome {
+  const outcome: HookOutcome = {
+    hookId: input.hookId,
+    status: input.status,
+    action: "continue",
+    duration: input.duration,
+  };
+  if (input.name !== undefined) outcome.name = input.name;
+  return outcome;
+}
+
 function isWithin(path: readonly string[], allowed: readonly string[][]): boolean {
   return allowed.some((a) => a.length <= path.length && a.every((k, i) => path[i] === k));
 }
@@ -107,7 +127,6 @@ function isWithin(path: readonly string[], allowed: readonly string[][]): boolea
  */
 export class ResultFolder<E extends HookEvent = HookEvent> {
   readonly #spec;
-  #allowed: string[][] | undefined;
   readonly #validate: MergeOptions["validateEvent"];
   #event: E;
   #done = false;
@@ -141,13 +160,7 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
 
   /** Add the next outcome in execution order. Returns true when the fold has ended. */
   add(input: OutcomeInput): boolean {
-    const outcome: HookOutcome = {
-      hookId: input.hookId,
-      status: input.status,
-      action: "continue",
-      duration: input.duration,
-    };
-    if (input.name !== undefined) outcome.name = input.name;
+    const outcome = outcomeOf(input);
     this.#outcomes.push(outcome);
     if (this.#done) {
       outcome.ignored = true;
@@ -245,10 +258,9 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       return refuse(`modified.${forbidden.join(".")}: this key is not allowed`, forbidden);
     const paths = patchPaths(patch);
     if (paths.length === 0) return true;
-    // Split on first use: most firings carry no patch at all.
-    this.#allowed ??= (this.#spec?.modifiable ?? []).map((p) => p.split("."));
+    const allowedPaths = ALLOWED_PATHS.get(this.#event.eventType) ?? [];
     for (const path of paths) {
-      if (!isWithin(path, this.#allowed)) {
+      if (!isWithin(path, allowedPaths)) {
         const allowed = this.#spec?.modifiable.join(", ") || "nothing";
         return refuse(
           `modified.${path.join(".")}: ${this.#event.eventType} allows hooks to modify ${allowed}`,
@@ -347,14 +359,7 @@ function foldContinues<E extends HookEvent>(
     const status = input.status;
     // CONTINUE is frozen and has nothing but its action: nothing to merge.
     if ((status !== "ok" || input.response !== CONTINUE) && status !== "async") return undefined;
-    const outcome: HookOutcome = {
-      hookId: input.hookId,
-      status,
-      action: "continue",
-      duration: input.duration,
-    };
-    if (input.name !== undefined) outcome.name = input.name;
-    outcomes.push(outcome);
+    outcomes.push(outcomeOf(input));
   }
   const result = emptyResult(event);
   result.outcomes = outcomes;
