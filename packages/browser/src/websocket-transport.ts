@@ -13,12 +13,11 @@ import {
   type TransportOptions,
   type UnaryCalls,
   type UnaryMethod,
-  type WireFrame,
 } from "@a3s-lab/hooks-core";
 import { aborted, raceAbort } from "./abort.js";
 import type { WebSocketConstructor } from "./websocket-like.js";
 import { webSocketUrl } from "./websocket-url.js";
-import { WireSocket } from "./wire-socket.js";
+import { WireSocket, withoutFrameFields } from "./wire-socket.js";
 
 /** {@link createWebSocketTransport}'s options: who speaks to whom, and how. */
 export interface WebSocketTransportOptions extends TransportOptions {
@@ -31,11 +30,6 @@ export interface WebSocketTransportOptions extends TransportOptions {
   handshakeTimeoutMs?: number;
   /** Clock and timers; inject fakes in tests. */
   timers?: Timers;
-}
-
-function messageOf(frame: WireFrame): Record<string, unknown> {
-  const { type: _type, id: _id, ...message } = frame as WireFrame & Record<string, unknown>;
-  return message;
 }
 
 /**
@@ -152,7 +146,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
           { ...request, type: `${method}Request` },
           signal,
           (answer) => {
-            if (answer.type === expected) resolve(messageOf(answer) as never);
+            if (answer.type === expected) resolve(withoutFrameFields(answer) as never);
             else
               reject(
                 new HookError(
@@ -184,7 +178,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
         signal,
         (answer) => {
           if (answer.type !== "GenerateEvent") return false;
-          const event = messageOf(answer) as GenerateEventMessage;
+          const event = withoutFrameFields(answer) as GenerateEventMessage;
           queue.push(event);
           finished = "result" in event;
           wake?.();

@@ -38,7 +38,8 @@ export interface WireSocketOptions {
   onClose(error: HookError | undefined): void;
 }
 
-function withoutFrameFields(frame: WireFrame): Record<string, unknown> {
+/** A frame's message: its fields without the frame's own `type` and `id`. */
+export function withoutFrameFields(frame: WireFrame): Record<string, unknown> {
   const { type: _type, id: _id, ...message } = frame as WireFrame & Record<string, unknown>;
   return message;
 }
