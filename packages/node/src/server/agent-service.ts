@@ -1,12 +1,16 @@
-import type {
-  CreateSessionRequest,
-  CreateSessionResponse,
-  DestroySessionRequest,
-  DestroySessionResponse,
-  ExecuteToolRequest,
-  ExecuteToolResponse,
-  GenerateEventMessage,
-  GenerateRequest,
+import {
+  type CreateSessionRequest,
+  type CreateSessionResponse,
+  type DestroySessionRequest,
+  type DestroySessionResponse,
+  type ExecuteToolRequest,
+  type ExecuteToolResponse,
+  type GenerateEventMessage,
+  type GenerateRequest,
+  HookError,
+  parseWireMessage,
+  type WireMessageMap,
+  type WireMessageType,
 } from "@a3s-lab/hooks-core";
 
 /** Who is calling, and when to stop: handed to every {@link AgentService} method. */
@@ -54,4 +58,40 @@ export interface AgentService {
     request: ExecuteToolRequest,
     ctx: AgentCallContext,
   ): MaybePromise<ExecuteToolResponse>;
+}
+
+/**
+ * Check what the host's implementation returned, for every transport alike: a bad answer is
+ * the host's bug, `INTERNAL`.
+ */
+export function answer<K extends WireMessageType>(type: K, value: unknown): WireMessageMap[K] {
+  const result = parseWireMessage(type, value);
+  if (!result.success) {
+    throw new HookError(
+      "INTERNAL",
+      `the agent returned an invalid ${type}: ${result.error.message}`,
+    );
+  }
+  return result.data;
+}
+
+/**
+ * The host's `generate`, as every transport serves it: each event checked, nothing after the
+ * `result` (the host's iterator is returned), and `INTERNAL` when it ends without one. Stops
+ * quietly once `ctx.signal` is aborted; the transport reports the abort its own way.
+ */
+export async function* checkedGenerate(
+  agent: AgentService,
+  request: GenerateRequest,
+  ctx: AgentCallContext,
+): AsyncGenerator<GenerateEventMessage, void, undefined> {
+  for await (const event of agent.generate(request, ctx)) {
+    if (ctx.signal.aborted) return;
+    const checked = answer("GenerateEvent", event);
+    yield checked;
+    if ("result" in checked) return;
+  }
+  if (!ctx.signal.aborted) {
+    throw new HookError("INTERNAL", "the agent's generate ended without a result");
+  }
 }

@@ -11,7 +11,12 @@ import type {
 } from "@grpc/grpc-js";
 import { toStatus } from "../grpc/grpc-status.js";
 import { convertFromProto, toProto } from "../grpc/wire-codec.js";
-import type { AgentCallContext, AgentService } from "./agent-service.js";
+import {
+  type AgentCallContext,
+  type AgentService,
+  answer,
+  checkedGenerate,
+} from "./agent-service.js";
 import type { Authenticator } from "./authenticator.js";
 import { authenticateCall, unaryHandler } from "./grpc-hook-service.js";
 
@@ -23,18 +28,6 @@ function checked<K extends WireMessageType>(type: K, value: unknown): WireMessag
       path: result.error.path,
       cause: result.error,
     });
-  }
-  return result.data;
-}
-
-/** Check what the host's implementation returned: a bad answer is the host's bug, INTERNAL. */
-function answer<K extends WireMessageType>(type: K, value: unknown): WireMessageMap[K] {
-  const result = parseWireMessage(type, value);
-  if (!result.success) {
-    throw new HookError(
-      "INTERNAL",
-      `the agent returned an invalid ${type}: ${result.error.message}`,
-    );
   }
   return result.data;
 }
@@ -99,9 +92,8 @@ export function grpcAgentService(
             convertFromProto("GenerateRequest", call.request),
           );
           ctx = contextOf(clientId, call, closing);
-          for await (const event of agent.generate(request, ctx)) {
-            if (ctx.signal.aborted) break;
-            call.write(toProto("GenerateEvent", answer("GenerateEvent", event)));
+          for await (const event of checkedGenerate(agent, request, ctx)) {
+            call.write(toProto("GenerateEvent", event));
           }
           call.end();
         } catch (error) {

@@ -1,11 +1,15 @@
 import {
   HookError,
-  parseWireMessage,
   type WireFrame,
   type WireMessageMap,
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
-import type { AgentCallContext, AgentService } from "./agent-service.js";
+import {
+  type AgentCallContext,
+  type AgentService,
+  answer,
+  checkedGenerate,
+} from "./agent-service.js";
 
 /** A frame to send, without its `type` checked at compile time (the hub's shapes vary). */
 export type OutFrame = Record<string, unknown> & { type: string; id?: string };
@@ -24,18 +28,6 @@ const UNARY: Record<AgentRequestType, [keyof AgentService, WireMessageType]> = {
 /** The frame types that are AgentService calls. */
 export function isAgentRequest(type: string): boolean {
   return type === "GenerateRequest" || Object.hasOwn(UNARY, type);
-}
-
-/** Check what the host's implementation returned: a bad answer is the host's bug, INTERNAL. */
-function answer<K extends WireMessageType>(type: K, value: unknown): WireMessageMap[K] {
-  const result = parseWireMessage(type, value);
-  if (!result.success) {
-    throw new HookError(
-      "INTERNAL",
-      `the agent returned an invalid ${type}: ${result.error.message}`,
-    );
-  }
-  return result.data;
 }
 
 /** An `Error` frame for a failure, answering request `id`. */
@@ -159,15 +151,8 @@ export class WsAgentCalls {
     request: WireMessageMap["GenerateRequest"],
     ctx: AgentCallContext,
   ): Promise<void> {
-    for await (const event of this.#agent!.generate(request, ctx)) {
-      if (ctx.signal.aborted) return;
-      const checked = answer("GenerateEvent", event);
-      this.#send({ ...checked, type: "GenerateEvent", id });
-      if ("result" in checked) return;
-    }
-    if (!ctx.signal.aborted) {
-      // A gRPC stream can just end; a frame stream must say it is over, and a result is owed.
-      throw new HookError("INTERNAL", "the agent's generate ended without a result");
+    for await (const event of checkedGenerate(this.#agent!, request, ctx)) {
+      this.#send({ ...event, type: "GenerateEvent", id });
     }
   }
 }

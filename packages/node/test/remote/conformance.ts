@@ -356,6 +356,42 @@ export function defineConformanceSuite(kit: TransportKit): void {
       });
     });
 
+    it("ends Generate after the result, and fails one that ends without a result with INTERNAL", async () => {
+      let returned = false;
+      const { server } = await serve({
+        agent: agent({
+          async *generate({ prompt }) {
+            yield { progress: { kind: "text", text: "thinking" } };
+            if (prompt === "no result") return;
+            try {
+              yield { result: { text: "done" } };
+              yield { progress: { kind: "text", text: "after the result" } };
+              yield { result: { text: "a second result" } };
+            } finally {
+              returned = true;
+            }
+          },
+        }),
+      });
+      const t = transport(server);
+      const events: unknown[] = [];
+      for await (const e of t.generate({ sessionId: "s", prompt: "twice" })) events.push(e);
+      expect(events).toEqual([
+        { progress: { kind: "text", text: "thinking" } },
+        { result: { text: "done" } },
+      ]);
+      expect(returned).toBe(true);
+      const seen: unknown[] = [];
+      const iterate = (async () => {
+        for await (const e of t.generate({ sessionId: "s", prompt: "no result" })) seen.push(e);
+      })();
+      await expect(iterate).rejects.toMatchObject({
+        code: "INTERNAL",
+        message: expect.stringContaining("the agent's generate ended without a result"),
+      });
+      expect(seen).toEqual([{ progress: { kind: "text", text: "thinking" } }]);
+    });
+
     it("aborts the host's generation when the caller cancels", async () => {
       const impl = agent();
       const { server } = await serve({ agent: impl });
