@@ -57,13 +57,6 @@ export class A3sClientBase {
       options.address ?? platform.env("A3S_ADDRESS") ?? `127.0.0.1:${DEFAULT_HOOK_PORT}`;
     const token = options.token ?? platform.env("A3S_TOKEN");
     const factory = options.transport ?? platform.defaultTransport;
-    if (!factory) {
-      throw new HookError(
-        "INVALID_CONFIG",
-        `options.transport: ${platform.noTransportReason ?? "no default transport on this platform"}`,
-        { path: ["options", "transport"] },
-      );
-    }
     this.#transport = factory({
       address: this.address,
       clientId: this.clientId,

@@ -119,9 +119,7 @@ export interface ClientPlatform {
   /** An environment variable, where the platform has them. */
   env(name: string): string | undefined;
   /** The transport used when the options name none. */
-  defaultTransport: TransportFactory | undefined;
-  /** Why there is no default transport, for the error message. */
-  noTransportReason?: string;
+  defaultTransport: TransportFactory;
 }
 
 /** A hook registered for a while: `await using hook = client.temporaryHook(...)`. */
