@@ -1,3 +1,4 @@
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import {
   applyHookSettings,
@@ -11,17 +12,28 @@ import { isInside } from "./workspace-path.js";
 
 export interface NodeHookSourcesOptions {
   /**
-   * Let hooks in skill files inside the project run without the project being trusted. `run`
-   * sets it: it wrote those skills itself. Default false.
+   * Let hooks in skill files inside the project (or the session's working directory) run.
+   * `run` sets it: it wrote those skills itself. Default false: they are refused and reported,
+   * because trusting the project (`a3s-hooks trust`) covers its settings files, not its skills.
    */
   trustProjectSkills?: boolean;
+}
+
+/** Why a project skill's hooks were refused; the skill still loads. */
+const UNTRUSTED_SKILL =
+  'hooks in the project\'s skill files do not run: trusting the project ("a3s-hooks trust") covers its settings files, not its skill files; declare the hook in .claude/settings.json instead';
+
+/** The real path of a file, or its absolute path when it cannot be resolved. */
+async function realOrResolved(file: string): Promise<string> {
+  return realpath(file).catch(() => path.resolve(file));
 }
 
 /**
  * Hook sources from `@a3s-lab/hooks-node`: command hooks from settings files (working
  * directory, home, `--settings`), with the project's own files subject to `a3s-hooks trust`,
- * and command hooks from skills' frontmatter, subject to the same trust when the skill lives
- * in the project.
+ * and command hooks from skills' frontmatter. A skill inside the project runs its hooks only
+ * with `trustProjectSkills`: the project's trust hash covers settings files, so a cloned
+ * repository (or a skill added after trusting) would otherwise run commands unasked.
  *
  * @example
  * ```ts
@@ -29,7 +41,7 @@ export interface NodeHookSourcesOptions {
  * ```
  */
 export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSources {
-  let project: { dir: string; trusted: boolean } | undefined;
+  let project: { dir: string } | undefined;
   return {
     async applySettings(engine, where) {
       const settings = await loadHookSettings({
@@ -37,8 +49,7 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
         ...(where.home !== undefined ? { home: where.home } : {}),
         files: where.files,
       });
-      if (settings.project)
-        project = { dir: settings.project.dir, trusted: settings.project.trusted };
+      if (settings.project) project = { dir: settings.project.dir };
       const handle = applyHookSettings(engine, settings, { projectDir: where.cwd });
       const shown = { cwd: where.cwd, ...(where.home !== undefined ? { home: where.home } : {}) };
       const messages = [
@@ -50,10 +61,14 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
       return { unregister: () => handle.unregister(), messages };
     },
 
-    installSkillHooks(skill, engine, context) {
-      const inProject = project !== undefined && isInside(project.dir, path.resolve(skill.path));
-      const trusted =
-        !inProject || options.trustProjectSkills === true || project?.trusted === true;
+    async installSkillHooks(skill, engine, context) {
+      // Real paths on both sides: a symlinked working directory must not make a project skill
+      // look like one from elsewhere.
+      const file = await realOrResolved(skill.path);
+      const inProject =
+        (project !== undefined && isInside(project.dir, file)) ||
+        isInside(await realOrResolved(context.workdir), file);
+      const trusted = !inProject || options.trustProjectSkills === true;
       const settings = parseFrontmatterHooks(skill.source, skill.path, { trusted });
       const errors = settings.problems.filter((p) => p.severity === "error");
       if (errors.length > 0) {
@@ -67,7 +82,8 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
       return {
         unregister: () => handle.unregister(),
         notes: handle.skipped.map(
-          (s) => `its ${s.hook.event} hook ${s.hook.name} does not run: ${s.message}`,
+          (s) =>
+            `its ${s.hook.event} hook ${s.hook.name} does not run: ${s.reason === "untrusted" ? UNTRUSTED_SKILL : s.message}`,
         ),
       };
     },
