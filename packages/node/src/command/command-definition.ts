@@ -38,7 +38,8 @@ export interface ExecCommandDefinition extends CommandHookCommon {
 /** One command hook: the shell form (`command`) or the exec form (`args`). */
 export type CommandHookDefinition = ShellCommandDefinition | ExecCommandDefinition;
 
-const noNul = (what: string) =>
+/** A string without NUL bytes, which argv, env and paths cannot hold; `what` names it in errors. */
+export const noNul = (what: string) =>
   z.string().refine((s) => !s.includes("\0"), { error: `expected ${what} without NUL bytes` });
 
 /** Positive seconds, at most a day. */

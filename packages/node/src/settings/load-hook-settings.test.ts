@@ -231,6 +231,32 @@ describe("problems", () => {
     ]);
   });
 
+  it("report a NUL in a path and a bad {{variable}} in args at the field that holds it", async () => {
+    write(join(home, ".claude/settings.json"), {
+      hooks: {
+        SessionStart: [
+          {
+            hooks: [
+              { command: "./a.sh", working_directory: "sub\0dir" },
+              { command: "./b.sh", cwd: "sub\0dir" },
+              { args: ["./c.sh", "{{nope}}"] },
+              { args: ["{{tool_name}}"] },
+              { command: "./ok.sh", working_directory: "sub" },
+            ],
+          },
+        ],
+      },
+    });
+    const settings = await load();
+    expect(lines(settings)).toEqual([
+      'error: ~/.claude/settings.json: hooks.SessionStart[0].hooks[0].working_directory: expected a path without NUL bytes, got "sub\\u0000dir"',
+      'error: ~/.claude/settings.json: hooks.SessionStart[0].hooks[1].cwd: expected a path without NUL bytes, got "sub\\u0000dir"',
+      "error: ~/.claude/settings.json: hooks.SessionStart[0].hooks[2].args: unknown variable {{nope}}; known variables: tool_name, tool_args, result, error, message, timestamp, session_id, user_input, hook_event_name, event, cwd",
+      "error: ~/.claude/settings.json: hooks.SessionStart[0].hooks[3].args: the program name cannot contain {{variables}}",
+    ]);
+    expect(settings.hooks.map((h) => h.definition)).toEqual([{ command: "./ok.sh", cwd: "sub" }]);
+  });
+
   it("give the line and column of invalid JSON, and other files still load", async () => {
     write(join(cwd, ".claude/settings.json"), '{\n  "hooks": {\n    "Stop": [,]\n  }\n}\n');
     write(join(home, ".claude/settings.json"), claude("Stop", "echo ok"));

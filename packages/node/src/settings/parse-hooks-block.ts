@@ -9,7 +9,7 @@ import {
 } from "@a3s-lab/hooks-core";
 import type { z } from "zod";
 import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
-import { CommandHook } from "../command/command-hook.js";
+import { CommandTemplate } from "../command/command-template.js";
 import type { SettingsHook, SettingsScope } from "./hook-settings.js";
 import {
   type PathKey,
@@ -57,8 +57,6 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 const GROUP_KEYS = new Set(Object.keys(settingsCommandSchema.shape));
 const NAMED_KEYS = new Set(Object.keys(namedHookSchema.shape));
-/** For the throwaway CommandHook that checks a definition (its templates) at load time. */
-const CHECK_OPTIONS = { env: {}, projectDir: "/" };
 
 /**
  * Read one `hooks` block in any of the seeds' shapes: Claude Code / seed 004
@@ -238,7 +236,8 @@ function readHook(
   );
   if (matcher === false) return undefined;
   try {
-    new CommandHook(definition, CHECK_OPTIONS);
+    // The schema has checked the fields; compiling the templates catches bad {{variables}} now.
+    new CommandTemplate(definition);
   } catch (error) {
     const e = HookError.from(error);
     const field = definition.command !== undefined ? "command" : "args";

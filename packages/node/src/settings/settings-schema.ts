@@ -2,6 +2,7 @@ import { hookEventNames, MAX_DELAY_MS } from "@a3s-lab/hooks-core";
 import { z } from "zod";
 import {
   commandHookShape,
+  noNul,
   oneCommandForm,
   oneCommandFormMessage,
   secondsSchema,
@@ -31,10 +32,7 @@ export const matcherSchema = z
 const settingsHookShape = {
   ...commandHookShape,
   timeout_secs: secondsSchema.optional().describe("seed 001: the same as timeout."),
-  working_directory: z
-    .string({ error: "expected a string" })
-    .optional()
-    .describe("seed 004: the same as cwd."),
+  working_directory: noNul("a path").optional().describe("seed 004: the same as cwd."),
 };
 
 /** One hook inside a `{ matcher, hooks: [...] }` group (Claude Code, seed 004, seed 001 frontmatter). */
