@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   addContext,
@@ -5,6 +6,7 @@ import {
   ask,
   block,
   CONTINUE,
+  checkHookResponse,
   deny,
   hookResponseSchema,
   modify,
@@ -12,6 +14,7 @@ import {
   retry,
   skip,
 } from "./hook-response.js";
+import { validate } from "./validation.js";
 
 describe("response helpers", () => {
   it("build valid responses of each kind", () => {
@@ -43,5 +46,43 @@ describe("response helpers", () => {
     expect(hookResponseSchema.safeParse({ action: "continue", permission: "deny" }).success).toBe(
       false,
     );
+  });
+});
+
+describe("checkHookResponse", () => {
+  const bySchema = (value: unknown) => {
+    const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
+    return checked.success ? checked.data : checked.error;
+  };
+
+  it("answers block-shaped values exactly as the schema does, short cut or not", () => {
+    const reason = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("", 0, null, undefined));
+    const value = fc.oneof(
+      fc.record({ action: fc.constant("block"), reason }),
+      fc.record(
+        {
+          action: fc.constantFrom("block", "continue", "skip"),
+          reason,
+          systemMessage: fc.string({ maxLength: 5 }),
+          extra: fc.integer(),
+        },
+        { requiredKeys: ["action"] },
+      ),
+      fc.constant(Object.assign(Object.create({ inherited: 1 }), { action: "block", reason: "r" })),
+      fc.constant(JSON.parse('{"action":"block","reason":"r","__proto__":{"x":1}}')),
+    );
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(checkHookResponse(v)).toEqual(bySchema(v));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("copies a block: the caller's object is not the response", () => {
+    const answer = { action: "block" as const, reason: "no" };
+    const checked = checkHookResponse(answer);
+    expect(checked).toEqual(answer);
+    expect(checked).not.toBe(answer);
   });
 });

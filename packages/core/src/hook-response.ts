@@ -136,14 +136,34 @@ export function addContext(text: string): ContinueResponse {
 }
 
 /**
- * Check what a handler returned: nothing is "continue", a bare `{ action: "continue" }` needs no
- * schema run (the common answer on the hot path), anything else is validated by the schema.
- * Returns the response, or a `HookError` (`INVALID_OUTPUT`) naming what is wrong.
+ * Check what a handler returned: nothing is "continue"; the two commonest answers, a bare
+ * `{ action: "continue" }` and `{ action: "block", reason }`, need no schema run (they are most
+ * of the hot path, and a remote answer has been checked on its way in already); anything else
+ * is validated by the schema. Returns the response, or a `HookError` (`INVALID_OUTPUT`) naming
+ * what is wrong.
  */
 export function checkHookResponse(value: unknown): HookResponse | HookError {
   if (value === undefined || value === null) return CONTINUE;
-  if ((value as HookResponse).action === "continue" && Object.keys(value as object).length === 1)
-    return CONTINUE;
+  const action = (value as { action?: unknown }).action;
+  if (action === "continue" && Object.keys(value as object).length === 1) return CONTINUE;
+  if (action === "block") {
+    const block = quickBlock(value as object);
+    if (block !== undefined) return block;
+  }
   const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
   return checked.success ? (checked.data as HookResponse) : checked.error;
+}
+
+/** A plain `{ action: "block", reason }` with a non-empty reason and nothing else, copied. */
+function quickBlock(value: object): BlockResponse | undefined {
+  if (
+    Object.getPrototypeOf(value) !== Object.prototype ||
+    Object.keys(value).length !== 2 ||
+    !Object.hasOwn(value, "action") ||
+    !Object.hasOwn(value, "reason")
+  ) {
+    return undefined;
+  }
+  const reason = (value as { reason: unknown }).reason;
+  return typeof reason === "string" && reason !== "" ? { action: "block", reason } : undefined;
 }
