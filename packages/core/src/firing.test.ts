@@ -1,51 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { ManualTimers } from "../../../test-support/manual-timers.ts";
 import type { AuditEvent } from "./audit.js";
 import { createEvent } from "./create-event.js";
 import type { PreToolUseEvent } from "./event-schemas.js";
 import { HookEngine } from "./hook-engine.js";
 import type { HookError } from "./hook-error.js";
-import type { Timers } from "./timers.js";
 
 const bash = (command: string): PreToolUseEvent =>
   createEvent("PreToolUse", { sessionId: "s1", tool: "Bash", args: { command } });
-
-/** A clock and timers that move only when the test says so, counting every timer started. */
-function manualTimers() {
-  let now = 0;
-  let seq = 0;
-  let started = 0;
-  const tasks = new Map<number, { at: number; ms: number; run: () => void }>();
-  const timers: Timers = {
-    setTimeout: (run, ms) => {
-      started++;
-      tasks.set(++seq, { at: now + ms, ms, run });
-      return seq;
-    },
-    clearTimeout: (handle) => void tasks.delete(handle as number),
-    now: () => now,
-  };
-  return {
-    timers,
-    tasks,
-    get started() {
-      return started;
-    },
-    /** Move the clock; fire what falls due, in order. */
-    advance(ms: number) {
-      const until = now + ms;
-      for (;;) {
-        const due = [...tasks.entries()]
-          .filter(([, t]) => t.at <= until)
-          .sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due) break;
-        tasks.delete(due[0]);
-        now = due[1].at;
-        due[1].run();
-      }
-      now = until;
-    },
-  };
-}
 
 /** A promise the test settles. */
 function gate<T = undefined>() {
@@ -56,8 +18,8 @@ function gate<T = undefined>() {
 
 describe("HookEngine timers", () => {
   it("starts no timer for hooks that answer within the turn", async () => {
-    const t = manualTimers();
-    const engine = new HookEngine({ timers: t.timers });
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t });
     for (let i = 0; i < 5; i++) engine.register({ event: "PreToolUse", handler: async () => {} });
     engine.register({ event: "PreToolUse", handler: () => undefined });
     const result = await engine.fire(bash("ls"));
@@ -66,24 +28,24 @@ describe("HookEngine timers", () => {
   });
 
   it("times a hook still running after the turn with its own timeout, and clears it on the answer", async () => {
-    const t = manualTimers();
-    const engine = new HookEngine({ timers: t.timers });
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t });
     const answer = gate();
     engine.register({ event: "PreToolUse", timeout: 700, handler: () => answer.promise });
     engine.register({ event: "PreToolUse", handler: async () => {} });
     const pending = engine.fire(bash("ls"));
     await Promise.resolve();
-    expect([...t.tasks.values()].map((task) => task.ms)).toEqual([700]);
+    expect(t.pendingDelays).toEqual([700]);
     t.advance(699);
     answer.open(undefined);
     const result = await pending;
     expect(result.outcomes.map((o) => o.status)).toEqual(["ok", "ok"]);
-    expect(t.tasks.size).toBe(0);
+    expect(t.pending).toBe(0);
   });
 
   it("reports each hook's duration from the firing's start to its answer", async () => {
-    const t = manualTimers();
-    const engine = new HookEngine({ timers: t.timers });
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t });
     const first = gate();
     const second = gate();
     engine.register({ event: "PreToolUse", handler: () => first.promise });
@@ -101,8 +63,8 @@ describe("HookEngine timers", () => {
   });
 
   it("in sequential mode starts each hook's clock when the one before it answered", async () => {
-    const t = manualTimers();
-    const engine = new HookEngine({ timers: t.timers, mode: "sequential" });
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t, mode: "sequential" });
     const first = gate();
     const second = gate();
     engine.register({ event: "PreToolUse", handler: () => first.promise });
@@ -120,8 +82,8 @@ describe("HookEngine timers", () => {
 
 describe("HookContext.onAbort", () => {
   it("tells the handler about its timeout with the TIMEOUT error, once, without an AbortController", async () => {
-    const t = manualTimers();
-    const engine = new HookEngine({ timers: t.timers, defaultTimeout: 100 });
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t, defaultTimeout: 100 });
     const reasons: unknown[] = [];
     let lateReason: unknown;
     let stopped = 0;
@@ -151,8 +113,8 @@ describe("HookContext.onAbort", () => {
   });
 
   it("hands out an aborted signal when asked for one after the abort", async () => {
-    const t = manualTimers();
-    const engine = new HookEngine({ timers: t.timers, defaultTimeout: 50 });
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t, defaultTimeout: 50 });
     let ctx: { signal: AbortSignal } | undefined;
     engine.register({
       event: "PreToolUse",
@@ -188,8 +150,8 @@ describe("HookContext.onAbort", () => {
   });
 
   it("a listener that throws does not stop the timeout; the audit stream gets a warning", async () => {
-    const t = manualTimers();
-    const engine = new HookEngine({ timers: t.timers, defaultTimeout: 20 });
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t, defaultTimeout: 20 });
     const warnings: AuditEvent[] = [];
     engine.on("warning", (w) => warnings.push(w));
     let signalAborted = false;
@@ -257,8 +219,8 @@ describe("HookEngine aborts", () => {
   });
 
   it("a fire-and-forget hook that runs past its timeout is aborted and reported", async () => {
-    const t = manualTimers();
-    const engine = new HookEngine({ timers: t.timers });
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t });
     const records: AuditEvent[] = [];
     engine.on("timed_out", (r) => records.push(r));
     let aborted: unknown;
