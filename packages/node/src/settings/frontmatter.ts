@@ -1,6 +1,7 @@
 import { describeValue } from "@a3s-lab/hooks-core";
 import { parseDocument } from "yaml";
 import { emptySettings, type HookSettings } from "./hook-settings.js";
+import { lineAndColumn } from "./json-text.js";
 import { parseHooksBlock } from "./parse-hooks-block.js";
 
 export interface FrontmatterOptions {
@@ -74,12 +75,12 @@ export function parseFrontmatterHooks(
   const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false });
   const error = doc.errors[0];
   if (error) {
-    const pos = positionOf(yaml, error.pos[0]);
+    const pos = lineAndColumn(yaml, error.pos[0]);
     // +1: the opening "---" is line 1 of the file.
     return fail(
-      `invalid YAML frontmatter${pos ? ` at line ${pos.line + 1}, column ${pos.col}` : ""}: ${error.message}`,
-      pos ? pos.line + 1 : undefined,
-      pos?.col,
+      `invalid YAML frontmatter at line ${pos.line + 1}, column ${pos.column}: ${error.message}`,
+      pos.line + 1,
+      pos.column,
     );
   }
   let data: unknown;
@@ -109,11 +110,4 @@ export function parseFrontmatterHooks(
     (settings.optionSources as Record<string, string>)[key] = source;
   }
   return settings;
-}
-
-/** 1-based line and column of an offset. */
-function positionOf(text: string, offset: number): { line: number; col: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, col: offset - before.lastIndexOf("\n") };
 }

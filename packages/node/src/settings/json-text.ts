@@ -20,7 +20,8 @@ export function parseJsonText(source: string): JsonParseResult {
   }
 }
 
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+/** The 1-based line and column of an offset into `text`. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
