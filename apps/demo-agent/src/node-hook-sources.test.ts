@@ -92,4 +92,12 @@ describe("nodeHookSources: hooks in the project's skill files", () => {
     expect(await ran()).toBe("ran\n");
     expect(loaded).not.toContain("does not run");
   });
+
+  it("installs the hooks of a skill file that starts with a BOM", async () => {
+    await writeFile(path.join(workdir, ".a3s", "skills", "careful.md"), markingSkill("\uFEFF"));
+    const { loaded } = await loadAndRun(true);
+    expect(await ran()).toBe("ran\n");
+    expect(loaded).toContain("Be careful.");
+    expect(loaded).not.toContain("hooks:");
+  });
 });

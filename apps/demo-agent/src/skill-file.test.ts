@@ -28,6 +28,21 @@ describe("parseSkillFile", () => {
     expect(parseSkillFile("---\ndescription: d\n---\nx", "/s/tidy/SKILL.md").name).toBe("tidy");
   });
 
+  it("reads frontmatter the way hooks-node does: a BOM, a ... close, trailing spaces, empty", () => {
+    for (const text of [
+      "\uFEFF---\ndescription: d\n---\nbody",
+      "---  \r\ndescription: d\r\n...\t\r\nbody",
+      "---\ndescription: d\n---",
+    ]) {
+      const skill = parseSkillFile(text, "/s/x.md");
+      expect(skill.description, JSON.stringify(text)).toBe("d");
+      expect(skill.body, JSON.stringify(text)).toBe(text.endsWith("---") ? "" : "body");
+    }
+    expect(parseSkillFile("---\n---\nbody", "/s/x.md").body).toBe("body");
+    // A rule inside the body is not a frontmatter.
+    expect(parseSkillFile("text\n---\nmore", "/s/x.md").body).toBe("text\n---\nmore");
+  });
+
   it("refuses bad frontmatter with the field named", () => {
     expect(() => parseSkillFile("---\nname: [unclosed\n---\n", "bad.md")).toThrow(
       /bad\.md: frontmatter is not valid YAML/,

@@ -17,6 +17,12 @@ const frontmatterSchema = z.looseObject({
   hooks: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * The frontmatter block, as hooks-node's `parseFrontmatterHooks` reads it: an optional BOM,
+ * `---` and a `---` or `...` line closing it, either may carry trailing spaces.
+ */
+const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n((?:[\s\S]*?\r?\n)?)(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
+
 /** A skill as read from disk. */
 export interface SkillFile {
   name: string;
@@ -45,7 +51,7 @@ export function parseSkillFile(text: string, file: string): SkillFile {
     path.basename(file) === "SKILL.md"
       ? path.basename(path.dirname(file))
       : path.basename(file, ".md");
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  const match = FRONTMATTER.exec(text);
   let data: unknown = {};
   if (match) {
     try {

@@ -127,7 +127,9 @@ export class SkillManager {
     if (!map) this.#loaded.set(session, (map = new Map()));
     const entry: LoadedSkill = { skill, hooks: undefined };
     map.set(name, entry);
-    if (skill.hooks && this.#install) {
+    // The installer reads the frontmatter itself and decides whether there are hooks; a gate
+    // on this package's own parse would drop the hooks of a file the two read differently.
+    if (this.#install) {
       try {
         entry.hooks = await this.#install(skill, engine, {
           sessionId: session.id,
