@@ -84,21 +84,24 @@ export function chromiumProject(
   };
 }
 
+/**
+ * A package tested as several projects, reporting where `scripts/summarize-tests.mjs` (and
+ * turbo's `outputs`) read every package's results.
+ */
+export function projectsConfig(projects: TestProjectInlineConfiguration[]): ViteUserConfig {
+  return defineConfig({ test: { reporters, projects } });
+}
+
 /** A package whose unit tests run twice: in Node (with type tests) and in Chromium. */
 export function nodeAndBrowserConfig(options: {
   name: string;
   browserInclude?: string[];
 }): ViteUserConfig {
-  return defineConfig({
-    test: {
-      reporters,
-      projects: [
-        nodeProject({ name: options.name }),
-        chromiumProject({
-          name: `${options.name} (chromium)`,
-          include: options.browserInclude ?? ["src/**/*.test.ts"],
-        }),
-      ],
-    },
-  });
+  return projectsConfig([
+    nodeProject({ name: options.name }),
+    chromiumProject({
+      name: `${options.name} (chromium)`,
+      include: options.browserInclude ?? ["src/**/*.test.ts"],
+    }),
+  ]);
 }
