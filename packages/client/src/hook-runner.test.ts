@@ -1,4 +1,5 @@
 import {
+  type AuditEvent,
   createEvent,
   HookError,
   type HookEventMessage,
@@ -8,9 +9,10 @@ import { describe, expect, it } from "vitest";
 import { HookRunner, type LocalHook } from "./hook-runner.js";
 import type { RemoteHookContext, RemoteHookHandler } from "./types.js";
 
-function runner(handler: RemoteHookHandler) {
+function runner(handler: RemoteHookHandler, wanted: readonly AuditEvent["type"][] = []) {
   const sent: HookResponseMessage[] = [];
   const errors: HookError[] = [];
+  const audited: AuditEvent[] = [];
   const hook: LocalHook = {
     id: "h",
     event: "PreToolUse",
@@ -22,10 +24,10 @@ function runner(handler: RemoteHookHandler) {
     hook: (id) => (id === "h" ? hook : undefined),
     send: (m) => void sent.push(m),
     error: (e) => void errors.push(e),
-    audit: () => undefined,
-    wantsAudit: () => false,
+    audit: (record) => void audited.push(record),
+    wantsAudit: (type) => wanted.includes(type),
   });
-  return { r, sent, errors };
+  return { r, sent, errors, audited };
 }
 
 const firing = (extra: Partial<HookEventMessage> = {}): HookEventMessage => {
@@ -102,5 +104,33 @@ describe("HookRunner", () => {
     r.abortAll(new HookError("UNAVAILABLE", "connection lost"));
     expect(signals.map((s) => s.aborted)).toEqual([true, true]);
     expect(r.inflight).toBe(0);
+  });
+
+  it("builds exactly the audit records wanted: none when off, info's without completed", () => {
+    const block = () => ({ action: "block" as const, reason: "no" });
+    const modify = () => ({ action: "continue" as const, modified: { args: { x: 1 } } });
+    const run = (handler: RemoteHookHandler, wanted: readonly AuditEvent["type"][]) => {
+      const { r, audited } = runner(handler, wanted);
+      r.handle(firing());
+      return audited;
+    };
+    const base = { hookId: "h", event: "PreToolUse", eventId: "e1", time: expect.any(Number) };
+
+    expect(run(block, [])).toEqual([]);
+    expect(run(modify, [])).toEqual([]);
+    const info = ["failed", "blocked", "modified"] as const;
+    expect(run(block, info)).toEqual([{ type: "blocked", ...base, reason: "no" }]);
+    expect(run(modify, info)).toEqual([
+      { type: "modified", ...base, paths: ["args.x"], conflicts: [] },
+    ]);
+    expect(run(() => ({ action: "continue" }), info)).toEqual([]);
+    const verbose = [...info, "started", "completed"] as const;
+    expect(run(block, verbose).map((r) => r.type)).toEqual(["started", "completed", "blocked"]);
+    expect(run(modify, verbose)[1]).toEqual({
+      type: "completed",
+      ...base,
+      action: "continue",
+      duration: expect.any(Number),
+    });
   });
 });

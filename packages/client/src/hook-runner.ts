@@ -43,10 +43,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-/**
- * A handler's `ctx`. Its `AbortController` is made on first use of `signal` (one costs
- * microseconds on Node 20, and most handlers never look); `onAbort` needs none.
- */
 /** A firing's context on the client: core's, plus the agent's deadline. */
 class RunContext extends InvocationContext implements RemoteHookContext {
   readonly deadline: number;
@@ -202,8 +198,16 @@ export class HookRunner {
   }
 
   #report(hook: LocalHook, message: HookEventMessage, response: HookResponse, started: number) {
+    const completed = this.#deps.wantsAudit("completed");
+    const blocked = response.action === "block" && this.#deps.wantsAudit("blocked");
+    const modified =
+      response.action === "continue" &&
+      response.modified !== undefined &&
+      this.#deps.wantsAudit("modified");
+    // The usual case (audit off, or nobody listening) builds no record.
+    if (!completed && !blocked && !modified) return;
     const base = { time: Date.now(), hookId: hook.id, event: hook.event, eventId: message.eventId };
-    if (this.#deps.wantsAudit("completed")) {
+    if (completed) {
       this.#deps.audit({
         type: "completed",
         ...base,
@@ -211,14 +215,8 @@ export class HookRunner {
         duration: base.time - started,
       });
     }
-    if (response.action === "block" && this.#deps.wantsAudit("blocked")) {
-      this.#deps.audit({ type: "blocked", ...base, reason: response.reason });
-    }
-    if (
-      response.action === "continue" &&
-      response.modified !== undefined &&
-      this.#deps.wantsAudit("modified")
-    ) {
+    if (blocked) this.#deps.audit({ type: "blocked", ...base, reason: response.reason });
+    if (modified) {
       const paths = patchPaths(response.modified).map((p) => p.join("."));
       this.#deps.audit({ type: "modified", ...base, paths, conflicts: [] });
     }
