@@ -164,8 +164,3 @@ export function toProto<K extends WireMessageType>(type: K, value: WireMessageMa
   }
   return toProtoValue(type, value) as object;
 }
-
-/** JSON bytes of a payload, for callers that must check its size before sending. */
-export function encodeJson(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value), "utf8");
-}

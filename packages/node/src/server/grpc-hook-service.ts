@@ -14,8 +14,9 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { toStatus } from "../grpc/grpc-status.js";
-import { convertFromProto, encodeJson, toProto } from "../grpc/wire-codec.js";
+import { convertFromProto, toProto } from "../grpc/wire-codec.js";
 import type { Authenticator } from "./authenticator.js";
+import { payloadBytes } from "./encoded-payload.js";
 import type { HookHub } from "./hook-hub.js";
 import type { HookEventSink } from "./remote-client.js";
 
@@ -50,9 +51,6 @@ export function unaryHandler<Out extends WireMessageType>(
       );
   };
 }
-
-// One JSON encoding per event object, shared by every hook and client it is sent to.
-const encoded = new WeakMap<object, Buffer>();
 
 /**
  * HookService over gRPC: each call authenticated, then handed to the hub as wire messages.
@@ -92,23 +90,12 @@ export function grpcHookService(
       };
       let attached: ReturnType<HookHub["attach"]>;
       const sink: HookEventSink = {
-        send(message: HookEventMessage, event?: object) {
+        send(message: HookEventMessage) {
           if (ended || call.cancelled) throw new HookError("UNAVAILABLE", "the stream has ended");
-          let payload: Buffer | undefined;
-          if (message.payload !== undefined) {
-            payload = event && encoded.get(event);
-            if (!payload) {
-              payload = encodeJson(message.payload);
-              if (event) encoded.set(event, payload);
-            }
-            if (payload.length > maxMessageBytes) {
-              throw new HookError(
-                "LIMIT_EXCEEDED",
-                `event ${message.eventId} is ${payload.length} bytes of JSON; the hook server sends at most ${maxMessageBytes}`,
-                { details: { limit: maxMessageBytes } },
-              );
-            }
-          }
+          const payload =
+            message.payload === undefined
+              ? undefined
+              : payloadBytes(message.payload, message.eventId, maxMessageBytes);
           call.write(toProto("HookEvent", { ...message, payload: payload as never }));
         },
         close: end,

@@ -19,12 +19,12 @@ import type { RemoteHook } from "./remote-hook.js";
  */
 export interface HookEventSink {
   /**
-   * Deliver a firing or a cancellation. `event` is the engine's event object (the message's
-   * `payload`), passed so an adapter can encode it once for several hooks. Throws a
-   * `HookError` when it cannot deliver (`LIMIT_EXCEEDED` for an event over the size limit,
-   * `UNAVAILABLE` for a stream that has ended).
+   * Deliver a firing or a cancellation. A firing's `payload` is the engine's event object
+   * itself, the same object for every hook it goes to, so an adapter can encode it once (see
+   * `encoded-payload.ts`). Throws a `HookError` when it cannot deliver (`LIMIT_EXCEEDED` for
+   * an event over the size limit, `UNAVAILABLE` for a stream that has ended).
    */
-  send(message: HookEventMessage, event?: HookEvent): void;
+  send(message: HookEventMessage): void;
   /** End the stream from the server's side. */
   close(error: HookError): void;
 }
@@ -174,18 +174,15 @@ export class RemoteClient {
       pending.cleanup = ctx.onAbort ? ctx.onAbort(onAbort) : listen(ctx.signal, onAbort);
       if (this.#pending.get(k) !== pending) return; // aborted already
       try {
-        stream.send(
-          {
-            hookId: hook.hookId,
-            eventType: event.eventType,
-            sessionId: event.sessionId,
-            timestamp: event.timestamp,
-            eventId: event.eventId,
-            deadlineMs: Date.now() + hook.timeout,
-            payload: event as unknown as Record<string, unknown>,
-          },
-          event,
-        );
+        stream.send({
+          hookId: hook.hookId,
+          eventType: event.eventType,
+          sessionId: event.sessionId,
+          timestamp: event.timestamp,
+          eventId: event.eventId,
+          deadlineMs: Date.now() + hook.timeout,
+          payload: event as unknown as Record<string, unknown>,
+        });
       } catch (error) {
         this.#take(k);
         reject(HookError.from(error, "UNAVAILABLE"));

@@ -1,9 +1,7 @@
 import { HookError, type HookEventMessage, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import type { WebSocket } from "ws";
+import { payloadText } from "./encoded-payload.js";
 import type { HookEventSink } from "./remote-client.js";
-
-// One JSON text per event object, shared by every hook and client it is sent to.
-const encoded = new WeakMap<object, { json: string; bytes: number }>();
 
 /** What the sink needs of the connection that owns the socket. */
 export interface SinkOwner {
@@ -25,7 +23,7 @@ export function webSocketEventSink(
   owner: SinkOwner,
 ): HookEventSink {
   return {
-    send: (message: HookEventMessage, event?: object) => {
+    send: (message: HookEventMessage) => {
       if (!owner.isOpen() || socket.readyState !== socket.OPEN)
         throw new HookError("UNAVAILABLE", "the stream has ended");
       if (socket.bufferedAmount > 2 * maxBytes) {
@@ -42,20 +40,8 @@ export function webSocketEventSink(
         socket.send(head);
         return;
       }
-      let body = event && encoded.get(event);
-      if (!body) {
-        const json = JSON.stringify(payload);
-        body = { json, bytes: Buffer.byteLength(json, "utf8") };
-        if (event) encoded.set(event, body);
-      }
-      if (body.bytes > maxBytes) {
-        throw new HookError(
-          "LIMIT_EXCEEDED",
-          `event ${message.eventId} is ${body.bytes} bytes of JSON; the hook server sends at most ${maxBytes}`,
-          { details: { limit: maxBytes } },
-        );
-      }
-      socket.send(`${head.slice(0, -1)},"payload":${body.json}}`);
+      const json = payloadText(payload, message.eventId, maxBytes);
+      socket.send(`${head.slice(0, -1)},"payload":${json}}`);
     },
     close: (error) => owner.close(error),
   };
