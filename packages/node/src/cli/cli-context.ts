@@ -69,7 +69,7 @@ export function hasErrors(settings: HookSettings): boolean {
   return settings.problems.some((p) => p.severity === "error");
 }
 
-/** Read all of stdin, refusing more than `max` bytes. */
+/** Read a whole stream (stdin, a file) as UTF-8, refusing more than `max` bytes as they arrive. */
 export async function readAll(
   source: AsyncIterable<string | Uint8Array>,
   max: number,

@@ -81,4 +81,18 @@ describe("runCli (in-process)", () => {
     expect(await runCli(["test", "Stop", "--input", "list.json"], io)).toBe(1);
     expect(io.err).toBe("a3s-hooks: --input list.json: expected a JSON object, got [1]\n");
   });
+
+  it("refuses an --input file over 16 MiB counted in bytes, and stops reading /dev/zero", async () => {
+    // 2-byte characters: fewer than 16 MiB characters, more than 16 MiB bytes.
+    writeFileSync(join(root, "wide.json"), Buffer.alloc(16 * 1024 * 1024 + 2, "é"));
+    expect(await runCli(["test", "Stop", "--input", "wide.json"], io)).toBe(1);
+    expect(io.err).toBe("a3s-hooks: --input: wide.json is larger than 16777216 bytes\n");
+    io.err = "";
+    expect(await runCli(["test", "Stop", "--input", "/dev/zero"], io)).toBe(1);
+    expect(io.err).toBe("a3s-hooks: --input: /dev/zero is larger than 16777216 bytes\n");
+    io.err = "";
+    mkdirSync(join(root, "dir.json"));
+    expect(await runCli(["test", "Stop", "--input", "dir.json"], io)).toBe(1);
+    expect(io.err).toBe("a3s-hooks: --input: cannot read dir.json: EISDIR\n");
+  });
 });

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
 import { resolve } from "node:path";
 import { describeValue, HookEngine, type HookResult, matcherSubject } from "@a3s-lab/hooks-core";
 import type { CommandRunReport } from "../command/command-hook.js";
@@ -52,8 +52,10 @@ async function readInput(input: string, io: CliIo): Promise<Record<string, unkno
   const path = resolve(io.cwd, input);
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    // A stream, so the cap holds while reading: a huge file or /dev/zero stops at MAX_INPUT bytes.
+    text = await readAll(createReadStream(path), MAX_INPUT, `--input: ${input}`);
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(
       "USAGE",
       `--input: cannot read ${input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
@@ -63,8 +65,6 @@ async function readInput(input: string, io: CliIo): Promise<Record<string, unkno
       },
     );
   }
-  if (text.length > MAX_INPUT)
-    throw new CliError("USAGE", `--input: ${input} is larger than ${MAX_INPUT} bytes`);
   return parseObject(text, `--input ${input}`);
 }
 
