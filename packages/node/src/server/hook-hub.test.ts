@@ -181,6 +181,35 @@ describe("HookHub registration", () => {
   });
 });
 
+describe("HookHub calls from a client it does not know", () => {
+  it("lists nothing and finds nothing to remove, without making a client record or timer", () => {
+    const { hub, timers } = setup({ maxClients: 1 });
+    hub.register("c1", { eventType: "Stop", hookId: "mine" });
+    const pending = timers.pending;
+    expect(hub.list("stranger", {})).toEqual({ hooks: [] });
+    expect(hub.list("stranger", { eventType: "Stop" })).toEqual({ hooks: [] });
+    expect(thrown(() => hub.unregister("stranger", { hookId: "ghost" }))).toMatchObject({
+      code: "NOT_FOUND",
+      message: "UnregisterHookRequest.hookId: no hook ghost",
+    });
+    expect(thrown(() => hub.unregister("stranger", { hookId: "mine" }))).toMatchObject({
+      code: "PERMISSION_DENIED",
+      message: "UnregisterHookRequest.hookId: hook mine is not one of client stranger's hooks",
+    });
+    expect(hub.clients().map((c) => c.clientId)).toEqual(["c1"]);
+    expect(timers.pending).toBe(pending);
+    // Those calls took no client slot: the cap of one is still c1's alone.
+    expect(thrown(() => hub.register("c2", { eventType: "Stop" })).message).toContain("maxClients");
+  });
+
+  it("still refuses them once the hub is closing", async () => {
+    const { hub } = setup();
+    await hub.close();
+    expect(thrown(() => hub.list("stranger", {})).code).toBe("UNAVAILABLE");
+    expect(thrown(() => hub.unregister("stranger", { hookId: "h" })).code).toBe("UNAVAILABLE");
+  });
+});
+
 describe("HookHub firings", () => {
   it("sends a matching firing with its deadline, and resolves with the client's answer", async () => {
     const { engine, hub } = setup({}, { defaultTimeout: 2000 });

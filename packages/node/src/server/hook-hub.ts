@@ -181,9 +181,9 @@ export class HookHub {
   /** UnregisterHook: the caller's own hooks only. */
   unregister(clientId: string, request: unknown): UnregisterHookResponse {
     const { hookId } = this.#check("UnregisterHookRequest", request);
-    const client = this.#client(clientId);
-    const hook = client.hooks.get(hookId);
-    if (hook) {
+    const client = this.#existing(clientId);
+    const hook = client?.hooks.get(hookId);
+    if (client && hook) {
       client.hooks.delete(hookId);
       this.engine.unregister(hook.engineId, `unregistered by client ${client.id}`);
       return { removed: true };
@@ -194,7 +194,7 @@ export class HookHub {
     if (foreign) {
       throw new HookError(
         "PERMISSION_DENIED",
-        `UnregisterHookRequest.hookId: hook ${hookId} is not one of client ${client.id}'s hooks`,
+        `UnregisterHookRequest.hookId: hook ${hookId} is not one of client ${clientId}'s hooks`,
         { path: ["UnregisterHookRequest", "hookId"] },
       );
     }
@@ -217,7 +217,8 @@ export class HookHub {
         );
       }
     }
-    const client = this.#client(clientId);
+    const client = this.#existing(clientId);
+    if (!client) return { hooks: [] };
     const info = this.#engineInfo(client.id);
     const hooks = [...client.hooks.values()]
       .filter((h) => event === undefined || h.event === event)
@@ -296,6 +297,15 @@ export class HookHub {
       throw new HookError("INVALID_REGISTRATION", e.message, { path: e.path, cause: e });
     }
     return checked.data;
+  }
+
+  /**
+   * A client the hub already knows, or undefined: for calls that only read or remove, which
+   * must not make a record (and a limiter and an expiry timer) for any id a caller names.
+   */
+  #existing(clientId: string): RemoteClient | undefined {
+    if (this.#closing) throw new HookError("UNAVAILABLE", "the hook server is closing");
+    return this.#clients.get(clientId);
   }
 
   #client(clientId: string): RemoteClient {
