@@ -22,7 +22,8 @@ const collect = (value: string, previous: string[]) => [...previous, value];
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let code = 0;
-  let debug = argv.includes("--debug");
+  // Read from argv, not program.opts(): the catch below needs it when parsing itself throws.
+  const debug = argv.includes("--debug");
   const program = new Command("a3s-hooks")
     .description(
       "Check, list, trust and test the command hooks of A3S and Claude Code settings files.",
@@ -96,7 +97,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   try {
     await program.parseAsync([...argv], { from: "user" });
-    debug = program.opts().debug === true || debug;
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
