@@ -95,11 +95,6 @@ export class Agent {
     });
   }
 
-  /** The tools' names, in the order the model sees them. */
-  get toolNames(): string[] {
-    return this.#specs.map((s) => s.name);
-  }
-
   /** Start a session: SessionStart fires (a hook may refuse it, or add context and metadata). */
   async createSession(options: CreateSessionOptions): Promise<Session> {
     const id = options.id ?? randomId();

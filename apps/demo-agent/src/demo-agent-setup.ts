@@ -70,8 +70,7 @@ export interface DemoAgent {
 export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAgent> {
   const engine = new TracingHookEngine({
     toolSchemas: toolSchemasOf(builtinTools),
-    // Three sources of hooks share the engine; seed 000's limits still hold per event.
-    maxTotalHooks: 50,
+    // Three sources of hooks share the engine under core's default limits (seed 000's).
     ...(options.auditLevel !== undefined ? { auditLevel: options.auditLevel } : {}),
   });
   const undo: (() => void)[] = [];

@@ -95,11 +95,6 @@ export class SkillManager {
     );
   }
 
-  /** The skills loaded in a session, by name. */
-  loaded(session: Session): ReadonlyMap<string, LoadedSkill> {
-    return this.#loaded.get(session) ?? new Map();
-  }
-
   /**
    * Load a skill into a session. Loading one that is already loaded returns it again. If its
    * hooks cannot be installed, SkillUnload follows SkillLoad and the error is thrown.

@@ -70,11 +70,6 @@ export class Transcript {
     this.#write(this.#s.bold(this.#s.blue(`## ${text}`)));
   }
 
-  /** Plain text, as is. */
-  line(text: string): void {
-    this.#write(text);
-  }
-
   render(firing: Firing): void {
     const { event, result } = firing;
     const inSubagent = typeof event.metadata.subagentId === "string";

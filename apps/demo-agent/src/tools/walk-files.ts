@@ -4,22 +4,16 @@ import path from "node:path";
 /** Folders no search descends into. */
 const SKIPPED = new Set([".git", "node_modules"]);
 
-export interface WalkOptions {
-  /** Stop after visiting this many entries (files and folders). Default 20,000. */
-  maxEntries?: number;
-}
+/** Entries (files and folders) a walk visits at most. */
+const MAX_ENTRIES = 20_000;
 
 /**
  * Every regular file under `dir`, as a path relative to `root`, depth first in name order.
  * Symlinks are never followed (so a search cannot leave the working directory through one),
  * and the walk is bounded so a huge tree cannot stall the agent.
  */
-export async function* walkFiles(
-  root: string,
-  dir: string,
-  options: WalkOptions = {},
-): AsyncGenerator<string> {
-  let budget = options.maxEntries ?? 20_000;
+export async function* walkFiles(root: string, dir: string): AsyncGenerator<string> {
+  let budget = MAX_ENTRIES;
   const stack = [dir];
   while (stack.length > 0 && budget > 0) {
     const current = stack.pop()!;
