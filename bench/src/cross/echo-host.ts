@@ -1,4 +1,5 @@
 import { BenchError } from "../bench-error.js";
+import { type ChildHandle, type ChildName, startChild } from "./child-process.js";
 
 /**
  * The agent's end of a raw echo baseline: it sends bytes to a peer in another process and
@@ -100,4 +101,33 @@ export async function pipelined(
     throughput: (total * 1e9) / wallNs,
     cpuPerMessage: ((cpu.user + cpu.system) * 1000) / total,
   };
+}
+
+/** A raw echo host with its peer process, and how to stop both. */
+export interface EchoPair {
+  host: EchoHost;
+  close(): Promise<void>;
+}
+
+/** Start a raw echo host and its peer in another process; both stop on `close()`. */
+export async function startEcho(
+  start: () => Promise<EchoHost>,
+  peer: ChildName,
+): Promise<EchoPair> {
+  const host = await start();
+  let child: ChildHandle | undefined;
+  try {
+    child = await startChild(peer, { args: ["--port", String(host.port)] });
+    await host.waitForPeer();
+    const peerChild = child;
+    const close = async () => {
+      await peerChild.stop();
+      await host.close();
+    };
+    return { host, close };
+  } catch (error) {
+    await child?.stop();
+    await host.close();
+    throw error;
+  }
 }

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { startChild } from "./child-process.js";
-import type { EchoHost } from "./echo-host.js";
+import { type EchoHost, startEcho } from "./echo-host.js";
 import { startRawGrpcHost } from "./raw-grpc.js";
 import { startRawWsHost } from "./raw-ws.js";
 
@@ -14,12 +13,9 @@ async function echoPair(
   start: () => Promise<EchoHost>,
   peer: "grpc-echo-client" | "ws-echo-client",
 ) {
-  const host = await start();
-  cleanup.push(() => host.close());
-  const child = await startChild(peer, { args: ["--port", String(host.port)] });
-  cleanup.push(() => child.stop());
-  await host.waitForPeer();
-  return host;
+  const pair = await startEcho(start, peer);
+  cleanup.push(pair.close);
+  return pair.host;
 }
 
 describe.each([

@@ -1,13 +1,13 @@
 import { loadHooksProto } from "@a3s-lab/hooks-node";
 import { BenchError } from "../bench-error.js";
 import { alternate } from "../cross/alternate.js";
-import { type LoadResult, pipelined } from "../cross/echo-host.js";
+import { type LoadResult, pipelined, startEcho } from "../cross/echo-host.js";
 import { startRawGrpcHost } from "../cross/raw-grpc.js";
 import { eventOfSize } from "../payload.js";
 import { goals, makeRow, type Side, side } from "../row.js";
 import { summarize } from "../stats.js";
 import type { Suite } from "../suite.js";
-import { checkedRoundTrip, firing, probe, startEcho, startOurs } from "./remote-peers.js";
+import { checkedRoundTrip, firing, probe, startOurs } from "./remote-peers.js";
 
 /** Lanes firing at once in the pipelined rows: 16 sessions, each waiting for its answer. */
 const SESSIONS = 16;
@@ -17,8 +17,8 @@ async function pipelinedPair(
   ours: () => Promise<unknown>,
   raw: () => Promise<unknown>,
   total: number,
-  blocks = 4,
 ): Promise<{ ours: LoadResult; raw: LoadResult }> {
+  const blocks = 4;
   const parts: { ours: LoadResult[]; raw: LoadResult[] } = { ours: [], raw: [] };
   const each = Math.max(SESSIONS, Math.ceil(total / blocks));
   for (let b = 0; b < blocks; b++) {

@@ -1,38 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { HookEngine, type PreToolUseEvent } from "@a3s-lab/hooks-core";
-import { createHookServer, type HookServerOptions } from "@a3s-lab/hooks-node";
+import { createHookServer } from "@a3s-lab/hooks-node";
 import { BenchError } from "../bench-error.js";
-import { type ChildHandle, type ChildName, startChild } from "../cross/child-process.js";
+import { type ChildHandle, startChild } from "../cross/child-process.js";
 import type { EchoHost } from "../cross/echo-host.js";
-
-/** A raw echo host with its peer process, and how to stop both. */
-export interface EchoPair {
-  host: EchoHost;
-  close(): Promise<void>;
-}
-
-/** Start a raw echo host and its peer in another process; both stop on `close()`. */
-export async function startEcho(
-  start: () => Promise<EchoHost>,
-  peer: ChildName,
-): Promise<EchoPair> {
-  const host = await start();
-  let child: ChildHandle | undefined;
-  try {
-    child = await startChild(peer, { args: ["--port", String(host.port)] });
-    await host.waitForPeer();
-    const peerChild = child;
-    const close = async () => {
-      await peerChild.stop();
-      await host.close();
-    };
-    return { host, close };
-  } catch (error) {
-    await child?.stop();
-    await host.close();
-    throw error;
-  }
-}
 
 /** One round trip of the raw echo, failing unless the same number of bytes came back. */
 export async function checkedRoundTrip(host: EchoHost, bytes: Uint8Array): Promise<void> {
@@ -57,14 +28,10 @@ export interface OurRemoteSide {
  * `ws://` URL, which the gRPC transport would refuse, so the socket is known to be the one
  * measured.
  */
-export async function startOurs(
-  transport: "grpc" | "websocket",
-  serverOptions: Partial<Omit<HookServerOptions, "engine" | "host" | "port" | "token">> = {},
-): Promise<OurRemoteSide> {
+export async function startOurs(transport: "grpc" | "websocket"): Promise<OurRemoteSide> {
   const engine = new HookEngine();
   const token = randomBytes(24).toString("base64url");
   const server = await createHookServer({
-    ...serverOptions,
     engine,
     host: "127.0.0.1",
     port: 0,

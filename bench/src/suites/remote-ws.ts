@@ -1,11 +1,12 @@
 import type { PreToolUseEvent } from "@a3s-lab/hooks-core";
 import { alternate } from "../cross/alternate.js";
+import { startEcho } from "../cross/echo-host.js";
 import { startRawWsHost } from "../cross/raw-ws.js";
 import { eventOfSize } from "../payload.js";
 import { goals, makeRow, side } from "../row.js";
 import { summarize } from "../stats.js";
 import type { Suite } from "../suite.js";
-import { checkedRoundTrip, firing, probe, startEcho, startOurs } from "./remote-peers.js";
+import { checkedRoundTrip, firing, probe, startOurs } from "./remote-peers.js";
 
 /**
  * The text frame our hook server sends for one firing of `event`: the HookEvent message as
