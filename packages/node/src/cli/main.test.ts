@@ -267,7 +267,7 @@ describe("a3s-hooks test", () => {
     const unknown = await cli(["test", "PreToolUze"]);
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
     expect(unknown.stderr).toBe(
-      'a3s-hooks: unknown event "PreToolUze"\nhint: events: SessionStart, SessionEnd, UserPromptSubmit, GenerateStart, GenerateEnd, PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionGranted, PermissionDenied, PreCompact, PostCompact, ContextWarning, Stop, SubagentStart, SubagentStop, Notification, SkillLoad, SkillUnload\n',
+      'a3s-hooks: unknown event "PreToolUze" (did you mean "PreToolUse"?)\nhint: events: SessionStart, SessionEnd, UserPromptSubmit, GenerateStart, GenerateEnd, PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionGranted, PermissionDenied, PreCompact, PostCompact, ContextWarning, Stop, SubagentStart, SubagentStop, Notification, SkillLoad, SkillUnload\n',
     );
     const badArgs = await cli(["test", "PreToolUse", "--args", "{nope"]);
     expect(badArgs.code).toBe(1);

@@ -5,6 +5,7 @@ import {
   resolveEventName,
   tryCreateEvent,
 } from "@a3s-lab/hooks-core";
+import { suggestEvent } from "../settings/suggest-event.js";
 import { CliError } from "./cli-error.js";
 
 const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
@@ -70,7 +71,7 @@ export function eventNameArgument(name: string): HookEventName {
   if (!canonical) {
     throw new CliError(
       "USAGE",
-      `unknown event ${JSON.stringify(name)}`,
+      `unknown event ${JSON.stringify(name)}${suggestEvent(name)}`,
       `events: ${hookEventNames.join(", ")}`,
     );
   }
