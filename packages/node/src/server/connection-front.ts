@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { HookError } from "@a3s-lab/hooks-core";
+import { bracketed } from "./ws-origin.js";
 
 /** What every HTTP/2 connection sends first (RFC 9113 §3.4); gRPC always speaks HTTP/2. */
 const HTTP2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
@@ -42,7 +43,7 @@ export class ConnectionFront {
   /** Bind; resolves with the port (the real one when 0 was asked for). */
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      const where = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+      const where = `${bracketed(host)}:${port}`;
       const onError = (error: Error) =>
         reject(
           new HookError("UNAVAILABLE", `cannot listen on ${where}: ${error.message}`, {

@@ -16,11 +16,11 @@ import { grpcAgentService } from "./grpc-agent-service.js";
 import { grpcHookService } from "./grpc-hook-service.js";
 import { HookHub } from "./hook-hub.js";
 import type { HubEventType, HubListener } from "./hub-events.js";
-import type { RateLimit } from "./rate-limiter.js";
+import { type RateLimit, rateLimitSchema } from "./rate-limiter.js";
 import { WebSocketEndpoint } from "./ws-endpoint.js";
 import { createWebSocketHttpServer, type HttpHandler } from "./ws-http-server.js";
 import { type WebSocketOptions, webSocketOptionsSchema } from "./ws-options.js";
-import { type OriginCheck, originCheck } from "./ws-origin.js";
+import { bracketed, type OriginCheck, originCheck } from "./ws-origin.js";
 
 export interface HookServerOptions {
   /** The host's engine: remote hooks are registered on it next to the host's own. */
@@ -122,12 +122,7 @@ const optionsSchema = z.object({
   maxClients: count,
   maxHooksPerClient: count,
   maxHooksPerEventPerClient: count,
-  registrationRate: z.optional(
-    z.object({
-      burst: z.int().check(z.positive()),
-      perSecond: z.number().check(z.positive()),
-    }),
-  ),
+  registrationRate: z.optional(rateLimitSchema),
   maxMessageBytes: z.optional(z.int().check(z.gte(1024))),
   drainTimeoutMs: z.optional(z.int().check(z.nonnegative())),
   credentials: z.optional(z.custom<ServerCredentials>((c) => c instanceof ServerCredentials)),
@@ -197,7 +192,7 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
   if (o.agent)
     server.addService(proto.AgentService, grpcAgentService(o.agent, authenticate, closing.signal));
 
-  const bindHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const bindHost = bracketed(host);
   const ws = o.webSocket === false ? undefined : (o.webSocket ?? {});
   const secure = options.credentials?._isSecure() ?? false;
   // Checked now, so a bad allow-list fails before anything listens.

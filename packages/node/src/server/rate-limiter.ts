@@ -1,4 +1,5 @@
 import type { Timers } from "@a3s-lab/hooks-core";
+import * as z from "zod/mini";
 
 /** How fast one client may register hooks: a burst, refilled at a steady rate. */
 export interface RateLimit {
@@ -7,6 +8,12 @@ export interface RateLimit {
   /** Registrations added back per second. */
   perSecond: number;
 }
+
+/** A {@link RateLimit} option, checked: a positive whole burst and a positive rate. */
+export const rateLimitSchema = z.object({
+  burst: z.int().check(z.positive()),
+  perSecond: z.number().check(z.positive()),
+});
 
 /**
  * A token bucket. `take()` answers 0 when a token was taken, else the milliseconds until one

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import type { RateLimit } from "./rate-limiter.js";
+import { type RateLimit, rateLimitSchema } from "./rate-limiter.js";
 
 /** The WebSocket endpoint (browsers, and `createWebSocketTransport` in Node). */
 export interface WebSocketOptions {
@@ -27,10 +27,5 @@ export const webSocketOptionsSchema = z.strictObject({
   allowedOrigins: z.optional(z.union([z.literal("*"), z.array(z.string())])),
   port: z.optional(z.int().check(z.gte(0), z.lte(65_535))),
   authTimeoutMs: z.optional(z.int().check(z.positive(), z.lte(600_000))),
-  frameRate: z.optional(
-    z.object({
-      burst: z.int().check(z.positive()),
-      perSecond: z.number().check(z.positive()),
-    }),
-  ),
+  frameRate: z.optional(rateLimitSchema),
 });

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { normalizeOrigin, originCheck } from "./ws-origin.js";
+import { bracketed, normalizeOrigin, originCheck } from "./ws-origin.js";
 
 const request = (origin?: string, host = "127.0.0.1:7000") =>
   ({ headers: { ...(origin !== undefined ? { origin } : {}), host } }) as IncomingMessage;
@@ -65,5 +65,14 @@ describe("originCheck", () => {
     ]) {
       expect(() => normalizeOrigin(bad)).toThrow(/allowedOrigins/);
     }
+  });
+});
+
+describe("bracketed", () => {
+  it("puts an IPv6 address in brackets once, and leaves names and IPv4 as they are", () => {
+    expect(bracketed("::1")).toBe("[::1]");
+    expect(bracketed("[::1]")).toBe("[::1]");
+    expect(bracketed("127.0.0.1")).toBe("127.0.0.1");
+    expect(bracketed("localhost")).toBe("localhost");
   });
 });

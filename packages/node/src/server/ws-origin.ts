@@ -7,7 +7,8 @@ export type OriginCheck = (request: IncomingMessage) => boolean;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 const WILDCARD = new Set(["0.0.0.0", "::", "[::]"]);
 
-function bracketed(host: string): string {
+/** `host` as it goes before `:port`: an IPv6 address in brackets, anything else as it is. */
+export function bracketed(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 

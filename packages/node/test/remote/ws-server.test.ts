@@ -226,6 +226,18 @@ describe("the Origin check", () => {
 });
 
 describe("frame limits", () => {
+  it.each([
+    ["webSocket.frameRate", { webSocket: { frameRate: { burst: 0, perSecond: 1 } } }],
+    ["registrationRate", { registrationRate: { burst: 2, perSecond: -1 } }],
+  ])("refuses a bad %s before listening, naming the field", async (field, options) => {
+    await expect(
+      createHookServer({ engine: new HookEngine(), port: 0, token: TOKEN, ...options }),
+    ).rejects.toMatchObject({
+      code: "INVALID_CONFIG",
+      message: expect.stringContaining(field),
+    });
+  });
+
   it("closes 4413 after an Error frame for a frame over the size limit", async () => {
     const { server } = await serve({ maxMessageBytes: 64 * 1024 });
     const s = await welcomed(server);
