@@ -3,6 +3,7 @@ import { type Compaction, compactMessages } from "./compact-messages.js";
 import type { ContextBudget } from "./context-budget.js";
 import type { Session } from "./session.js";
 import { estimateMessageTokens } from "./token-estimate.js";
+import type { Notify } from "./tool-call.js";
 
 export interface ContextManagerOptions {
   engine: HookEngine;
@@ -10,12 +11,7 @@ export interface ContextManagerOptions {
   /** Counted against the budget with the messages. */
   systemPrompt: string;
   /** Tells the user a compaction was refused. */
-  notify(
-    session: Session,
-    type: string,
-    message: string,
-    level: "info" | "warning" | "error",
-  ): Promise<void>;
+  notify: Notify;
 }
 
 /**
@@ -34,7 +30,7 @@ export class ContextManager {
   readonly #engine: HookEngine;
   readonly #budget: ContextBudget;
   readonly #systemPrompt: string;
-  readonly #notify: ContextManagerOptions["notify"];
+  readonly #notify: Notify;
 
   constructor(options: ContextManagerOptions) {
     this.#engine = options.engine;

@@ -2,18 +2,14 @@ import { createEvent, type HookEngine, type Message } from "@a3s-lab/hooks-core"
 import { AgentError } from "./agent-error.js";
 import type { Model, ModelResponse, ToolSpec } from "./model.js";
 import type { Session } from "./session.js";
+import type { Notify } from "./tool-call.js";
 
 /** What one generation needs from the agent. */
 export interface GenerateStepDeps {
   engine: HookEngine;
   model: Model;
   systemPrompt: string;
-  notify(
-    session: Session,
-    type: string,
-    message: string,
-    level: "info" | "warning" | "error",
-  ): Promise<void>;
+  notify: Notify;
 }
 
 /**

@@ -33,18 +33,24 @@ export interface ToolCallOutcome {
   args: ToolArgs;
 }
 
+/**
+ * Tells the user something about a session by firing Notification (see {@link fireNotification});
+ * the agent, the generation step and the context manager share one.
+ */
+export type Notify = (
+  session: Session,
+  type: string,
+  message: string,
+  level: "info" | "warning" | "error",
+) => Promise<void>;
+
 /** What running a tool call needs from the agent. */
 export interface ToolCallDeps {
   engine: HookEngine;
   tools: ReadonlyMap<string, Tool>;
   policy: PermissionPolicy;
   maxRetries: number;
-  notify(
-    session: Session,
-    type: string,
-    message: string,
-    level: "info" | "warning" | "error",
-  ): Promise<void>;
+  notify: Notify;
 }
 
 /**
