@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +15,7 @@ import { A3sClient } from "@a3s-lab/box";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./chromium.js";
-import { startCli } from "./cli-process.js";
+import { readJsonl, startCli } from "./cli-process.js";
 
 const TOKEN = "ui-test-token";
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
@@ -160,10 +160,7 @@ describe("serve --ui in Chromium", () => {
     ]);
     expect(download.suggestedFilename()).toBe("hooks-audit.jsonl");
     const file = await download.path();
-    const records = (await readFile(file, "utf8"))
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as { type: string; event?: string; reason?: string });
+    const records = readJsonl<{ type: string; event?: string; reason?: string }>(file);
     expect(records).toContainEqual(
       expect.objectContaining({
         type: "blocked",
