@@ -23,10 +23,15 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
 ];
 
-const reporters: NonNullable<NonNullable<ViteUserConfig["test"]>["reporters"]> = [
-  "default",
-  ["json", { outputFile: "test-artifacts/vitest.json" }],
-];
+type Reporters = NonNullable<NonNullable<ViteUserConfig["test"]>["reporters"]>;
+
+const reporters: Reporters = ["default", ["json", { outputFile: "test-artifacts/vitest.json" }]];
+
+/**
+ * Attack tests (`test/attack/**`): bounded, loopback-only attacks on real servers and processes,
+ * too slow for the unit run. `pnpm test:attack` runs them; the test command runs that.
+ */
+const ATTACK_TESTS = "test/attack/**/*.test.ts";
 
 interface ProjectOptions {
   name: string;
@@ -42,6 +47,7 @@ export function nodeProject(options: ProjectOptions): TestProjectInlineConfigura
     test: {
       name: options.name,
       include: options.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
+      exclude: ["**/node_modules/**", ATTACK_TESTS],
       // Hang guards, not timing assertions: suites start real processes and servers, and CI
       // machines have two shared cores.
       testTimeout: options.testTimeout ?? 30_000,
@@ -104,4 +110,22 @@ export function nodeAndBrowserConfig(options: {
       include: options.browserInclude ?? ["src/**/*.test.ts"],
     }),
   ]);
+}
+
+/** A package's attack suite (`vitest.attack.config.ts`), reported beside its unit tests. */
+export function attackConfig(options: { name: string }): ViteUserConfig {
+  const project = nodeProject({
+    name: `${options.name} (attack)`,
+    include: [ATTACK_TESTS],
+    testTimeout: 120_000,
+  });
+  return defineConfig({
+    ...project,
+    test: {
+      ...project.test,
+      exclude: ["**/node_modules/**"],
+      typecheck: { enabled: false },
+      reporters: ["default", ["json", { outputFile: "test-artifacts/vitest-attack.json" }]],
+    },
+  });
 }

@@ -14,12 +14,14 @@ for (const group of ["packages", "apps", "examples", "bench"]) {
   const candidates =
     group === "examples" || group === "bench" ? [dir] : readdirSync(dir).map((d) => join(dir, d));
   for (const pkg of candidates) {
-    const report = join(pkg, "test-artifacts", "vitest.json");
-    if (!existsSync(report)) continue;
-    const json = JSON.parse(readFileSync(report, "utf8"));
-    passed += json.numPassedTests ?? 0;
-    failed += (json.numFailedTests ?? 0) + (json.numTodoTests ?? 0) + (json.numPendingTests ?? 0);
-    files++;
+    for (const name of ["vitest.json", "vitest-attack.json"]) {
+      const report = join(pkg, "test-artifacts", name);
+      if (!existsSync(report)) continue;
+      const json = JSON.parse(readFileSync(report, "utf8"));
+      passed += json.numPassedTests ?? 0;
+      failed += (json.numFailedTests ?? 0) + (json.numTodoTests ?? 0) + (json.numPendingTests ?? 0);
+      files++;
+    }
   }
 }
 console.log(`\nTest reports read: ${files}`);
