@@ -10,25 +10,156 @@ export type ShellContext =
   | { readonly kind: "double" }
   | { readonly kind: "unsupported"; readonly reason: string };
 
-type Frame = "top" | "cmd" | "paren" | "single" | "double" | "ansi" | "comment";
-
 const UNQUOTED: ShellContext = Object.freeze({ kind: "unquoted" });
 const SINGLE: ShellContext = Object.freeze({ kind: "single" });
 const DOUBLE: ShellContext = Object.freeze({ kind: "double" });
 const SIMPLE_PARAM = /\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$!@*-])\}/y;
-const WORD_BREAK = " \t\n;&|()<>";
+const SPECIAL_PARAM = "$#?!@*-0123456789";
+const BLANK = " \t";
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
+
+/** Reserved words and prefixes after which the next word is still a command. */
+const KEEPS_COMMAND = new Set(
+  "if then else elif do while until ! { } time coproc exec command builtin nohup env nice sudo doas xargs setsid stdbuf".split(
+    " ",
+  ),
+);
+/**
+ * Commands whose arguments the shell evaluates as code or as variable names (where bash runs
+ * `a[$(…)]` subscripts): a quoted value is still run there.
+ */
+const CODE_ARGUMENTS = new Set("eval let [[ . source trap declare typeset local read".split(" "));
+/**
+ * Commands with an option whose argument is code or a variable name (`sh -c`, `printf -v`,
+ * `[ -v`). For those that take options only before their first operand, a value there could
+ * itself be that option, so a placeholder is refused until the first operand.
+ */
+const CODE_OPTIONS: Readonly<Record<string, { option: RegExp; leading: boolean }>> = {
+  sh: { option: /^-[A-Za-z]*c[A-Za-z]*$/, leading: true },
+  bash: { option: /^-[A-Za-z]*c[A-Za-z]*$/, leading: true },
+  dash: { option: /^-[A-Za-z]*c[A-Za-z]*$/, leading: true },
+  ksh: { option: /^-[A-Za-z]*c[A-Za-z]*$/, leading: true },
+  zsh: { option: /^-[A-Za-z]*c[A-Za-z]*$/, leading: true },
+  printf: { option: /^-v$/, leading: true },
+  test: { option: /^-[vR]$/, leading: false },
+  "[": { option: /^-[vR]$/, leading: false },
+};
+
+type Quote = "single" | "double" | "ansi" | "comment";
+
+/** An unquoted nesting level: the whole command, a `$( … )` or `<( … )`, or a `( … )` subshell. */
+interface Level {
+  readonly kind: "top" | "cmd" | "paren";
+  /** The next word starts a simple command: its name, an assignment or a reserved word. */
+  atCommand: boolean;
+  /** The next word is the target of a redirection. */
+  target: boolean;
+  /** Where the current word started, or -1 between words. */
+  word: number;
+  /** What the current word is. */
+  role: "command" | "argument" | "target";
+  /** The running simple command, when its arguments are code. */
+  code: string | undefined;
+  /** The running simple command's entry in {@link CODE_OPTIONS}. */
+  options: (typeof CODE_OPTIONS)[string] | undefined;
+  /** Where its arguments are: before the first operand, right after the code option, or past both. */
+  phase: "options" | "code" | "rest";
+}
+
+type Frame = Level | Quote;
+
+function level(kind: Level["kind"]): Level {
+  return {
+    kind,
+    atCommand: true,
+    target: false,
+    word: -1,
+    role: "command",
+    code: undefined,
+    options: undefined,
+    phase: "rest",
+  };
+}
 
 function unsupported(reason: string): ShellContext {
   return { kind: "unsupported", reason };
 }
 
+class Unsupported {
+  constructor(readonly reason: string) {}
+}
+
+/** The text of a word with quote characters removed: `e'v'al` is still `eval`. */
+function dequote(text: string): string {
+  return text.replace(/['"\\]/g, "");
+}
+
+function startWord(l: Level, i: number): void {
+  if (l.word !== -1) return;
+  l.word = i;
+  l.role = l.target ? "target" : l.atCommand ? "command" : "argument";
+  l.target = false;
+}
+
+/** The word that started at `l.word` ends at `end`, before `next`. */
+function endWord(l: Level, source: string, end: number): void {
+  if (l.word === -1) return;
+  const text = source.slice(l.word, end);
+  const role = l.role;
+  l.word = -1;
+  if (role === "target") return;
+  if (role === "argument") {
+    if (l.code === "[[" && text === "]]") l.code = undefined;
+    if (l.options?.option.test(text) && (l.phase !== "rest" || !l.options.leading))
+      l.phase = "code";
+    else if (!(text.startsWith("-") && l.phase !== "rest")) l.phase = "rest";
+    return;
+  }
+  // An fd number before a redirection (`2>`) is not a command name.
+  if (/^\d+$/.test(text) && (source[end] === "<" || source[end] === ">")) return;
+  if (ASSIGNMENT.test(text)) return;
+  const name = dequote(text);
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  if (name === "case") throw new Unsupported("a placeholder after a `case` statement");
+  if (KEEPS_COMMAND.has(name)) return;
+  l.atCommand = false;
+  if (CODE_ARGUMENTS.has(name)) l.code = name;
+  l.options = Object.hasOwn(CODE_OPTIONS, base) ? CODE_OPTIONS[base] : undefined;
+  l.phase = l.options?.leading ? "options" : "rest";
+}
+
+/** `;`, `&`, `|`, a newline: the next word starts a new command. */
+function separate(l: Level, source: string, end: number): void {
+  endWord(l, source, end);
+  l.atCommand = true;
+  l.target = false;
+  l.options = undefined;
+  l.phase = "rest";
+  // Inside `[[ … ]]`, `&&` and `||` are operators of the test, not command separators.
+  if (l.code !== "[[") l.code = undefined;
+}
+
+function innermostLevel(stack: readonly Frame[]): Level {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const f = stack[i]!;
+    if (typeof f !== "string") return f;
+  }
+  return stack[0] as Level;
+}
+
 /**
  * Scan shell source (the text before a placeholder) and say what quoting context its end is
- * in. The scanner follows POSIX `sh` and bash quoting: `'…'`, `"…"`, backslashes, `$( … )`
- * and `( … )` nesting, `$"…"`, `${NAME}`. Constructs whose quoting rules cannot be honoured
- * safely from the outside (backticks, `${x:-…}` expansions, arithmetic, here-documents,
- * `$'…'`, `case` patterns, `#` comments) make the context `unsupported` rather than guessed,
- * because a wrong guess is a command injection.
+ * in. The scanner follows POSIX `sh` and bash: `'…'`, `"…"`, backslashes, `$( … )` and
+ * `( … )` nesting, `$"…"`, `${NAME}`, command names, redirections and separators. Where the
+ * two shells disagree, or where quoting cannot keep a value from running, the context is
+ * `unsupported` rather than guessed, because a wrong guess is a command injection:
+ *
+ * - right after a `\` or a `$`, which would pair with the value's first quote character
+ * - backticks, `${x:-…}` expansions, arithmetic, here-documents, `$'…'`, `case`, `# comments`
+ * - in a command name (the value would choose the program), including after `exec`, `env`,
+ *   `sudo`, `xargs`, … and in `a[…]=` assignments
+ * - in the arguments of commands that evaluate them as code or variable names: `eval`, `let`,
+ *   `[[ … ]]`, `source`, `trap`, `declare`, `local`, `read`, …, and `sh -c`
  *
  * @example
  * ```ts
@@ -36,8 +167,16 @@ function unsupported(reason: string): ShellContext {
  * ```
  */
 export function shellContextAt(source: string): ShellContext {
-  const stack: Frame[] = ["top"];
-  let wordStart = true;
+  try {
+    return scan(source);
+  } catch (error) {
+    if (error instanceof Unsupported) return unsupported(error.reason);
+    throw error;
+  }
+}
+
+function scan(source: string): ShellContext {
+  const stack: Frame[] = [level("top")];
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
     const frame = stack[stack.length - 1]!;
@@ -46,109 +185,152 @@ export function shellContextAt(source: string): ShellContext {
         if (c === "'") stack.pop();
         continue;
       case "ansi":
-        if (c === "\\") i++;
-        else if (c === "'") stack.pop();
+        // dash reads `$'a\'` as `$` and the string `a\`; bash as an escaped quote.
+        if (c === "\\")
+          throw new Unsupported(
+            "a placeholder after a $'…' string with a backslash (sh and bash read it differently)",
+          );
+        if (c === "'") stack.pop();
         continue;
       case "comment":
         if (c === "\n") {
           stack.pop();
-          wordStart = true;
+          separate(innermostLevel(stack), source, i);
         }
         continue;
-      case "double": {
-        if (c === "\\") i++;
+      case "double":
+        if (c === "\\") i = escaped(source, i);
         else if (c === '"') stack.pop();
-        else if (c === "`") return unsupported("a placeholder after a `…` command substitution");
-        else if (c === "$") {
-          const taint = dollar(source, i, stack);
-          if (typeof taint === "string") return unsupported(taint);
-          i = taint;
-        }
+        else if (c === "`") throw new Unsupported("a placeholder after a `…` command substitution");
+        else if (c === "$") i = dollar(source, i, stack);
         continue;
-      }
-      default: {
-        // top, cmd and paren frames all follow the unquoted rules.
-        if (c === "\\") {
-          i++;
-          wordStart = false;
-        } else if (c === "'") {
-          stack.push("single");
-          wordStart = false;
-        } else if (c === '"') {
-          stack.push("double");
-          wordStart = false;
-        } else if (c === "`") {
-          return unsupported("a placeholder after a `…` command substitution (use $( … ) instead)");
-        } else if (c === "$") {
-          const taint = dollar(source, i, stack);
-          if (typeof taint === "string") return unsupported(taint);
-          i = taint;
-          wordStart = false;
-        } else if (c === "#" && wordStart) {
-          stack.push("comment");
-        } else if (c === "(" && source[i + 1] === "(") {
-          return unsupported("a placeholder after a (( … )) arithmetic command");
-        } else if (c === "(") {
-          stack.push("paren");
-          wordStart = true;
-        } else if (c === ")") {
-          if (frame !== "top") stack.pop();
-          wordStart = true;
-        } else if (c === "<" && source[i + 1] === "<" && source[i + 2] !== "<") {
-          return unsupported("a placeholder after a here-document (<<)");
-        } else if (c === "<" && source[i + 1] === "<") {
-          i += 2; // a here-string (<<<) is an ordinary word
-          wordStart = true;
-        } else if (
-          wordStart &&
-          source.startsWith("case", i) &&
-          WORD_BREAK.includes(source[i + 4] ?? " ")
-        ) {
-          return unsupported("a placeholder after a `case` statement");
-        } else {
-          wordStart = WORD_BREAK.includes(c);
-        }
-      }
+      default:
+        i = unquoted(source, i, frame, stack);
     }
   }
-  switch (stack[stack.length - 1]) {
-    case "single":
-      return SINGLE;
-    case "double":
-      return DOUBLE;
-    case "ansi":
-      return unsupported("a placeholder inside $'…' quoting");
-    case "comment":
-      return unsupported("a placeholder inside a # comment");
-    default:
-      return UNQUOTED;
+  const frame = stack[stack.length - 1]!;
+  if (frame === "ansi") return unsupported("a placeholder inside $'…' quoting");
+  if (frame === "comment") return unsupported("a placeholder inside a # comment");
+  const l = innermostLevel(stack);
+  if (frame === l) startWord(l, source.length);
+  if (l.role === "command" && !ASSIGNMENT.test(source.slice(l.word))) {
+    return unsupported("a placeholder in a command name (the value would choose the program)");
   }
+  if (l.code !== undefined && l.role !== "target") {
+    return unsupported(`a placeholder in an argument of \`${l.code}\`, which runs it as code`);
+  }
+  if (l.role === "argument" && l.phase === "code") {
+    return unsupported("a placeholder right after an option that runs its argument as code");
+  }
+  if (l.role === "argument" && l.phase === "options") {
+    return unsupported("a placeholder where the value could be read as an option of the command");
+  }
+  return frame === "single" ? SINGLE : frame === "double" ? DOUBLE : UNQUOTED;
 }
 
-/** Handle a `$` at `i`: push a frame or skip a simple expansion; a string means "unsupported". */
-function dollar(source: string, i: number, stack: Frame[]): number | string {
+/** A backslash at `i`: skip what it escapes. At the very end it would escape the value. */
+function escaped(source: string, i: number): number {
+  if (i + 1 >= source.length) {
+    throw new Unsupported(
+      "a placeholder right after a backslash, which would escape the value's quoting",
+    );
+  }
+  return i + 1;
+}
+
+/** One character at `i` outside quotes, in level `l`; returns the index of the last one used. */
+function unquoted(source: string, i: number, l: Level, stack: Frame[]): number {
+  const c = source[i]!;
   const next = source[i + 1];
+  if (BLANK.includes(c)) {
+    endWord(l, source, i);
+    return i;
+  }
+  if (c === "\\" && next === "\n") return i + 1; // a line continuation is invisible
+  if (c === "\n" || c === ";" || c === "&" || c === "|") {
+    separate(l, source, i);
+    return i;
+  }
+  if (c === "<" || c === ">") {
+    if (c === "<" && next === "<" && source[i + 2] !== "<") {
+      throw new Unsupported("a placeholder after a here-document (<<)");
+    }
+    if (next === "(") {
+      // <( … ) and >( … ): a command substitution that is one word.
+      startWord(l, i);
+      stack.push(level("cmd"));
+      return i + 1;
+    }
+    endWord(l, source, i);
+    l.target = true;
+    let j = i + 1;
+    while (j < source.length && "<>&|".includes(source[j]!)) j++;
+    return j - 1;
+  }
+  if (c === "(") {
+    if (next === "(") throw new Unsupported("a placeholder after a (( … )) arithmetic command");
+    endWord(l, source, i);
+    stack.push(level("paren"));
+    return i;
+  }
+  if (c === ")") {
+    endWord(l, source, i);
+    if (l.kind === "top") {
+      separate(l, source, i);
+      return i;
+    }
+    stack.pop();
+    const outer = innermostLevel(stack);
+    // A subshell is done; what follows is a separator or a redirection, or a new command.
+    if (l.kind === "paren") separate(outer, source, i);
+    return i;
+  }
+  if (c === "#" && l.word === -1) {
+    stack.push("comment");
+    return i;
+  }
+  startWord(l, i);
+  if (c === "\\") return escaped(source, i);
+  if (c === "'") stack.push("single");
+  else if (c === '"') stack.push("double");
+  else if (c === "`") {
+    throw new Unsupported("a placeholder after a `…` command substitution (use $( … ) instead)");
+  } else if (c === "$") return dollar(source, i, stack);
+  return i;
+}
+
+/** A `$` at `i`: push a frame or skip a simple expansion; returns the index of the last one used. */
+function dollar(source: string, i: number, stack: Frame[]): number {
+  const next = source[i + 1];
+  const inDouble = stack[stack.length - 1] === "double";
+  if (next === undefined) {
+    throw new Unsupported(
+      "a placeholder right after `$`, which would join the value to an expansion or quote",
+    );
+  }
   if (next === "(") {
-    if (source[i + 2] === "(") return "a placeholder after a $(( … )) arithmetic expansion";
-    stack.push("cmd");
+    if (source[i + 2] === "(")
+      throw new Unsupported("a placeholder after a $(( … )) arithmetic expansion");
+    stack.push(level("cmd"));
     return i + 1;
   }
-  if (next === "[") return "a placeholder after a $[ … ] arithmetic expansion";
+  if (next === "[") throw new Unsupported("a placeholder after a $[ … ] arithmetic expansion");
   if (next === "{") {
     SIMPLE_PARAM.lastIndex = i;
     const m = SIMPLE_PARAM.exec(source);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a JS template.
-    if (!m) return "a placeholder after a ${…} expansion with operators";
+    if (!m) throw new Unsupported("a placeholder after a ${…} expansion with operators");
     return i + m[0].length - 1;
   }
-  if (next === "'" && stack[stack.length - 1] !== "double") {
+  if (next === "'" && !inDouble) {
     stack.push("ansi");
     return i + 1;
   }
-  if (next === '"' && stack[stack.length - 1] !== "double") {
+  if (next === '"' && !inDouble) {
     stack.push("double");
     return i + 1;
   }
+  if (SPECIAL_PARAM.includes(next)) return i + 1;
   return i;
 }
 

@@ -257,6 +257,43 @@ describe("problems", () => {
     expect(settings.hooks.map((h) => h.definition)).toEqual([{ command: "./ok.sh", cwd: "sub" }]);
   });
 
+  it("refuse a {{variable}} no quoting can protect, naming the file, the hook and the variable", async () => {
+    write(join(home, ".claude/settings.json"), {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              { command: 'echo "x\\{{tool_args.command}}"' },
+              { command: "echo x\\{{tool_args.command}}" },
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source, not a JS template.
+              { command: 'echo "${{tool_args.command}}"' },
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source, not a JS template.
+              { command: "echo ${{tool_args.command}}" },
+              { command: "{{tool_name}} --version" },
+              { command: "echo {{tool_args.command}}" },
+            ],
+          },
+        ],
+      },
+    });
+    const settings = await load();
+    const at = (i: number) =>
+      `error: ~/.claude/settings.json: hooks.PreToolUse[0].hooks[${i}].command:`;
+    const backslash =
+      "{{tool_args.command}} cannot be quoted safely: a placeholder right after a backslash, which would escape the value's quoting";
+    const dollar =
+      "{{tool_args.command}} cannot be quoted safely: a placeholder right after `$`, which would join the value to an expansion or quote";
+    expect(lines(settings)).toEqual([
+      `${at(0)} template: ${backslash}`,
+      `${at(1)} template: ${backslash}`,
+      `${at(2)} template: ${dollar}`,
+      `${at(3)} template: ${dollar}`,
+      `${at(4)} template: {{tool_name}} cannot be quoted safely: a placeholder in a command name (the value would choose the program)`,
+    ]);
+    expect(settings.hooks.map((h) => h.definition.command)).toEqual(["echo {{tool_args.command}}"]);
+  });
+
   it("give the line and column of invalid JSON, and other files still load", async () => {
     write(join(cwd, ".claude/settings.json"), '{\n  "hooks": {\n    "Stop": [,]\n  }\n}\n');
     write(join(home, ".claude/settings.json"), claude("Stop", "echo ok"));
