@@ -112,6 +112,8 @@ describe("shellContextAt", () => {
     ["a[1]=", "unquoted"],
     ["echo $$", "unquoted"],
     ["2>/dev/null echo ", "unquoted"],
+    ["echo 2>&1 ", "unquoted"],
+    ["echo &>", "unquoted"],
     ["cat <(echo ", "unquoted"],
     ["read -r x <<< ", "unquoted"],
     ["[[ -n $x ]] && echo ", "unquoted"],
@@ -164,8 +166,12 @@ describe("shellContextAt", () => {
     ["/bin/bash -ec '", "runs its argument as code"],
     ["printf -v ", "runs its argument as code"],
     ["[ -v ", "runs its argument as code"],
+    ["echo x>&", ">&"],
+    ["echo 2>&1", ">&"],
+    ["echo <&", ">&"],
     ["printf ", "option"],
     ["bash ", "option"],
+    ["bash 2>&1 ", "option"],
   ])("%j is unsupported (%s)", (prefix, what) => {
     const context = shellContextAt(prefix);
     expect(context.kind).toBe("unsupported");

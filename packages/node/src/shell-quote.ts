@@ -52,12 +52,12 @@ interface Level {
   readonly kind: "top" | "cmd" | "paren";
   /** The next word starts a simple command: its name, an assignment or a reserved word. */
   atCommand: boolean;
-  /** The next word is the target of a redirection. */
-  target: boolean;
+  /** The next word is the target of a redirection; `dup` for `>&` and `<&`. */
+  target: false | "file" | "dup";
   /** Where the current word started, or -1 between words. */
   word: number;
   /** What the current word is. */
-  role: "command" | "argument" | "target";
+  role: "command" | "argument" | "target" | "dup";
   /** The running simple command, when its arguments are code. */
   code: string | undefined;
   /** The running simple command's entry in {@link CODE_OPTIONS}. */
@@ -97,17 +97,19 @@ function dequote(text: string): string {
 function startWord(l: Level, i: number): void {
   if (l.word !== -1) return;
   l.word = i;
-  l.role = l.target ? "target" : l.atCommand ? "command" : "argument";
+  l.role = l.target === "dup" ? "dup" : l.target ? "target" : l.atCommand ? "command" : "argument";
   l.target = false;
 }
 
-/** The word that started at `l.word` ends at `end`, before `next`. */
+/** The word that started at `l.word` ends at `end`. */
 function endWord(l: Level, source: string, end: number): void {
   if (l.word === -1) return;
   const text = source.slice(l.word, end);
   const role = l.role;
   l.word = -1;
-  if (role === "target") return;
+  if (role === "target" || role === "dup") return;
+  // An fd number before a redirection (`2>`) is neither a command name nor an argument.
+  if (/^\d+$/.test(text) && (source[end] === "<" || source[end] === ">")) return;
   if (role === "argument") {
     if (l.code === "[[" && text === "]]") l.code = undefined;
     if (l.options?.option.test(text) && (l.phase !== "rest" || !l.options.leading))
@@ -115,8 +117,6 @@ function endWord(l: Level, source: string, end: number): void {
     else if (!(text.startsWith("-") && l.phase !== "rest")) l.phase = "rest";
     return;
   }
-  // An fd number before a redirection (`2>`) is not a command name.
-  if (/^\d+$/.test(text) && (source[end] === "<" || source[end] === ">")) return;
   if (ASSIGNMENT.test(text)) return;
   const name = dequote(text);
   const base = name.slice(name.lastIndexOf("/") + 1);
@@ -216,6 +216,9 @@ function scan(source: string): ShellContext {
   if (l.role === "command" && !ASSIGNMENT.test(source.slice(l.word))) {
     return unsupported("a placeholder in a command name (the value would choose the program)");
   }
+  if (l.role === "dup") {
+    return unsupported("a placeholder after >& or <&, whose target bash expands twice");
+  }
   if (l.code !== undefined && l.role !== "target") {
     return unsupported(`a placeholder in an argument of \`${l.code}\`, which runs it as code`);
   }
@@ -262,9 +265,9 @@ function unquoted(source: string, i: number, l: Level, stack: Frame[]): number {
       return i + 1;
     }
     endWord(l, source, i);
-    l.target = true;
     let j = i + 1;
     while (j < source.length && "<>&|".includes(source[j]!)) j++;
+    l.target = source[i + 1] === "&" ? "dup" : "file";
     return j - 1;
   }
   if (c === "(") {

@@ -1,0 +1,198 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell source, not JS templates.
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { createEvent } from "@a3s-lab/hooks-core";
+import fc from "fast-check";
+import { CommandTemplate } from "../../src/command/command-template.js";
+
+/**
+ * Random command templates built from the shell grammar the quoting lexer follows, and hostile
+ * values, for checking that whatever the load check accepts runs none of the values.
+ *
+ * The canary is a program, `a3s-canary`, on the PATH the rendered commands run with: a value
+ * that gets to run a command (`$(a3s-canary)`), or that lands in a command name, creates the
+ * canary file.
+ */
+export interface InjectionLab {
+  readonly dir: string;
+  readonly canary: string;
+  /** Accepted by the load check: whether running it with `value` under `shell` made the canary. */
+  run(template: CommandTemplate, value: string, shell: string): boolean;
+  dispose(): void;
+}
+
+export function injectionLab(): InjectionLab {
+  const dir = mkdtempSync(join(tmpdir(), "a3s-inject-"));
+  const canary = join(dir, "CANARY");
+  const bin = join(dir, "a3s-canary");
+  writeFileSync(bin, `#!/bin/sh\n: > '${canary}'\n`);
+  chmodSync(bin, 0o755);
+  const env = { PATH: `${dir}${delimiter}${process.env.PATH ?? "/usr/bin:/bin"}` };
+  return {
+    dir,
+    canary,
+    run(template, value, shell) {
+      const event = createEvent("PreToolUse", {
+        sessionId: "s",
+        tool: "Bash",
+        args: { command: value },
+      });
+      const { file, args } = template.render(event, { cwd: dir, shell, valueLimit: 16_384 });
+      rmSync(canary, { force: true });
+      // Not in a process group of its own: nothing in the grammar starts a program that lingers.
+      spawnSync(file, args, { cwd: dir, env, stdio: "ignore", timeout: 10_000 });
+      return existsSync(canary);
+    },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+const PLACEHOLDER = "{{tool_args.command}}";
+
+/** Pieces of shell source: quotes, expansions, operators, words and command names. */
+const templatePiece = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(PLACEHOLDER) },
+  { weight: 4, arbitrary: fc.constantFrom(" ", " ", "\n", "\t") },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom("'", '"', "\\", "$", "\\\n", "$'", '$"', "`", "#", "=", "[", "]"),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      "$(",
+      "<(",
+      "(",
+      ")",
+      "{",
+      "}",
+      ";",
+      "&&",
+      "||",
+      "|",
+      "&",
+      ">/dev/null",
+      "2>&1",
+      "&>/dev/null",
+      "<<<",
+      "<<",
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "${X}",
+      "$X",
+      "${X:-",
+      "$$",
+      "$((",
+      "$[",
+      "((",
+      "x",
+      "a",
+      "X=",
+      "a[",
+    ),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      "echo",
+      "printf",
+      "'%s'",
+      "true",
+      ":",
+      "-n",
+      "-c",
+      "-v",
+      "--",
+      "if",
+      "then",
+      "fi",
+      "do",
+      "done",
+      "for",
+      "in",
+      "case",
+      "esac",
+      "eval",
+      "let",
+      "[[",
+      "]]",
+      "[",
+      "test",
+      "sh",
+      "bash",
+      "env",
+      "command",
+      "exec",
+      "read",
+      "declare",
+      "trap",
+      ".",
+      "export",
+    ),
+  },
+);
+
+/** A template with at least one placeholder: a command, then up to 12 pieces, glued or spaced. */
+export const templateSource = fc
+  .tuple(
+    fc.constantFrom("echo ", "printf '%s' ", "x=1 echo ", "true && echo ", ""),
+    fc.array(fc.tuple(templatePiece, fc.constantFrom("", " ", " ")), { maxLength: 12 }),
+  )
+  .map(([start, pieces]) => start + pieces.map(([piece, gap]) => piece + gap).join(""))
+  .filter((source) => source.includes(PLACEHOLDER));
+
+/** Values an attacker would send: quotes, substitutions, separators, escapes, NUL, huge. */
+export const hostileValue = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .array(
+        fc.constantFrom(
+          "'",
+          '"',
+          "\\",
+          "$",
+          "`",
+          ";",
+          "\n",
+          "#",
+          "(",
+          ")",
+          "&",
+          "|",
+          " ",
+          "\0",
+          "$(a3s-canary)",
+          "`a3s-canary`",
+          "a3s-canary",
+          "; a3s-canary; ",
+          "\na3s-canary\n",
+          "a[$(a3s-canary)]",
+          "$'",
+          "-c",
+          "x",
+        ),
+        { maxLength: 12 },
+      )
+      .map((parts) => parts.join("")),
+  },
+  { weight: 1, arbitrary: fc.constant("a3s-canary") },
+  {
+    weight: 1,
+    arbitrary: fc.constant(`'; a3s-canary; '$(a3s-canary)"\\${"x".repeat(20_000)}`),
+  },
+);
+
+/** The template, when the load check accepts it. */
+export function accepted(source: string): CommandTemplate | undefined {
+  try {
+    return new CommandTemplate({ command: source });
+  } catch {
+    return undefined;
+  }
+}
