@@ -53,7 +53,15 @@ export class AuditStream {
     listener: (record: T extends AuditEventType ? AuditEventOf<T> : AuditEvent) => void,
     options: { signal?: AbortSignal } = {},
   ): Unsubscribe {
-    const fn = listener as (record: AuditEvent) => void;
+    const fn = (record: AuditEvent) => {
+      try {
+        (listener as (record: AuditEvent) => void)(record);
+      } catch (error) {
+        // A broken listener must not break a firing (nor the listeners after it): the firing's
+        // result is what keeps an agent safe. Reported where the platform has a place for it.
+        (globalThis as { reportError?: (error: unknown) => void }).reportError?.(error);
+      }
+    };
     this.#emitter.on(type, fn);
     this.#subscribers++;
     let subscribed = true;

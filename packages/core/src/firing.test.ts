@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ManualTimers } from "../../../test-support/manual-timers.ts";
 import type { AuditEvent } from "./audit.js";
@@ -5,6 +6,7 @@ import { createEvent } from "./create-event.js";
 import type { PreToolUseEvent } from "./event-schemas.js";
 import { HookEngine } from "./hook-engine.js";
 import type { HookError } from "./hook-error.js";
+import { modify } from "./hook-response.js";
 
 const bash = (command: string): PreToolUseEvent =>
   createEvent("PreToolUse", { sessionId: "s1", tool: "Bash", args: { command } });
@@ -240,5 +242,102 @@ describe("HookEngine aborts", () => {
     expect((aborted as HookError).code).toBe("TIMEOUT");
     expect(records).toEqual([expect.objectContaining({ hookId: "bg", timeout: 30 })]);
     expect(engine.list()[0]!.stats.timeouts).toBe(1);
+  });
+});
+
+/** `depth` levels of objects or arrays, built without recursion. */
+function deep(depth: number, array: boolean): unknown {
+  let value: unknown = "leaf";
+  for (let i = 0; i < depth; i++) value = array ? [value] : { a: value };
+  return value;
+}
+
+const throwing = () => {
+  throw new Error("hostile");
+};
+const trap = new Proxy({}, { get: throwing, ownKeys: throwing, getPrototypeOf: throwing });
+
+/** Answers a hostile hook may give: deep, huge, cyclic, self-destructing or prototype-bending. */
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.tuple(fc.integer({ min: 60, max: 3000 }), fc.boolean()).map(([d, a]) => deep(d, a)),
+  fc.constant("z".repeat(1_000_000)),
+  fc.constant(trap),
+  fc.constant(
+    (() => {
+      const cycle: Record<string, unknown> = {};
+      cycle.self = cycle;
+      return cycle;
+    })(),
+  ),
+  fc.constant({
+    get x() {
+      return throwing();
+    },
+  }),
+  fc.constantFrom(
+    JSON.parse('{"__proto__": {"polluted": true}}'),
+    JSON.parse('{"a": {"constructor": {"prototype": {"polluted": true}}}}'),
+  ),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+
+const hostileAnswer: fc.Arbitrary<unknown> = fc.oneof(
+  hostileValue.map((v) => modify({ args: v as Record<string, unknown> })),
+  hostileValue.map((v) => ({ action: "continue", modified: v })),
+  hostileValue.map((v) => ({ action: "block", reason: v })),
+  hostileValue,
+  fc.constant(
+    new Proxy(
+      { action: "continue" },
+      { get: (_t, key) => (key === "then" ? undefined : throwing()) },
+    ),
+  ),
+  fc.constant({
+    action: "continue",
+    get modified() {
+      return throwing();
+    },
+  }),
+  fc.constant(undefined),
+  fc.constant({ action: "block", reason: "no" }),
+);
+
+describe("HookEngine.fire under hostile answers", () => {
+  it("always resolves, and a fail-closed hook that failed always blocks", async () => {
+    const hook = fc.record({
+      answer: hostileAnswer,
+      failBehavior: fc.constantFrom("continue" as const, "block" as const),
+      how: fc.constantFrom("return", "resolve", "throw", "reject"),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(hook, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("parallel" as const, "sequential" as const),
+        async (hooks, mode) => {
+          const engine = new HookEngine({ mode });
+          engine.on("*", throwing);
+          hooks.forEach(({ answer, failBehavior, how }, i) => {
+            engine.register({
+              id: `h${i}`,
+              event: "PreToolUse",
+              failBehavior,
+              handler: (() => {
+                if (how === "return") return answer;
+                if (how === "resolve") return Promise.resolve(answer);
+                if (how === "throw") throw answer;
+                return Promise.reject(answer);
+              }) as never,
+            });
+          });
+          const result = await engine.fire(bash("ls"));
+          const failedClosed = result.outcomes.some(
+            (o, i) => o.status === "failed" && hooks[i]!.failBehavior === "block",
+          );
+          if (failedClosed) expect(result.action).toBe("block");
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -1,12 +1,16 @@
 import type { DeadlineScheduler, Expirable } from "./deadline-scheduler.js";
 import type { HookEvent, HookEventName } from "./event-schemas.js";
+import { eventSpecs } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import { CONTINUE, checkHookResponse, type HookResponse } from "./hook-response.js";
 import { InvocationContext } from "./invocation-context.js";
 import type { JobClock } from "./job-clock.js";
+import { errorText } from "./json-limits.js";
 import type { CompiledMatcher } from "./matcher.js";
 import {
+  emptyResult,
   type FailBehavior,
+  type HookOutcome,
   type HookResult,
   type MergeOptions,
   mergeOutcomes,
@@ -60,6 +64,57 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     typeof value === "object" &&
     typeof (value as PromiseLike<unknown>).then === "function"
   );
+}
+
+/** What a handler threw, as a HookError, even when reading it throws too. */
+function handlerError(error: unknown): HookError {
+  try {
+    return HookError.from(error, "HANDLER_FAILED");
+  } catch {
+    return new HookError("HANDLER_FAILED", errorText(error), { cause: error });
+  }
+}
+
+/**
+ * The result of a firing whose processing failed in a way no hook's answer explains (a bug,
+ * or hostile data no check foresaw). Never a silent continue past a hook that could block:
+ * where the event can block and some hook that ran was fail-closed or had answered block, the
+ * result is a block; otherwise continue with the event as it was. Every hook is reported failed.
+ */
+export function crashedResult<E extends HookEvent>(
+  event: E,
+  hooks: readonly StoredHook[],
+  outcomes: readonly OutcomeInput[],
+  error: unknown,
+  blockedBy?: string,
+): HookResult<E> {
+  const message = `hook processing failed: ${errorText(error)}`;
+  const canBlock = eventSpecs[event.eventType]?.canBlock === true;
+  const blocks = (hook: StoredHook, i: number) =>
+    canBlock &&
+    !hook.async &&
+    (hook.failBehavior === "block" || outcomes[i]?.response?.action === "block");
+  const result = emptyResult(event);
+  result.warnings = [message];
+  result.outcomes = hooks.map((hook, i) => {
+    const outcome: HookOutcome = {
+      hookId: hook.id,
+      status: "failed",
+      action: blocks(hook, i) ? "block" : "continue",
+      duration: 0,
+      error: { code: "INTERNAL", message },
+    };
+    if (hook.name !== undefined) outcome.name = hook.name;
+    return outcome;
+  });
+  const closing = canBlock ? (blockedBy ?? hooks.find(blocks)?.id) : undefined;
+  if (closing !== undefined) {
+    result.action = "block";
+    result.reason = message;
+    result.blockedBy = closing;
+    result.permission = "deny";
+  }
+  return result;
 }
 
 /** The error of a firing whose signal aborted, with the signal's reason as its cause. */
@@ -131,7 +186,7 @@ class HookRun implements OutcomeInput, Expirable {
   threw(error: unknown, async: boolean): void {
     if (this.settled) return;
     const end = this.#clock(async);
-    this.#settle("failed", undefined, HookError.from(error, "HANDLER_FAILED"), end);
+    this.#settle("failed", undefined, handlerError(error), end);
   }
 
   /** The time now; in a promise reaction (`async`), shared with the firing's other reactions. */
@@ -240,11 +295,12 @@ export class Firing<E extends HookEvent> implements RunOwner {
       this.#now = host.timers.now();
       if (this.#folder !== undefined) this.#step();
       else for (const hook of this.#hooks) this.#outcomes.push(this.#start(hook, this.#event));
-      if (this.#waiting === 0) return Promise.resolve(this.#result());
+      if (this.#waiting === 0) return this.#settled();
     } catch (error) {
-      // An audit listener or a tool schema threw; hooks already running keep their timeouts.
+      // Nothing a hook answers gets here (its answer is its own failure); hooks already
+      // running keep their timeouts.
       this.#over = true;
-      return Promise.reject(error);
+      return Promise.resolve(this.#crashed(error));
     } finally {
       host.deadlines.arm();
     }
@@ -274,7 +330,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
         this.#step();
       } catch (error) {
         this.#finish();
-        this.#reject!(error);
+        this.#resolve!(this.#crashed(error));
         return;
       } finally {
         this.#host.deadlines.arm();
@@ -282,14 +338,9 @@ export class Firing<E extends HookEvent> implements RunOwner {
     }
     if (this.#waiting > 0) return;
     this.#finish();
-    let result: HookResult<E>;
-    try {
-      result = this.#result();
-    } catch (error) {
-      this.#reject!(error);
-      return;
-    }
-    this.#resolve!(result);
+    const signal = this.#signal;
+    if (signal?.aborted) this.#reject!(aborted(signal));
+    else this.#resolve!(this.#result());
   }
 
   #start(hook: StoredHook, event: HookEvent): OutcomeInput {
@@ -297,17 +348,22 @@ export class Firing<E extends HookEvent> implements RunOwner {
     const run = new HookRun(this.#host, hook, event, this, this.#now);
     if (this.#auditStarts) this.#host.started(hook, event);
     let value: unknown;
+    let thenable: boolean;
     try {
       value = hook.handler(event as never, run.ctx);
+      // Inside the try: reading `then` of a hostile answer may throw.
+      thenable = isThenable(value);
     } catch (error) {
+      if (hook.async) run.owner = undefined;
       run.threw(error, false);
-      return run;
+      if (!hook.async) return run;
+      thenable = false;
     }
     if (hook.async) {
       // Fire and forget: keep the timeout (so a runaway hook is aborted) but never wait.
-      if (isThenable(value)) {
+      if (thenable) {
         run.owner = undefined;
-        this.#await(run, value);
+        this.#await(run, value as PromiseLike<unknown>);
       }
       return {
         hookId: hook.id,
@@ -318,12 +374,12 @@ export class Firing<E extends HookEvent> implements RunOwner {
         duration: this.#host.timers.now() - run.start,
       };
     }
-    if (!isThenable(value)) {
+    if (!thenable) {
       run.answered(value, false);
       return run;
     }
     this.#waiting++;
-    this.#await(run, value);
+    this.#await(run, value as PromiseLike<unknown>);
     return run;
   }
 
@@ -366,16 +422,53 @@ export class Firing<E extends HookEvent> implements RunOwner {
     }
   }
 
-  #result(): HookResult<E> {
+  /** The answer of a firing all of whose hooks answered within the turn. */
+  #settled(): Promise<HookResult<E>> {
     const signal = this.#signal;
-    if (signal?.aborted) throw aborted(signal);
-    const folder = this.#folder;
-    const result =
-      folder === undefined
-        ? mergeOutcomes(this.#event, this.#outcomes, this.#host.mergeOptions)
-        : folder.finish();
-    this.#host.report(this.#event, this.#hooks, result);
+    // A handler aborted the firing while it ran.
+    if (signal?.aborted) return Promise.reject(aborted(signal));
+    return Promise.resolve(this.#result());
+  }
+
+  /** Fold the outcomes and audit the result. Never throws. */
+  #result(): HookResult<E> {
+    let result: HookResult<E>;
+    try {
+      const folder = this.#folder;
+      result =
+        folder === undefined
+          ? mergeOutcomes(this.#event, this.#outcomes, this.#host.mergeOptions)
+          : folder.finish();
+    } catch (error) {
+      return this.#crashed(error);
+    }
+    this.#report(result);
     return result;
+  }
+
+  #crashed(error: unknown): HookResult<E> {
+    const folder = this.#folder;
+    let blockedBy: string | undefined;
+    if (folder !== undefined) {
+      // Sequential: the outcomes are in the fold; a block it already holds must stand.
+      try {
+        blockedBy = folder.finish().blockedBy;
+      } catch {
+        blockedBy = this.#hooks[0]?.id;
+      }
+    }
+    const outcomes = folder === undefined ? this.#outcomes : [];
+    const result = crashedResult(this.#event, this.#hooks, outcomes, error, blockedBy);
+    this.#report(result);
+    return result;
+  }
+
+  #report(result: HookResult<E>): void {
+    try {
+      this.#host.report(this.#event, this.#hooks, result);
+    } catch {
+      // Audit listeners are isolated; whatever else fails here must not change the answer.
+    }
   }
 
   #finish(): void {

@@ -759,6 +759,137 @@ describe("HookEngine with huge and hostile input", () => {
   });
 });
 
+/** `{ a: { a: … 1 } }`, `depth` levels deep, built without recursion. */
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { a: 1 };
+  for (let i = 1; i < depth; i++) value = { a: value };
+  return value;
+}
+
+describe("HookEngine with deep and prototype-bending answers", () => {
+  it.each([100_000, 10_000])(
+    "fails a hook whose modified is %i levels deep, and its fail-closed behaviour blocks",
+    async (depth) => {
+      const engine = new HookEngine();
+      engine.register({
+        id: "deep",
+        event: "PreToolUse",
+        failBehavior: "block",
+        handler: () => modify({ args: nested(depth) }),
+      });
+      const result = await engine.fire(bash("ls"));
+      expect(result.action).toBe("block");
+      expect(result.outcomes[0]).toMatchObject({
+        status: "failed",
+        error: { code: "LIMIT_EXCEEDED" },
+      });
+      expect(result.outcomes[0]!.error!.message).toMatch(
+        /^response\.modified: nested more than 64 levels/,
+      );
+      expect(result.event.args).toEqual({ command: "ls" });
+    },
+  );
+
+  it("a deep modified from a fail-open hook is that hook's failure; the others still count", async () => {
+    const engine = new HookEngine({ mode: "sequential" });
+    engine.register({ event: "PreToolUse", handler: () => modify({ args: nested(50_000) }) });
+    engine.register({ event: "PreToolUse", handler: () => modify({ args: { cwd: "/x" } }) });
+    const result = await engine.fire(bash("ls"));
+    expect(result.action).toBe("continue");
+    expect(result.outcomes.map((o) => o.status)).toEqual(["failed", "ok"]);
+    expect(result.event.args).toEqual({ command: "ls", cwd: "/x" });
+  });
+
+  it.each(["__proto__", "constructor", "prototype"])(
+    "refuses %s as a key of modified, at the top level and nested",
+    async (key) => {
+      const engine = new HookEngine();
+      const top = JSON.parse(`{"${key}": {"polluted": true}}`);
+      const deep = JSON.parse(`{"args": {"${key}": {"polluted": true}}}`);
+      engine.register({ event: "PreToolUse", failBehavior: "block", handler: () => modify(top) });
+      const first = await engine.fire(bash("ls"));
+      expect(first.action).toBe("block");
+      expect(first.outcomes[0]!.error!.message).toContain(`modified.${key}`);
+      engine.clear();
+      engine.register({ event: "PreToolUse", failBehavior: "block", handler: () => modify(deep) });
+      const second = await engine.fire(bash("ls"));
+      expect(second.action).toBe("block");
+      expect(second.outcomes[0]!.error!.message).toContain(`modified.args.${key}`);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
+
+  it("a tool schema that throws is a failure of the hook whose patch it checked", async () => {
+    const explode = () => {
+      throw new RangeError("Maximum call stack size exceeded");
+    };
+    for (const failBehavior of ["block", "continue"] as const) {
+      const engine = new HookEngine({ toolSchemas: { Bash: { safeParse: explode } } });
+      engine.register({
+        event: "PreToolUse",
+        failBehavior,
+        handler: () => modify({ args: { x: 1 } }),
+      });
+      const result = await engine.fire(bash("ls"));
+      expect(result.action).toBe(failBehavior === "block" ? "block" : "continue");
+      expect(result.outcomes[0]).toMatchObject({ status: "failed", error: { code: "INTERNAL" } });
+      expect(result.event.args).toEqual({ command: "ls" });
+    }
+  });
+
+  it("an audit listener that throws changes no result and silences no other listener", async () => {
+    const engine = new HookEngine();
+    const seen: string[] = [];
+    engine.on("*", () => {
+      throw new Error("listener bug");
+    });
+    engine.on("*", (record) => seen.push(record.type));
+    engine.register({ event: "PreToolUse", handler: () => block("no") });
+    const result = await engine.fire(bash("ls"));
+    expect(result.action).toBe("block");
+    expect(seen).toEqual(["registered", "blocked"]);
+  });
+
+  it("fails a hook whose answer is a cycle, a Proxy that throws, or a getter that throws", async () => {
+    const cycle: Record<string, unknown> = { command: "x" };
+    cycle.self = cycle;
+    const trap = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("trap");
+        },
+        ownKeys() {
+          throw new Error("trap");
+        },
+      },
+    );
+    const getter = {
+      action: "continue",
+      get modified() {
+        throw new Error("getter");
+      },
+    };
+    const answers: unknown[] = [modify({ args: cycle }), trap, getter, modify({ args: trap })];
+    for (const answer of answers) {
+      const engine = new HookEngine();
+      engine.register({
+        event: "PreToolUse",
+        failBehavior: "block",
+        handler: () => answer as never,
+      });
+      engine.register({
+        event: "PreToolUse",
+        failBehavior: "block",
+        handler: async () => answer as never,
+      });
+      const result = await engine.fire(bash("ls"));
+      expect(result.action).toBe("block");
+      expect(result.outcomes.map((o) => o.status)).toEqual(["failed", "failed"]);
+    }
+  });
+});
+
 describe("HookEngine with hostile async hooks", () => {
   it("a fire-and-forget thenable that throws from then() is reported, not thrown", async () => {
     const engine = new HookEngine();

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { jsonObjectSchema } from "./event-schemas.js";
-import type { HookError } from "./hook-error.js";
+import { HookError } from "./hook-error.js";
+import { copyJsonData, errorText, type MAX_JSON_DEPTH } from "./json-limits.js";
 import { validate } from "./validation.js";
 
 /** The largest delay `setTimeout` honours; anything above fires at once. */
@@ -139,19 +140,37 @@ export function addContext(text: string): ContinueResponse {
  * Check what a handler returned: nothing is "continue"; the two commonest answers, a bare
  * `{ action: "continue" }` and `{ action: "block", reason }`, need no schema run (they are most
  * of the hot path, and a remote answer has been checked on its way in already); anything else
- * is validated by the schema. Returns the response, or a `HookError` (`INVALID_OUTPUT`) naming
- * what is wrong.
+ * is validated by the schema, its `modified` first copied as plain data (see
+ * {@link copyJsonData}: no deeper than {@link MAX_JSON_DEPTH}, no `__proto__`, `constructor` or
+ * `prototype` key at any level). Returns the response, or a `HookError` naming what is wrong (`INVALID_OUTPUT`, or
+ * `LIMIT_EXCEEDED` for data past a limit). Never throws, whatever getters or Proxies the value
+ * holds.
  */
 export function checkHookResponse(value: unknown): HookResponse | HookError {
-  if (value === undefined || value === null) return CONTINUE;
-  const action = (value as { action?: unknown }).action;
-  if (action === "continue" && Object.keys(value as object).length === 1) return CONTINUE;
-  if (action === "block") {
-    const block = quickBlock(value as object);
-    if (block !== undefined) return block;
+  try {
+    if (value === undefined || value === null) return CONTINUE;
+    const action = (value as { action?: unknown }).action;
+    if (action === "continue" && Object.keys(value as object).length === 1) return CONTINUE;
+    if (action === "block") {
+      const block = quickBlock(value as object);
+      if (block !== undefined) return block;
+    }
+    let candidate = value;
+    // Read once and copied, so what the merge applies is what was checked.
+    const modified = (value as { modified?: unknown }).modified;
+    if (modified !== undefined) {
+      const copy = copyJsonData(modified, ["response", "modified"]);
+      if (!copy.success) return copy.error;
+      candidate = { ...(value as object), modified: copy.data };
+    }
+    const checked = validate(hookResponseSchema, candidate, "INVALID_OUTPUT", ["response"]);
+    return checked.success ? (checked.data as HookResponse) : checked.error;
+  } catch (error) {
+    return new HookError("INVALID_OUTPUT", `response: could not be read (${errorText(error)})`, {
+      cause: error,
+      path: ["response"],
+    });
   }
-  const checked = validate(hookResponseSchema, value, "INVALID_OUTPUT", ["response"]);
-  return checked.success ? (checked.data as HookResponse) : checked.error;
 }
 
 /** A plain `{ action: "block", reason }` with a non-empty reason and nothing else, copied. */

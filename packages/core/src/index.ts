@@ -104,6 +104,7 @@ export {
   skip,
 } from "./hook-response.js";
 export { InvocationContext } from "./invocation-context.js";
+export { copyJsonData, MAX_JSON_DEPTH, MAX_JSON_NODES, tooDeepField } from "./json-limits.js";
 export { applyMergePatch, patchPaths } from "./json-merge-patch.js";
 export type { CompiledMatcher, Matcher, ToolMatcher } from "./matcher.js";
 export { compileMatcher, compileNameMatcher } from "./matcher.js";

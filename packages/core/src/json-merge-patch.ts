@@ -1,6 +1,6 @@
 /** JSON merge patch (RFC 7386), immutable: the target is never changed; untouched branches are shared. */
 
-const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+import { FORBIDDEN_KEYS } from "./json-limits.js";
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
@@ -35,23 +35,33 @@ export function applyMergePatch<T>(target: T, patch: unknown): T {
 /**
  * The leaf paths a patch writes: `{ args: { command: "x", env: { A: null } } }` →
  * `[["args","command"], ["args","env","A"]]`. An empty object at the root writes nothing, but
- * a nested one is a write: it turns a non-object value into `{}` (RFC 7386).
+ * a nested one is a write: it turns a non-object value into `{}` (RFC 7386). Walked without
+ * recursion, in document order.
  */
 export function patchPaths(patch: unknown, prefix: string[] = []): string[][] {
-  if (!isPlainObject(patch)) return [prefix];
-  if (prefix.length > 0 && Object.keys(patch).length === 0) return [prefix];
   const out: string[][] = [];
-  for (const key of Object.keys(patch)) out.push(...patchPaths(patch[key], [...prefix, key]));
+  const stack: [unknown, string[]][] = [[patch, prefix]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (!isPlainObject(value)) out.push(path);
+    else if (path.length > 0 && Object.keys(value).length === 0) out.push(path);
+    else {
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push([value[keys[i]!], [...path, keys[i]!]]);
+    }
+  }
   return out;
 }
 
-/** The first key in a patch that could reach an object's prototype, if any. */
+/** The first key in a patch that could reach an object's prototype, if any; walked without recursion. */
 export function findForbiddenKey(patch: unknown, prefix: string[] = []): string[] | undefined {
-  if (!isPlainObject(patch)) return undefined;
-  for (const key of Object.keys(patch)) {
-    if (FORBIDDEN_KEYS.has(key)) return [...prefix, key];
-    const deeper = findForbiddenKey(patch[key], [...prefix, key]);
-    if (deeper) return deeper;
+  const stack: [unknown, string[]][] = [[patch, prefix]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (!isPlainObject(value)) continue;
+    const keys = Object.keys(value);
+    for (const key of keys) if (FORBIDDEN_KEYS.has(key)) return [...path, key];
+    for (let i = keys.length - 1; i >= 0; i--) stack.push([value[keys[i]!], [...path, keys[i]!]]);
   }
   return undefined;
 }

@@ -7,6 +7,7 @@ import {
   type HookResponse,
   type PermissionDecision,
 } from "./hook-response.js";
+import { errorText, jsonDepth, MAX_JSON_DEPTH } from "./json-limits.js";
 import { applyMergePatch, findForbiddenKey, getPath, patchPaths } from "./json-merge-patch.js";
 import type { ValidationResult } from "./validation.js";
 
@@ -168,7 +169,21 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       return true;
     }
     if (input.status === "async" || input.status === "cancelled") return false;
+    try {
+      return this.#fold(outcome, input);
+    } catch (error) {
+      // A bug, or data no check foresaw: this hook failed, under its own fail behaviour.
+      return this.#fail(
+        outcome,
+        input,
+        new HookError("INTERNAL", `its answer could not be merged: ${errorText(error)}`, {
+          cause: error,
+        }),
+      );
+    }
+  }
 
+  #fold(outcome: HookOutcome, input: OutcomeInput): boolean {
     let response = input.response;
     if (input.status !== "ok" || response === undefined) {
       const error = input.error ?? new HookError("INTERNAL", "hook produced no response");
@@ -238,21 +253,33 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
     return { action: "continue" };
   }
 
+  /**
+   * A hook's answer could not be used: it contributes its fail behaviour (a block ends the fold
+   * where the event can block). Returns whether the fold has ended.
+   */
+  #fail(outcome: HookOutcome, input: OutcomeInput, error: HookError): boolean {
+    const fallback = this.#failure(outcome, input, error);
+    if (fallback.action === "block") {
+      outcome.action = "block";
+      outcome.reason = fallback.reason;
+      if (this.#spec?.canBlock) {
+        this.#blocked = { reason: fallback.reason, hookId: input.hookId };
+        this.#done = true;
+      }
+    }
+    return this.#done;
+  }
+
   /** Validate and apply one patch. Returns false when the patch was refused. */
   #applyPatch(outcome: HookOutcome, input: OutcomeInput, patch: Record<string, unknown>): boolean {
     const refuse = (message: string, path: readonly string[] = []): boolean => {
-      const error = new HookError("INVALID_MODIFICATION", message, { path });
-      const fallback = this.#failure(outcome, input, error);
-      if (fallback.action === "block") {
-        outcome.action = "block";
-        outcome.reason = fallback.reason;
-        if (this.#spec?.canBlock) {
-          this.#blocked = { reason: fallback.reason, hookId: input.hookId };
-          this.#done = true;
-        }
-      }
+      this.#fail(outcome, input, new HookError("INVALID_MODIFICATION", message, { path }));
       return false;
     };
+    // Answers from the engine were copied within the limit already; mergeOutcomes takes any.
+    if (jsonDepth(patch) > MAX_JSON_DEPTH) {
+      return refuse(`modified: nested more than ${MAX_JSON_DEPTH} levels deep`);
+    }
     const forbidden = findForbiddenKey(patch);
     if (forbidden)
       return refuse(`modified.${forbidden.join(".")}: this key is not allowed`, forbidden);
