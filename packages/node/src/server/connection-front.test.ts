@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConnectionFront } from "./connection-front.js";
+import { ConnectionFront, type ConnectionFrontOptions } from "./connection-front.js";
 
 const PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 const cleanup: (() => unknown)[] = [];
@@ -9,10 +9,17 @@ afterEach(async () => {
 });
 
 /** A front whose two sides record what they are handed: the side, and every byte read. */
-async function front(sniffTimeoutMs?: number) {
-  const routed: { side: "http1" | "http2"; data: Promise<string> }[] = [];
-  let onRouted!: () => void;
-  const firstRouted = new Promise<void>((resolve) => (onRouted = resolve));
+async function front(limits: Partial<ConnectionFrontOptions> = {}) {
+  const routed: { side: "http1" | "http2"; data: Promise<string>; socket: Socket }[] = [];
+  const waiters: (() => void)[] = [];
+  /** The server's side of the `n`th routed connection (from 1), once it is routed. */
+  const nth = (n: number) =>
+    new Promise<Socket>((resolve) => {
+      const check = () =>
+        routed.length >= n ? resolve(routed[n - 1]!.socket) : waiters.push(check);
+      check();
+    });
+  const firstRouted = nth(1);
   const take = (side: "http1" | "http2") => (socket: Socket) => {
     const data = new Promise<string>((resolve) => {
       let text = "";
@@ -25,17 +32,17 @@ async function front(sniffTimeoutMs?: number) {
       // The front leaves an HTTP/2 socket paused for node's HTTP/2 session to read.
       socket.resume();
     });
-    routed.push({ side, data });
-    onRouted();
+    routed.push({ side, data, socket });
+    for (const w of waiters.splice(0)) w();
   };
   const f = new ConnectionFront({
     http1: take("http1"),
     http2: take("http2"),
-    ...(sniffTimeoutMs !== undefined ? { sniffTimeoutMs } : {}),
+    ...limits,
   });
   const port = await f.listen("127.0.0.1", 0);
   cleanup.push(() => f.close(0));
-  return { port, routed, firstRouted };
+  return { front: f, port, routed, firstRouted, nth };
 }
 
 /** Connect, write `parts` one by one (each after the event loop turned), then half-close. */
@@ -52,6 +59,21 @@ async function send(port: number, parts: string[]): Promise<Socket> {
   socket.end();
   return socket;
 }
+
+/** A connected client socket that sent `first`, closed after the test. */
+async function open(port: number, first?: string): Promise<Socket> {
+  const socket = connect(port, "127.0.0.1");
+  socket.on("error", () => {});
+  cleanup.push(() => socket.destroy());
+  await new Promise((resolve) => socket.once("connect", resolve));
+  if (first) socket.write(first, "latin1");
+  return socket;
+}
+
+const closed = (socket: Socket) =>
+  new Promise<void>((resolve) =>
+    socket.closed ? resolve() : socket.once("close", () => resolve()),
+  );
 
 describe("ConnectionFront", () => {
   it("hands a connection that opens with the HTTP/2 preface to the HTTP/2 side, bytes intact", async () => {
@@ -75,12 +97,67 @@ describe("ConnectionFront", () => {
   });
 
   it("drops a connection that stays silent, without routing it", async () => {
-    const { port, routed } = await front(30);
+    const { port, routed } = await front({ authTimeoutMs: 30 });
     const socket = connect(port, "127.0.0.1");
     socket.on("error", () => {});
     cleanup.push(() => socket.destroy());
     await new Promise((resolve) => socket.once("close", resolve));
     expect(routed).toEqual([]);
+  });
+
+  it("drops a routed connection that does not authenticate in time, and keeps one that does", async () => {
+    const { front: f, port, nth } = await front({ authTimeoutMs: 200 });
+    const good = await open(port, PREFACE);
+    await nth(1);
+    f.authenticatedPeer({
+      remoteAddress: "127.0.0.1",
+      remotePort: good.localPort,
+      localPort: port,
+    });
+    const idle = await open(port, PREFACE);
+    await nth(2);
+    await closed(idle);
+    expect(good.destroyed).toBe(false);
+    expect(f.size).toEqual({ connections: 1, unauthenticated: 0 });
+  });
+
+  it("holds off the deadline of a busy connection until it is released", async () => {
+    const { front: f, port, nth } = await front({ authTimeoutMs: 100 });
+    const page = await open(port, "GET / HTTP/1.1\r\n");
+    const release = f.busy(await nth(1));
+    // A connection that came later has had its deadline; the busy one is still there.
+    await closed(await open(port));
+    expect(page.destroyed).toBe(false);
+    release();
+    await closed(page);
+    expect(f.size).toEqual({ connections: 0, unauthenticated: 0 });
+  });
+
+  it("closes the oldest stranger to make room for a new one", async () => {
+    const { front: f, port, nth } = await front({ maxUnauthenticatedConnections: 2 });
+    const first = await open(port, "G");
+    await nth(1);
+    const second = await open(port, "G");
+    await nth(2);
+    const third = await open(port, "G");
+    await closed(first);
+    await nth(3);
+    expect([second.destroyed, third.destroyed]).toEqual([false, false]);
+    expect(f.size).toEqual({ connections: 2, unauthenticated: 2 });
+  });
+
+  it("refuses a connection past maxConnections unless a stranger can make room", async () => {
+    const { front: f, port, nth } = await front({ maxConnections: 2 });
+    const a = await open(port, "G");
+    f.authenticated(await nth(1));
+    const b = await open(port, "G");
+    await nth(2);
+    const c = await open(port, "G");
+    await closed(b);
+    f.authenticated(await nth(3));
+    await closed(await open(port));
+    expect([a.destroyed, c.destroyed]).toEqual([false, false]);
+    expect(f.size).toEqual({ connections: 2, unauthenticated: 0 });
   });
 
   it("refuses a port already taken, with a clear error", async () => {

@@ -11,15 +11,39 @@ export interface ConnectionFrontOptions {
   http2(socket: Socket): void;
   /** Takes every other connection (HTTP/1.1: pages and WebSocket upgrades). */
   http1(socket: Socket): void;
-  /** How long a new connection may stay silent before it is dropped. Default 10 000 ms. */
-  sniffTimeoutMs?: number;
+  /**
+   * How long a new connection has to authenticate ({@link ConnectionFront.authenticated}),
+   * unless it is {@link ConnectionFront.busy}; then it is closed. Default 5000 ms.
+   */
+  authTimeoutMs?: number;
+  /** Connections open at once; past it, a new one is refused. Default 1000. */
+  maxConnections?: number;
+  /**
+   * Connections open at once that have not authenticated yet; past it, the oldest of them is
+   * closed to make room. Default half of `maxConnections`.
+   */
+  maxUnauthenticatedConnections?: number;
 }
+
+/** A connection as grpc-js describes it: enough to find the socket it came on. */
+export interface ConnectionPeer {
+  remoteAddress?: string | undefined;
+  remotePort?: number | undefined;
+  localPort?: number | undefined;
+}
+
+const peerKey = (address: string | undefined, port: number | undefined) => `${address}|${port}`;
 
 /**
  * One TCP port for gRPC and WebSocket: reads the first bytes of each connection, then hands
  * the socket (with those bytes put back) to the HTTP/2 side when they are the HTTP/2
  * preface, and to the HTTP/1.1 side otherwise. Nothing is parsed beyond 24 bytes, so the
  * front adds no work to a connection once it is routed.
+ *
+ * It also bounds what strangers can hold: connections in total, and connections that have
+ * not authenticated (the oldest of which make room for a newcomer, so a flood of idle
+ * connections cannot lock a client with a token out), each of which must authenticate within
+ * `authTimeoutMs`. The servers behind it say when a connection has authenticated.
  *
  * @example
  * ```ts
@@ -31,17 +55,68 @@ export interface ConnectionFrontOptions {
  * ```
  */
 export class ConnectionFront {
-  readonly #server: Server;
+  readonly #servers: Server[] = [];
   readonly #sockets = new Set<Socket>();
+  /** Each with its deadline; oldest first, as a Map keeps insertion order. */
+  readonly #unauthenticated = new Map<Socket, ReturnType<typeof setTimeout> | undefined>();
+  readonly #byPeer = new Map<string, Socket>();
   readonly #options: ConnectionFrontOptions;
+  readonly #maxConnections: number;
+  readonly #maxUnauthenticated: number;
+  readonly #ports = new Set<number>();
 
   constructor(options: ConnectionFrontOptions) {
     this.#options = options;
-    this.#server = createServer((socket) => this.#accept(socket));
+    this.#maxConnections = options.maxConnections ?? 1000;
+    this.#maxUnauthenticated =
+      options.maxUnauthenticatedConnections ?? Math.max(1, Math.floor(this.#maxConnections / 2));
   }
 
-  /** Bind; resolves with the port (the real one when 0 was asked for). */
-  listen(host: string, port: number): Promise<number> {
+  /** Connections open now, and how many of them have not authenticated. */
+  get size(): { connections: number; unauthenticated: number } {
+    return { connections: this.#sockets.size, unauthenticated: this.#unauthenticated.size };
+  }
+
+  /** A call on this connection passed the token check: no deadline and no eviction now. */
+  authenticated(socket: Socket): void {
+    if (!this.#unauthenticated.has(socket)) return;
+    clearTimeout(this.#unauthenticated.get(socket));
+    this.#unauthenticated.delete(socket);
+  }
+
+  /**
+   * {@link authenticated} for the connection a gRPC call reports; ignored when the call came
+   * through another front.
+   */
+  authenticatedPeer(peer: ConnectionPeer): void {
+    if (peer.localPort === undefined || !this.#ports.has(peer.localPort)) return;
+    const socket = this.#byPeer.get(peerKey(peer.remoteAddress, peer.remotePort));
+    if (socket) this.authenticated(socket);
+  }
+
+  /**
+   * Hold off the authentication deadline of a connection that is busy for a good reason (a
+   * page being served, a WebSocket waiting for its Hello under its own deadline). It still
+   * counts as unauthenticated. The returned function restarts the deadline.
+   */
+  busy(socket: Socket): () => void {
+    if (!this.#unauthenticated.has(socket)) return () => {};
+    clearTimeout(this.#unauthenticated.get(socket));
+    this.#unauthenticated.set(socket, undefined);
+    return () => {
+      if (this.#unauthenticated.has(socket))
+        this.#unauthenticated.set(socket, this.#deadline(socket));
+    };
+  }
+
+  /**
+   * Bind; resolves with the port (the real one when 0 was asked for). Every port of one front
+   * shares its limits. With `take`, every connection of this port goes to it unread (a TLS
+   * port, whose first bytes say nothing), under the same limits.
+   */
+  listen(host: string, port: number, take?: (socket: Socket) => void): Promise<number> {
+    const server = createServer((socket) => this.#accept(socket, take));
+    this.#servers.push(server);
     return new Promise((resolve, reject) => {
       const where = `${bracketed(host)}:${port}`;
       const onError = (error: Error) =>
@@ -50,10 +125,12 @@ export class ConnectionFront {
             cause: error,
           }),
         );
-      this.#server.once("error", onError);
-      this.#server.listen({ host, port, exclusive: true }, () => {
-        this.#server.off("error", onError);
-        resolve((this.#server.address() as { port: number }).port);
+      server.once("error", onError);
+      server.listen({ host, port, exclusive: true }, () => {
+        server.off("error", onError);
+        const bound = (server.address() as { port: number }).port;
+        this.#ports.add(bound);
+        resolve(bound);
       });
     });
   }
@@ -62,35 +139,68 @@ export class ConnectionFront {
    * Stop accepting connections. Connections already handed over belong to their servers,
    * which close them; whatever is still open after `graceMs` is destroyed.
    */
-  close(graceMs = 1000): Promise<void> {
-    return new Promise((resolve) => {
-      const force = setTimeout(() => {
-        for (const socket of this.#sockets) socket.destroy();
-      }, graceMs);
-      force.unref();
-      this.#server.close(() => {
-        clearTimeout(force);
-        resolve();
-      });
-      if (this.#sockets.size === 0) clearTimeout(force);
-    });
+  async close(graceMs = 1000): Promise<void> {
+    const force = setTimeout(() => {
+      for (const socket of this.#sockets) socket.destroy();
+    }, graceMs);
+    force.unref();
+    if (this.#sockets.size === 0) clearTimeout(force);
+    await Promise.all(
+      this.#servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+    );
+    clearTimeout(force);
   }
 
-  #accept(socket: Socket): void {
-    this.#sockets.add(socket);
-    socket.once("close", () => this.#sockets.delete(socket));
+  #deadline(socket: Socket): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => this.#drop(socket), this.#options.authTimeoutMs ?? 5000);
+    timer.unref();
+    return timer;
+  }
+
+  /** Close the stranger that has waited longest, at once: its slot is needed now. */
+  #evictOldest(): boolean {
+    const [oldest] = this.#unauthenticated.keys();
+    if (!oldest) return false;
+    this.#drop(oldest);
+    return true;
+  }
+
+  #drop(socket: Socket): void {
+    this.#forget(socket);
+    socket.destroy();
+  }
+
+  #forget(socket: Socket): void {
+    clearTimeout(this.#unauthenticated.get(socket));
+    this.#unauthenticated.delete(socket);
+    this.#sockets.delete(socket);
+    const key = peerKey(socket.remoteAddress, socket.remotePort);
+    if (this.#byPeer.get(key) === socket) this.#byPeer.delete(key);
+  }
+
+  #accept(socket: Socket, take: ((socket: Socket) => void) | undefined): void {
     // A reset from the peer must not crash the host, whichever side owns the socket then.
     socket.on("error", () => {});
+    if (this.#sockets.size >= this.#maxConnections && !this.#evictOldest()) {
+      socket.destroy();
+      return;
+    }
+    if (this.#unauthenticated.size >= this.#maxUnauthenticated) this.#evictOldest();
+    this.#sockets.add(socket);
+    this.#unauthenticated.set(socket, this.#deadline(socket));
+    this.#byPeer.set(peerKey(socket.remoteAddress, socket.remotePort), socket);
+    socket.once("close", () => this.#forget(socket));
+    if (take) {
+      take(socket);
+      return;
+    }
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(), this.#options.sniffTimeoutMs ?? 10_000);
-    timer.unref();
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       const head = chunks.length === 1 ? chunk : Buffer.concat(chunks);
       const n = Math.min(head.length, HTTP2_PREFACE.length);
       const isPreface = head.subarray(0, n).equals(HTTP2_PREFACE.subarray(0, n));
       if (isPreface && n < HTTP2_PREFACE.length) return;
-      clearTimeout(timer);
       socket.off("data", onData);
       socket.pause();
       socket.unshift(head);
@@ -103,6 +213,5 @@ export class ConnectionFront {
       }
     };
     socket.on("data", onData);
-    socket.once("close", () => clearTimeout(timer));
   }
 }

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import {
   DEFAULT_HOOK_PORT,
   type HookEngine,
@@ -12,7 +14,9 @@ import { loadHooksProto } from "../grpc/hooks-proto.js";
 import type { AgentService } from "./agent-service.js";
 import { createAuthenticator } from "./authenticator.js";
 import { ConnectionFront } from "./connection-front.js";
+import { defaultMaxConnections, openFileLimit } from "./fd-limit.js";
 import { grpcAgentService } from "./grpc-agent-service.js";
+import { authInterceptor } from "./grpc-auth-interceptor.js";
 import { grpcHookService } from "./grpc-hook-service.js";
 import { HookHub } from "./hook-hub.js";
 import type { HubEventType, HubListener } from "./hub-events.js";
@@ -47,6 +51,27 @@ export interface HookServerOptions {
   registrationRate?: RateLimit;
   /** Largest message accepted from a client, and largest event sent to one. Default 4 MiB. */
   maxMessageBytes?: number;
+  /**
+   * Connections open at once, gRPC, WebSocket and pages together; past it, a new connection
+   * is refused (or takes the place of the oldest one that has not authenticated). Default:
+   * half the process's open-file limit (`ulimit -n`), leaving the rest to command hooks and
+   * tools, at most 10 000; 1000 where the limit cannot be read.
+   */
+  maxConnections?: number;
+  /**
+   * Connections open at once that have not authenticated yet (no gRPC call with a valid
+   * token, no accepted WebSocket `Hello`); past it, the oldest of them is closed to make room
+   * for the new one. Default half of `maxConnections`.
+   */
+  maxUnauthenticatedConnections?: number;
+  /**
+   * How long a new connection has to authenticate: a gRPC call with a valid token, or a
+   * WebSocket upgrade (whose `Hello` then has `webSocket.authTimeoutMs`). A connection that
+   * only fetches pages is closed this long after its last request. Default 5000 ms.
+   */
+  authTimeoutMs?: number;
+  /** gRPC calls at once on one connection (HTTP/2 `MAX_CONCURRENT_STREAMS`). Default 100. */
+  maxStreamsPerConnection?: number;
   /** How long `close()` lets firings in flight finish. Default 5000 ms. */
   drainTimeoutMs?: number;
   /**
@@ -124,6 +149,10 @@ const optionsSchema = z.object({
   maxHooksPerEventPerClient: count,
   registrationRate: z.optional(rateLimitSchema),
   maxMessageBytes: z.optional(z.int().check(z.gte(1024))),
+  maxConnections: count,
+  maxUnauthenticatedConnections: count,
+  authTimeoutMs: z.optional(z.int().check(z.positive(), z.lte(600_000))),
+  maxStreamsPerConnection: count,
   drainTimeoutMs: z.optional(z.int().check(z.nonnegative())),
   credentials: z.optional(z.custom<ServerCredentials>((c) => c instanceof ServerCredentials)),
   timers: z.optional(z.custom<Timers>((t) => typeof t === "object" && t !== null)),
@@ -167,6 +196,8 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
   }
   const host = o.host ?? "127.0.0.1";
   const maxMessageBytes = o.maxMessageBytes ?? 4 * 1024 * 1024;
+  const maxConnections = o.maxConnections ?? defaultMaxConnections(openFileLimit());
+  const authTimeoutMs = o.authTimeoutMs ?? 5000;
   const hub = new HookHub({
     engine: o.engine,
     ...(o.reconnectWindowMs !== undefined ? { reconnectWindowMs: o.reconnectWindowMs } : {}),
@@ -181,47 +212,56 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
   const authenticate = createAuthenticator(o.token);
   const closing = new AbortController();
   const proto = loadHooksProto();
+  const secure = options.credentials?._isSecure() ?? false;
+  let injector: ConnectionInjector | undefined;
+  const ws = o.webSocket === false ? undefined : (o.webSocket ?? {});
+  let endpoint: WebSocketEndpoint | undefined;
+  const web = createWebSocketHttpServer(() => endpoint, options.httpHandler);
+  // Every port the server listens on itself shares one set of connection limits.
+  const front = new ConnectionFront({
+    // A plaintext HTTP/2 preface on the WebSocket port of a TLS server is not let in.
+    http2: (socket) => (secure ? socket.destroy() : injector!.injectConnection(socket)),
+    http1: (socket) => (ws ? web.emit("connection", socket) : socket.destroy()),
+    authTimeoutMs,
+    maxConnections,
+    ...(o.maxUnauthenticatedConnections !== undefined
+      ? { maxUnauthenticatedConnections: o.maxUnauthenticatedConnections }
+      : {}),
+  });
   const server = new Server({
     "grpc.max_receive_message_length": maxMessageBytes,
     "grpc.max_send_message_length": -1,
+    "grpc.max_concurrent_streams": o.maxStreamsPerConnection ?? 100,
     // Notice a silently vanished client (no FIN, no RST) within ~20 s, not hours.
     "grpc.keepalive_time_ms": 10_000,
     "grpc.keepalive_timeout_ms": 10_000,
+    interceptors: [authInterceptor(authenticate, (peer) => front.authenticatedPeer(peer))],
   });
   server.addService(proto.HookService, grpcHookService(hub, authenticate, maxMessageBytes));
   if (o.agent)
     server.addService(proto.AgentService, grpcAgentService(o.agent, authenticate, closing.signal));
 
   const bindHost = bracketed(host);
-  const ws = o.webSocket === false ? undefined : (o.webSocket ?? {});
-  const secure = options.credentials?._isSecure() ?? false;
   // Checked now, so a bad allow-list fails before anything listens.
   if (ws) originCheck(ws.allowedOrigins, host, []);
   let allowed: OriginCheck = () => false;
-  let endpoint: WebSocketEndpoint | undefined;
-  const web = createWebSocketHttpServer(() => endpoint, options.httpHandler);
-  const fronts: ConnectionFront[] = [];
-  let injector: ConnectionInjector | undefined;
-  const front = () => {
-    injector ??= secure
-      ? undefined
-      : server.createConnectionInjector(ServerCredentials.createInsecure());
-    const f = new ConnectionFront({
-      http2: (socket) => (injector ? injector.injectConnection(socket) : socket.destroy()),
-      http1: (socket) => (ws ? web.emit("connection", socket) : socket.destroy()),
-    });
-    fronts.push(f);
-    return f;
-  };
-  const stopListening = (graceMs?: number) => Promise.all(fronts.map((f) => f.close(graceMs)));
+  // A page being served is not a stranger idling: its connection's deadline waits for the answer.
+  web.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket as Socket;
+    response.once("close", front.busy(socket));
+  });
+  // With TLS, every connection of the main port is gRPC's: its TLS server takes it unread.
+  injector = server.createConnectionInjector(
+    secure ? options.credentials! : ServerCredentials.createInsecure(),
+  );
+  const grpcSocket = (socket: Socket) => injector.injectConnection(socket);
+  const stopListening = (graceMs?: number) => front.close(graceMs);
   let port: number;
   let webPort: number | undefined;
   try {
-    port = secure
-      ? await bindGrpc(server, bindHost, o.port ?? DEFAULT_HOOK_PORT, options.credentials!)
-      : await front().listen(host, o.port ?? DEFAULT_HOOK_PORT);
+    port = await front.listen(host, o.port ?? DEFAULT_HOOK_PORT, secure ? grpcSocket : undefined);
     webPort = secure || !ws ? undefined : port;
-    if (ws?.port !== undefined) webPort = await front().listen(host, ws.port);
+    if (ws?.port !== undefined) webPort = await front.listen(host, ws.port);
   } catch (error) {
     await stopListening();
     server.forceShutdown();
@@ -239,7 +279,10 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
       agent: o.agent,
       closing: closing.signal,
       maxMessageBytes,
-      authTimeoutMs: ws.authTimeoutMs ?? 5000,
+      authTimeoutMs: ws.authTimeoutMs ?? authTimeoutMs,
+      maxHelloBytes: ws.maxHelloBytes ?? 64 * 1024,
+      upgraded: (socket) => front.busy(socket as Socket),
+      authenticated: (socket) => front.authenticated(socket as Socket),
       frameRate: ws.frameRate ?? { burst: 1000, perSecond: 500 },
       originAllowed: (request) => allowed(request),
     });
@@ -276,23 +319,4 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-function bindGrpc(
-  server: Server,
-  bindHost: string,
-  port: number,
-  credentials: ServerCredentials,
-): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${bindHost}:${port}`, credentials, (error, bound) =>
-      error
-        ? reject(
-            new HookError("UNAVAILABLE", `cannot listen on ${bindHost}:${port}: ${error.message}`, {
-              cause: error,
-            }),
-          )
-        : resolve(bound),
-    );
-  });
 }

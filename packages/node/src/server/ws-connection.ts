@@ -29,6 +29,8 @@ export interface WsConnectionDeps {
   authTimeoutMs: number;
   /** Frames per socket. */
   frameRate: RateLimit;
+  /** Called once, when the socket's Hello is accepted. */
+  onAuthenticated?: (() => void) | undefined;
 }
 
 function textOf(data: RawData): string {
@@ -263,6 +265,7 @@ export class WsConnection {
       return;
     }
     clearTimeout(this.#authTimer);
+    this.#deps.onAuthenticated?.();
     this.#calls = new WsAgentCalls(
       this.#deps.agent,
       clientId,

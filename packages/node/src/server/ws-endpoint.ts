@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
+import { HookError, PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import { type WebSocket, WebSocketServer } from "ws";
 import { WsConnection, type WsConnectionDeps } from "./ws-connection.js";
 import type { OriginCheck } from "./ws-origin.js";
@@ -11,6 +11,15 @@ export interface WebSocketEndpointOptions extends WsConnectionDeps {
   originAllowed: OriginCheck;
   /** Ping every socket this often; one that has not answered the last ping is dropped. */
   keepaliveMs?: number;
+  /**
+   * Bytes a socket may send before its Hello is accepted; past it, it is closed (4413).
+   * Bounds what strangers make the server buffer, whatever `maxMessageBytes` allows later.
+   */
+  maxHelloBytes: number;
+  /** Told of every upgraded connection: its Hello deadline is this endpoint's now. */
+  upgraded?: (socket: Duplex) => void;
+  /** Told of every connection whose Hello was accepted. */
+  authenticated?: (socket: Duplex) => void;
 }
 
 /**
@@ -67,7 +76,32 @@ export class WebSocketEndpoint {
         ws.close(WS_CLOSE_CODES.forbiddenOrigin, `origin ${origin} is not allowed`);
         return;
       }
-      const connection = new WsConnection(ws, this.#options);
+      this.#options.upgraded?.(socket);
+      let helloBytes = head.length;
+      const countHelloBytes = (chunk: Buffer) => {
+        helloBytes += chunk.length;
+        if (helloBytes <= this.#options.maxHelloBytes) return;
+        socket.off("data", countHelloBytes);
+        connection.close(
+          new HookError(
+            "LIMIT_EXCEEDED",
+            `Hello: more than ${this.#options.maxHelloBytes} bytes arrived before the Hello was accepted`,
+            { path: ["Hello"], details: { limit: this.#options.maxHelloBytes } },
+          ),
+          WS_CLOSE_CODES.frameTooLarge,
+        );
+        // Whatever `ws` has buffered of the frame goes with the socket; nothing more is read.
+        ws.terminate();
+      };
+      const connection = new WsConnection(ws, {
+        ...this.#options,
+        onAuthenticated: () => {
+          socket.off("data", countHelloBytes);
+          this.#options.authenticated?.(socket);
+        },
+      });
+      // `ws` reads the socket first (its listener came first), so this sees every chunk it got.
+      socket.on("data", countHelloBytes);
       this.#connections.set(ws, connection);
       this.#alive.add(ws);
       ws.on("pong", () => this.#alive.add(ws));

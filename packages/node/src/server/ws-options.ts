@@ -12,8 +12,13 @@ export interface WebSocketOptions {
   allowedOrigins?: readonly string[] | "*";
   /** Also serve HTTP and WebSocket on this port (0 picks one). Default: only the gRPC port. */
   port?: number;
-  /** How long a new socket has to send its `Hello` frame. Default 5000 ms. */
+  /** How long a new socket has to send its `Hello` frame. Default the server's `authTimeoutMs` (5000 ms). */
   authTimeoutMs?: number;
+  /**
+   * Bytes a socket may send before its `Hello` is accepted (a Hello is well under 1 KiB);
+   * past it, the socket is closed with 4413. Default 64 KiB.
+   */
+  maxHelloBytes?: number;
   /**
    * Frames per socket: a burst, then a steady rate. Default 1000 at once, then 500 per second.
    * Answers to firings the server sent are not counted (the firings bound them); every other
@@ -27,5 +32,6 @@ export const webSocketOptionsSchema = z.strictObject({
   allowedOrigins: z.optional(z.union([z.literal("*"), z.array(z.string())])),
   port: z.optional(z.int().check(z.gte(0), z.lte(65_535))),
   authTimeoutMs: z.optional(z.int().check(z.positive(), z.lte(600_000))),
+  maxHelloBytes: z.optional(z.int().check(z.gte(1024))),
   frameRate: z.optional(rateLimitSchema),
 });
