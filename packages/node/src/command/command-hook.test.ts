@@ -213,12 +213,41 @@ describe("exit codes and output, through the engine", () => {
     expect(report.notes).toContain(`stdout cut to 1048576 of ${50 * 1024 * 1024} bytes`);
   });
 
-  it("refuses JSON that was cut by the cap", async () => {
+  it("refuses JSON that was cut by the cap on an event that cannot block", async () => {
     const report = await createCommandExecutor(
       { command: `printf '{"reason":"%s"}' "$(head -c 3000 /dev/zero | tr '\\0' a)"` },
       { maxOutputBytes: 1000 },
-    ).run(bash("x"));
+    ).run(createEvent("Notification", { sessionId: "s", message: "hi", notificationType: "info" }));
     expect(report.error?.message).toMatch(/longer than the 1000 byte cap/);
+  });
+
+  it.each([
+    ["1 KB", 1000],
+    ["1.1 MB", 1_100_000],
+  ])("keeps the block of a hook that quotes a %s input in its answer", async (_, size) => {
+    const engine = engineWith(
+      commandHookRegistration({ event: "PreToolUse", command: fixture("block-echo.py") }),
+    );
+    const result = await engine.fire(bash("x".repeat(size)));
+    expect(result.action).toBe("block");
+    expect(result.reason).toMatch(
+      size < 1024 * 1024
+        ? /^refused: \{/
+        : /^hook output exceeded the 1 MiB cap \(\d+ bytes\); treated as a block$/,
+    );
+  });
+
+  it("blocks on exit 2 whatever the size of stdout and stderr", async () => {
+    const engine = engineWith(
+      commandHookRegistration({
+        event: "PreToolUse",
+        command:
+          "head -c 2000000 /dev/zero | tr '\\0' a; head -c 2000000 /dev/zero | tr '\\0' b >&2; exit 2",
+      }),
+    );
+    const result = await engine.fire(bash("x"));
+    expect(result.action).toBe("block");
+    expect(result.reason).toMatch(/^b{8192}… \(\d+ more characters\)$/);
   });
 });
 

@@ -31,7 +31,11 @@ export interface CommandHookOptions {
   cwd?: string;
   /** The environment hooks start from. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Bytes kept of each of stdout and stderr; the rest is discarded. Default 1 MiB. */
+  /**
+   * Bytes kept of each of stdout and stderr; the rest is read and discarded. Default 1 MiB.
+   * On an event that can block, exit 0 with stdout over the cap is a block (an answer that
+   * cannot be read whole is never taken for a continue), unless what was kept is plain text.
+   */
   maxOutputBytes?: number;
   /** Milliseconds, for definitions without `timeout`. Default 60 000. */
   defaultTimeout?: number;

@@ -1,5 +1,6 @@
 import {
   CONTINUE,
+  eventSpecs,
   HookError,
   type HookEvent,
   type HookResponse,
@@ -27,6 +28,11 @@ export function firstLine(text: string, max = 300): string {
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
+/** `1 MiB` for a whole number of MiB, else bytes. */
+function size(bytes: number): string {
+  return bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : `${bytes} byte`;
+}
+
 const EXIT_HINTS: Record<number, string> = {
   126: "not executable",
   127: "command not found",
@@ -46,6 +52,10 @@ const SPAWN_HINTS: Record<string, string> = {
  * - exit 2: block, with stderr (trimmed) as the reason; JSON on stdout cannot undo it
  * - exit 0: JSON on stdout (any dialect) is normalised; other text is additional context for
  *   UserPromptSubmit and SessionStart, and ignored elsewhere
+ * - exit 0 with stdout over the cap, on an event that can block: block, unless what was kept is
+ *   plain text (does not start with `{`). An answer that cannot be read whole may be a block,
+ *   and its size may be the attacker's (a hook that quotes the tool input), so it never becomes
+ *   a continue. On other events it is an `INVALID_OUTPUT` failure.
  * - anything else, a signal, a spawn failure, invalid JSON: a HookError (the hook failed)
  */
 export function interpretResult(
@@ -97,6 +107,12 @@ export function interpretResult(
     });
   }
   const text = result.stdout.trim();
+  if (result.truncated.stdout && eventSpecs[event.eventType]?.canBlock && !/^[^{]/.test(text)) {
+    return {
+      action: "block",
+      reason: `hook output exceeded the ${size(limits.maxOutputBytes)} cap (${result.stdoutBytes} bytes); treated as a block`,
+    };
+  }
   if (text.startsWith("{")) {
     if (result.truncated.stdout) {
       return new HookError(
