@@ -180,4 +180,27 @@ describe("normalizeHookOutput", () => {
     expect(result.success).toBe(false);
     if (!result.success) expect(result.error.message.length).toBeLessThan(300);
   });
+
+  it("refuses output nested past the limit, or with a prototype key in the new arguments", () => {
+    const event = createEvent("PreToolUse", {
+      sessionId: "s",
+      tool: "Bash",
+      args: { command: "ls" },
+    });
+    const deep = JSON.parse(`{"modified":${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}}`);
+    expect(tryNormalizeHookOutput(deep, { event })).toMatchObject({
+      success: false,
+      error: {
+        code: "LIMIT_EXCEEDED",
+        message: "modified: nested more than 64 levels deep (or refers to itself)",
+      },
+    });
+    const proto = JSON.parse(
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"__proto__":{"x":1}}}}',
+    );
+    expect(tryNormalizeHookOutput(proto, { event })).toMatchObject({
+      success: false,
+      error: { message: "hookSpecificOutput.updatedInput.__proto__: this key is not allowed" },
+    });
+  });
 });

@@ -7,6 +7,7 @@ import {
   type HookResponse,
   hookResponseSchema,
 } from "./hook-response.js";
+import { copyJsonData, FORBIDDEN_KEYS } from "./json-limits.js";
 import { type ValidationResult, validate } from "./validation.js";
 
 const opt = z.optional;
@@ -111,7 +112,17 @@ export function tryNormalizeHookOutput(
       ),
     };
   }
-  const checked = validate(dialectSchema, value, "INVALID_OUTPUT");
+  // A plain copy within the JSON limits first: the schema's records would drop a `__proto__`
+  // key of `updatedInput` without a word, and no later walk may meet a 100 000-level object.
+  const plain: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const raw = (value as Record<string, unknown>)[key];
+    if (FORBIDDEN_KEYS.has(key) || raw === undefined) continue;
+    const field = copyJsonData(raw, [key]);
+    if (!field.success) return field;
+    plain[key] = field.data;
+  }
+  const checked = validate(dialectSchema, plain, "INVALID_OUTPUT");
   if (!checked.success) return checked;
   const out = checked.data;
   const keys = Object.keys(value);

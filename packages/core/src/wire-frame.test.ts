@@ -177,3 +177,37 @@ describe("parseWireMessage", () => {
     expect(error.message).toContain("HookEvent.payload");
   });
 });
+
+describe("JSON limits on the wire", () => {
+  const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+  const answer = (modified: string) =>
+    `{"type":"HookResponse","hookId":"h","eventId":"e","action":"continue","modified":${modified}}`;
+
+  it("refuses a HookResponse whose modified is 100 000 levels deep, naming the field", () => {
+    for (const result of [
+      parseWireFrame(answer(deepJson(100_000))),
+      parseWireMessage("HookResponse", JSON.parse(answer(deepJson(100_000)))),
+    ]) {
+      const error = errorOf(result);
+      expect(error.code).toBe("LIMIT_EXCEEDED");
+      expect(error.message).toBe("HookResponse.modified: nested more than 64 levels deep");
+    }
+    expect(parseWireFrame(answer(deepJson(64))).success).toBe(true);
+  });
+
+  it("refuses __proto__ in modified at the top level as well as nested", () => {
+    for (const modified of ['{"__proto__":{"x":1}}', '{"args":{"__proto__":{"x":1}}}']) {
+      const error = errorOf(parseWireMessage("HookResponse", JSON.parse(answer(modified))));
+      expect(error.message).toMatch(
+        /^HookResponse\.modified(\.args)?\.__proto__: this key is not allowed$/,
+      );
+    }
+  });
+
+  it("refuses any other client message nested too deep", () => {
+    const request = `{"type":"ExecuteToolRequest","sessionId":"s","tool":"Bash","args":${deepJson(1000)}}`;
+    expect(errorOf(parseWireFrame(request)).message).toBe(
+      "ExecuteToolRequest.args: nested more than 64 levels deep",
+    );
+  });
+});

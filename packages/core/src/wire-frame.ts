@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { HookError } from "./hook-error.js";
+import { copyJsonData, type MAX_JSON_DEPTH, tooDeepField } from "./json-limits.js";
 import { type ValidationResult, validate } from "./validation.js";
 import { frameIdSchema, type WireMessageMap, type WireMessageType, wireSchemas } from "./wire.js";
 import { quickHookEvent } from "./wire-quick.js";
@@ -91,6 +92,8 @@ export function parseWireFrame(input: unknown): ValidationResult<WireFrame> {
   }
   const id = validate(optionalFrameId, (value as { id?: unknown }).id, "INVALID_OUTPUT", ["id"]);
   if (!id.success) return id;
+  const fault = jsonFault(type as WireMessageType, value);
+  if (fault !== undefined) return { success: false, error: fault };
   // HookEvents are most of what a client reads: the common ones skip the schema.
   const event = type === "HookEvent" ? quickHookEvent(value, true) : undefined;
   if (event !== undefined) {
@@ -116,9 +119,28 @@ export function parseWireMessage<K extends WireMessageType>(
     const event = quickHookEvent(value);
     if (event !== undefined) return { success: true, data: event as WireMessageMap[K] };
   }
+  const fault = jsonFault(type, value);
+  if (fault !== undefined) return { success: false, error: fault };
   return validate(wireSchemas[type] as z.ZodMiniType, value, "INVALID_OUTPUT", [
     type,
   ]) as ValidationResult<WireMessageMap[K]>;
+}
+
+/**
+ * What a peer sent past the JSON limits: a field nested deeper than {@link MAX_JSON_DEPTH}, or
+ * a HookResponse whose `modified` holds a `__proto__`, `constructor` or `prototype` key (the
+ * schema's record would drop one at the top level without a word). Checked before any schema
+ * walks the message. HookEvents, the agent's own firings and the hot path of every client,
+ * are not walked.
+ */
+function jsonFault(type: WireMessageType, value: unknown): HookError | undefined {
+  if (type === "HookEvent" || value === null || typeof value !== "object") return undefined;
+  const deep = tooDeepField(value, [type]);
+  if (deep !== undefined) return deep;
+  const modified = type === "HookResponse" ? (value as { modified?: unknown }).modified : undefined;
+  if (modified === null || typeof modified !== "object") return undefined;
+  const copy = copyJsonData(modified, [type, "modified"]);
+  return copy.success ? undefined : copy.error;
 }
 
 function fail(

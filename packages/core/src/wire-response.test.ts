@@ -102,3 +102,27 @@ describe("toHookResponse", () => {
     );
   });
 });
+
+describe("toHookResponse and the JSON limits", () => {
+  it("refuses a modified past the limits or with a prototype key, naming the field", () => {
+    let deep: Record<string, unknown> = { a: 1 };
+    for (let i = 0; i < 10_000; i++) deep = { a: deep };
+    const tooDeep = toHookResponse({
+      hookId: "h",
+      eventId: "e",
+      action: "continue",
+      modified: deep,
+    });
+    expect(tooDeep).toMatchObject({ success: false, error: { code: "LIMIT_EXCEEDED" } });
+    const proto = toHookResponse({
+      hookId: "h",
+      eventId: "e",
+      action: "continue",
+      modified: JSON.parse('{"__proto__":{"x":1}}'),
+    });
+    expect(proto).toMatchObject({
+      success: false,
+      error: { message: "HookResponse.modified.__proto__: this key is not allowed" },
+    });
+  });
+});

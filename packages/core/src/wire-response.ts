@@ -1,12 +1,14 @@
 import { HookError } from "./hook-error.js";
 import { type HookResponse, hookResponseSchema } from "./hook-response.js";
+import { copyJsonData } from "./json-limits.js";
 import { type ValidationResult, validate } from "./validation.js";
 import type { HookResponseMessage } from "./wire.js";
 
 /**
  * A client's answer in wire form → the engine's {@link HookResponse}. A message with `error`
  * set is a handler failure and comes back as a `HANDLER_FAILED` error; a message that breaks
- * the response rules (a block without a reason, `modified` on a block, …) as `INVALID_OUTPUT`.
+ * the response rules (a block without a reason, `modified` on a block, a `modified` past the
+ * JSON limits, …) as `INVALID_OUTPUT` (`LIMIT_EXCEEDED` for a limit).
  */
 export function toHookResponse(message: HookResponseMessage): ValidationResult<HookResponse> {
   if (message.error !== undefined && message.error !== "") {
@@ -20,12 +22,17 @@ export function toHookResponse(message: HookResponseMessage): ValidationResult<H
   if (message.suppressOutput) extra.suppressOutput = true;
   let response: Record<string, unknown>;
   switch (message.action) {
-    case "continue":
+    case "continue": {
       response = { action: "continue", ...extra };
-      if (message.modified !== undefined) response.modified = message.modified;
+      if (message.modified !== undefined) {
+        const modified = copyJsonData(message.modified, ["HookResponse", "modified"]);
+        if (!modified.success) return modified;
+        response.modified = modified.data;
+      }
       if (message.permission !== undefined) response.permission = message.permission;
       if (message.additionalContext) response.additionalContext = message.additionalContext;
       break;
+    }
     case "block":
       response = { action: "block", reason: message.reason ?? "", ...extra };
       break;
