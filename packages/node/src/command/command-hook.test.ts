@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -249,6 +250,61 @@ describe("exit codes and output, through the engine", () => {
     expect(result.action).toBe("block");
     expect(result.reason).toMatch(/^b{8192}… \(\d+ more characters\)$/);
   });
+});
+
+describe("a hook that cannot be started", () => {
+  it.each([
+    ["continue", "continue"],
+    ["block", "block"],
+  ] as const)(
+    "follows failBehavior %s when its shell does not exist, and says why",
+    async (failBehavior, action) => {
+      const engine = engineWith(
+        commandHookRegistration(
+          { event: "PreToolUse", command: "exit 0", name: "guard", failBehavior },
+          { shell: join(dir, "no-such-shell") },
+        ),
+      );
+      const failures: string[] = [];
+      engine.on("failed", (r) => failures.push(r.message));
+      const result = await engine.fire(bash("ls"));
+      expect(result.action).toBe(action);
+      expect(failures).toEqual(["could not start the command: ENOENT (no such file or directory)"]);
+      if (action === "block") {
+        expect(result.reason).toBe(
+          "hook guard failed: could not start the command: ENOENT (no such file or directory)",
+        );
+      }
+    },
+  );
+
+  it.each([
+    ["continue", "continue"],
+    ["block", "block"],
+  ] as const)(
+    "follows failBehavior %s when the process is out of file descriptors, and says why",
+    async (failBehavior, action) => {
+      const script = resolve(import.meta.dirname, "../../test/command/fire-without-descriptors.ts");
+      const node = [process.execPath, "--conditions=@a3s-lab/source", "--import", "tsx", script];
+      const stdout = await new Promise<string>((resolveRun, reject) =>
+        execFile(
+          "sh",
+          ["-c", 'ulimit -n 64 && exec "$@"', "sh", ...node, failBehavior],
+          { cwd: resolve(import.meta.dirname, "../.."), timeout: 60_000 },
+          (error, out) => (error ? reject(error) : resolveRun(out)),
+        ),
+      );
+      const seen = JSON.parse(stdout);
+      const why =
+        "could not start the command: EMFILE (this process has run out of file descriptors)";
+      expect(seen).toEqual({
+        action,
+        ...(action === "block" ? { reason: `hook guard failed: ${why}` } : {}),
+        statuses: ["failed"],
+        failures: [why],
+      });
+    },
+  );
 });
 
 describe("timeouts and cancellation", () => {

@@ -43,6 +43,10 @@ const SPAWN_HINTS: Record<string, string> = {
   EACCES: "permission denied; is it executable?",
   E2BIG: "the command line or environment is too large (a template value may be huge)",
   ENOTDIR: "a path component is not a directory",
+  EMFILE: "this process has run out of file descriptors",
+  ENFILE: "the system has run out of file descriptors",
+  EAGAIN: "the system cannot start another process now",
+  ENOMEM: "out of memory",
 };
 
 /**

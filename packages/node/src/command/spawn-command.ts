@@ -37,7 +37,7 @@ export interface SpawnResult {
   timedOut: boolean;
   aborted: boolean;
   abortReason?: unknown;
-  /** The process could not be started (ENOENT, EACCES, E2BIG, …). */
+  /** The process could not be started (ENOENT, EACCES, E2BIG, EMFILE, EAGAIN, ENOMEM, …). */
   error?: NodeJS.ErrnoException;
   /** Milliseconds from spawn to the end. */
   duration: number;
@@ -151,18 +151,22 @@ export function spawnCommand(spec: SpawnSpec): Promise<SpawnResult> {
       state.error ??= error;
       if (child.pid === undefined) finish();
     });
+    if (!child.stdin || !child.stdout || !child.stderr) {
+      // EMFILE / ENFILE: Node could not make the pipes, and reports why in the error event.
+      return;
+    }
     let lastData = 0;
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       lastData++;
       stdout.push(chunk);
     });
-    child.stderr!.on("data", (chunk: Buffer) => {
+    child.stderr.on("data", (chunk: Buffer) => {
       lastData++;
       stderr.push(chunk);
     });
     // EPIPE and friends: a hook that never reads stdin, or closes it early, is fine.
-    child.stdin!.on("error", () => {});
-    child.stdin!.end(spec.input);
+    child.stdin.on("error", () => {});
+    child.stdin.end(spec.input);
 
     child.on("exit", (code, signal) => {
       state.exitCode = code;
