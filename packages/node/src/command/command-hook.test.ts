@@ -389,7 +389,38 @@ describe("timeouts and cancellation", () => {
       { drainTimeout: 50 },
     ).run(bash("ls"));
     expect(report.response).toEqual({ action: "continue", permission: "allow" });
-    process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await expect.poll(() => isAlive(pid), { timeout: 5000 }).toBe(false);
+  });
+
+  it("take the background children of a hook that exited 0 with them", async () => {
+    const pidFile = join(dir, "bg");
+    const engine = engineWith(
+      commandHookRegistration({
+        event: "PreToolUse",
+        command: `sleep 1000 & echo $! > '${pidFile}'; exit 0`,
+      }),
+    );
+    const result = await engine.fire(bash("ls"));
+    expect(result.action).toBe("continue");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    try {
+      await expect.poll(() => isAlive(pid), { timeout: 5000 }).toBe(false);
+    } finally {
+      if (isAlive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  it("leave the children of an async hook alone", async () => {
+    const pidFile = join(dir, "bg");
+    const report = await createCommandExecutor({
+      command: `sleep 1000 & echo $! > '${pidFile}'; exit 0`,
+      async: true,
+    }).run(bash("ls"));
+    expect(report.exitCode).toBe(0);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(isAlive(pid)).toBe(true);
+    process.kill(pid, "SIGKILL");
   });
 });
 

@@ -39,7 +39,11 @@ export interface CommandHookOptions {
   maxOutputBytes?: number;
   /** Milliseconds, for definitions without `timeout`. Default 60 000. */
   defaultTimeout?: number;
-  /** Milliseconds between SIGTERM and SIGKILL when a hook is stopped. Default 1000. */
+  /**
+   * Milliseconds between SIGTERM and SIGKILL when a hook's process group is stopped: on timeout,
+   * on abort, and when the hook exits (except `async` hooks), so its `cmd &` children end with
+   * it. A child that called `setsid` has left the group and is not reached. Default 1000.
+   */
   killGrace?: number;
   /** Milliseconds to wait for output after the hook exited, when a background child holds it. Default 250. */
   drainTimeout?: number;
@@ -234,6 +238,8 @@ export class CommandHook {
       maxOutputBytes: this.#options.maxOutputBytes,
       killGrace: this.#options.killGrace,
       drainTimeout: this.#options.drainTimeout,
+      // Fire and forget: nobody waits for the hook, so what it started may run on.
+      keepChildren: this.definition.async === true,
     });
     if (result.error?.code === "ENOENT" && file === this.#options.shell) {
       notes.push(`the shell ${file} or the working directory ${this.#cwd} does not exist`);

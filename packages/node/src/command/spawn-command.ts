@@ -21,6 +21,11 @@ export interface SpawnSpec {
    * waiting for a background child that still holds the pipes.
    */
   drainTimeout: number;
+  /**
+   * Leave the process group alone when the process exits. By default the group is killed
+   * then, so children started with `&` end with the hook that started them.
+   */
+  keepChildren?: boolean | undefined;
 }
 
 /** How a process run ended. */
@@ -69,8 +74,9 @@ class CappedOutput {
 
 /**
  * Spawn a process in its own process group, feed it stdin, collect capped output, and kill
- * the whole group (SIGTERM, then SIGKILL) on timeout or abort, so children it forked die too.
- * Never rejects: every way a run can end is in the result.
+ * the whole group (SIGTERM, then SIGKILL) on timeout, on abort, and when the process exits
+ * (unless `keepChildren`), so children it forked die too. A child that left the group
+ * (`setsid`, a daemon) is out of reach. Never rejects: every way a run can end is in the result.
  */
 export function spawnCommand(spec: SpawnSpec): Promise<SpawnResult> {
   return new Promise((resolve) => {
@@ -171,6 +177,9 @@ export function spawnCommand(spec: SpawnSpec): Promise<SpawnResult> {
     child.on("exit", (code, signal) => {
       state.exitCode = code;
       state.signal = signal;
+      // The hook is done: its background children (`cmd &`) go with it. Output they already
+      // wrote stays in the pipes and is still read below.
+      if (!spec.keepChildren) stop();
       // A background child (`cmd &`) may hold the pipes open long after the hook is done.
       // Stop waiting once they have been quiet for a while; leave that child alone.
       let seen = lastData;
