@@ -486,6 +486,36 @@ describe("template variables", () => {
     expect(existsSync(canary())).toBe(false);
   });
 
+  it.each([
+    ["quotes", "'".repeat(16_384)],
+    ["three-byte characters", "日".repeat(16_384)],
+  ])("are cut further to fit the command line when many hostile %s would not", async (_, value) => {
+    const engine = engineWith(
+      commandHookRegistration({
+        event: "PreToolUse",
+        command:
+          "echo no >&2; : {{tool_args.command}} {{tool_args.command}} {{tool_args.command}}; exit 2",
+        name: "wall",
+      }),
+      commandHookRegistration({
+        event: "PreToolUse",
+        args: [
+          "sh",
+          "-c",
+          "echo no >&2; exit 2",
+          "{{tool_args.command}}{{tool_args.command}}{{tool_args.command}}",
+        ],
+        name: "exec-wall",
+      }),
+    );
+    const failures: string[] = [];
+    engine.on("failed", (r) => failures.push(r.message));
+    const result = await engine.fire(bash(value));
+    expect(failures).toEqual([]);
+    expect(result.action).toBe("block");
+    expect(result.outcomes.map((o) => o.status)).toEqual(["ok", "ok"]);
+  });
+
   it("are passed as plain arguments in the exec form", async () => {
     const report = await createCommandExecutor({
       args: ["printf", "%s", "{{tool_name}}:{{tool_args.command}}"],

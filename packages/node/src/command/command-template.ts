@@ -18,6 +18,17 @@ export interface RenderedCommand {
   notes: string[];
 }
 
+/**
+ * Linux refuses a single argument longer than 128 KiB (MAX_ARG_STRLEN) with E2BIG, and a hook
+ * that cannot start contributes its fail behaviour: a value must never be able to do that. Kept
+ * well under the limit, and under a total for all arguments (ARG_MAX is shared with the
+ * environment).
+ */
+const MAX_ARG_BYTES = 128 * 1024 - 1024;
+const MAX_ARGV_BYTES = 1024 * 1024;
+/** The most bytes one UTF-16 unit of a value can take once quoted: `'` becomes `'\''`. */
+const QUOTED_UNIT_BYTES = 4;
+
 const emptyVariables = Object.fromEntries(Object.keys(TEMPLATE_VARIABLES).map((k) => [k, ""]));
 
 function checkVariables(template: CompiledTemplate, where: string): void {
@@ -85,13 +96,52 @@ export class CommandTemplate {
     });
   }
 
-  /** What to spawn for this event. */
+  /**
+   * What to spawn for this event. Values are cut to `valueLimit` characters, and further when
+   * the command line would otherwise be too long to start (noted either way).
+   */
   render(
     event: HookEvent,
     options: { cwd: string; shell: string; valueLimit: number },
   ): RenderedCommand {
+    const first = this.#render(event, options, options.valueLimit);
+    const sizes = [first.file, ...first.args].map((a) => Buffer.byteLength(a));
+    if (
+      sizes.every((n) => n <= MAX_ARG_BYTES) &&
+      sizes.reduce((a, b) => a + b, 0) <= MAX_ARGV_BYTES
+    ) {
+      return first;
+    }
+    return this.#render(event, options, Math.min(options.valueLimit, this.#fittingLimit()));
+  }
+
+  /** A value limit under which no rendering can exceed the command line limits. */
+  #fittingLimit(): number {
+    const d = this.#definition;
+    const sources = d.command !== undefined ? [d.command] : d.args;
+    let limit = Number.POSITIVE_INFINITY;
+    let literal = 0;
+    let placeholders = 0;
+    for (const [i, source] of sources.entries()) {
+      const bytes = Buffer.byteLength(source);
+      const count = (d.command !== undefined ? this.#template : this.#argTemplates?.[i])?.variables
+        .length;
+      literal += bytes;
+      if (!count) continue;
+      placeholders += count;
+      limit = Math.min(limit, (MAX_ARG_BYTES - bytes) / (count * QUOTED_UNIT_BYTES));
+    }
+    const total = (MAX_ARGV_BYTES - literal) / (Math.max(placeholders, 1) * QUOTED_UNIT_BYTES);
+    return Math.max(0, Math.floor(Math.min(limit, total)));
+  }
+
+  #render(
+    event: HookEvent,
+    options: { cwd: string; shell: string },
+    valueLimit: number,
+  ): RenderedCommand {
     const notes: string[] = [];
-    const sanitize = sanitizer(options.valueLimit, notes);
+    const sanitize = sanitizer(valueLimit, notes);
     const d = this.#definition;
     if (d.command !== undefined) {
       const command = this.#template

@@ -13,6 +13,7 @@ import {
   type Unsubscribe,
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
+import { linearRegex } from "../linear-regex.js";
 import { HubEmitter, type HubEvent, type HubEventType, type HubListener } from "./hub-events.js";
 import { type RateLimit, RateLimiter } from "./rate-limiter.js";
 import { type HookEventSink, RemoteClient } from "./remote-client.js";
@@ -166,6 +167,8 @@ export class HookHub {
       id: hook.engineId,
       source: `remote:${client.id}`,
       matcher: toEngineMatcher(req.matcher) as never,
+      // A remote client's patterns must not be able to stall the agent's event loop.
+      regex: linearRegex,
       handler: (e, ctx) => client.dispatch(hook, e, ctx),
       ...(config.priority ? { priority: config.priority } : {}),
       ...(config.timeoutMs ? { timeout: config.timeoutMs } : {}),
