@@ -77,6 +77,18 @@ describe("stdin, environment and working directory", () => {
     expect(readFileSync(join(dir, "pwd.txt"), "utf8").trim()).toBe(join(dir, "sub"));
   });
 
+  it("still start, and block, when the session id is too long for an environment variable", async () => {
+    const engine = engineWith(
+      commandHookRegistration({ event: "PreToolUse", command: "echo no >&2; exit 2" }),
+    );
+    const event = createEvent("PreToolUse", {
+      sessionId: "s".repeat(200_000),
+      tool: "Bash",
+      args: { command: "ls" },
+    });
+    expect(await engine.fire(event)).toMatchObject({ action: "block", reason: "no" });
+  });
+
   it("works with a script that closes stdin without reading a 2 MB event", async () => {
     const handler = createCommandHook({ args: [fixture("ignore-stdin.sh")] });
     const response = await handler(bash("x".repeat(2_000_000)), undefined as never);

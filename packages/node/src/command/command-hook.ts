@@ -100,6 +100,9 @@ const DEFAULTS = {
   templateValueLimit: 16_384,
 };
 
+/** Characters of the session id kept in `A3S_SESSION_ID`; stdin always has all of it. */
+const MAX_SESSION_ID_ENV = 4096;
+
 /** Extra time the handler gives the engine to time a hook out first (so it reports `timeout`). */
 const ENGINE_SLACK = 500;
 
@@ -222,9 +225,15 @@ export class CommandHook {
       return this.#report(event, this.definition.command ?? "", [], undefined, error);
     }
     const { file, args, shown, notes } = rendered;
+    let sessionId = event.sessionId.replaceAll("\0", "");
+    if (sessionId.length > MAX_SESSION_ID_ENV) {
+      // An environment string over 128 KiB stops the hook from starting at all (E2BIG).
+      notes.push(`A3S_SESSION_ID: cut to ${MAX_SESSION_ID_ENV} of ${sessionId.length} characters`);
+      sessionId = sessionId.slice(0, MAX_SESSION_ID_ENV);
+    }
     const env = {
       ...this.#env,
-      A3S_SESSION_ID: event.sessionId.replaceAll("\0", ""),
+      A3S_SESSION_ID: sessionId,
       A3S_HOOK_EVENT: event.eventType,
     };
     const result = await spawnCommand({
