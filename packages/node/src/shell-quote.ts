@@ -121,7 +121,8 @@ function endWord(l: Level, source: string, end: number): void {
   const name = dequote(text);
   const base = name.slice(name.lastIndexOf("/") + 1);
   if (name === "case") throw new Unsupported("a placeholder after a `case` statement");
-  if (KEEPS_COMMAND.has(name)) return;
+  // An expansion may be empty (the next word is the command) or name a prefix like `env`.
+  if (KEEPS_COMMAND.has(name) || text.includes("$")) return;
   l.atCommand = false;
   if (CODE_ARGUMENTS.has(name)) l.code = name;
   l.options = Object.hasOwn(CODE_OPTIONS, base) ? CODE_OPTIONS[base] : undefined;
@@ -157,7 +158,8 @@ function innermostLevel(stack: readonly Frame[]): Level {
  * - right after a `\` or a `$`, which would pair with the value's first quote character
  * - backticks, `${x:-…}` expansions, arithmetic, here-documents, `$'…'`, `case`, `# comments`
  * - in a command name (the value would choose the program), including after `exec`, `env`,
- *   `sudo`, `xargs`, … and in `a[…]=` assignments
+ *   `sudo`, `xargs`, …, after a command name made by an expansion (`$X`, which may be empty or
+ *   `env`), and in `a[…]=` assignments
  * - in the arguments of commands that evaluate them as code or variable names: `eval`, `let`,
  *   `[[ … ]]`, `source`, `trap`, `declare`, `local`, `read`, …, and `sh -c`
  *

@@ -47,7 +47,11 @@ export interface CommandHookOptions {
   killGrace?: number;
   /** Milliseconds to wait for output after the hook exited, when a background child holds it. Default 250. */
   drainTimeout?: number;
-  /** The shell for the `command` form. Default `/bin/sh`. */
+  /**
+   * The shell for the `command` form. Default `/bin/sh`. Template values are quoted by POSIX
+   * `sh` and bash rules (and checked against both), so it must be one of those shells (or
+   * dash, ksh, zsh); fish or csh read quotes differently and would let a value run.
+   */
   shell?: string;
   /** Characters kept of one `{{variable}}` value; longer values are cut. Default 16 384. */
   templateValueLimit?: number;
