@@ -14,6 +14,7 @@ import {
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
 import { linearRegex } from "../linear-regex.js";
+import { linearRegex } from "../linear-regex.js";
 import { HubEmitter, type HubEvent, type HubEventType, type HubListener } from "./hub-events.js";
 import { type RateLimit, RateLimiter } from "./rate-limiter.js";
 import { type HookEventSink, RemoteClient } from "./remote-client.js";
@@ -167,6 +168,8 @@ export class HookHub {
       id: hook.engineId,
       source: `remote:${client.id}`,
       matcher: toEngineMatcher(req.matcher) as never,
+      // A remote client's patterns must not be able to stall the agent's event loop.
+      regex: linearRegex,
       // A remote client's patterns must not be able to stall the agent's event loop.
       regex: linearRegex,
       handler: (e, ctx) => client.dispatch(hook, e, ctx),
