@@ -34,7 +34,8 @@ export interface WebSocketTransportOptions extends TransportOptions {
 
 /**
  * The WebSocket transport of `A3sClient`: every call of `hooks.proto` as JSON frames on one
- * socket, authenticated by the first frame (the token never goes in the URL). It implements
+ * socket, authenticated by the first frame (the token never goes in the URL). The resume
+ * secret of the agent's `Welcome` is kept in memory and presented in every later `Hello`. It implements
  * core's `Transport` exactly as the gRPC transport does: sockets open lazily, and when one
  * drops the client reopens the hook stream with backoff. It is the default transport of
  * `@a3s-lab/box` in browsers.
@@ -77,11 +78,15 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
   }
   const url = webSocketUrl(options.address);
   const timers = options.timers ?? defaultTimers;
-  const hello = {
+  // The agent's proof of who we are, from the latest Welcome: every later Hello presents it
+  // (a restarted agent gives a new one). Kept in memory only.
+  let clientSecret: string | undefined;
+  const hello = () => ({
     clientId: options.clientId,
     protocol: PROTOCOL,
     ...(options.token !== undefined ? { token: options.token } : {}),
-  };
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+  });
   let socket: WireSocket | undefined;
   let stream: { handlers: HookStreamHandlers; on: WireSocket } | undefined;
   let closed = false;
@@ -95,7 +100,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
     const next: WireSocket = new WireSocket({
       url,
       WebSocket: WebSocketClass,
-      hello,
+      hello: hello(),
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
       timers,
       onEvent: (message) => {
@@ -127,6 +132,12 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
       },
     });
     socket = next;
+    next.welcomed.then(
+      (welcome) => {
+        if (welcome.clientSecret) clientSecret = welcome.clientSecret;
+      },
+      () => {},
+    );
     return next;
   };
 

@@ -83,9 +83,7 @@ describe("A3sClient registration", () => {
     expect(engine.size()).toBe(0);
     await client.ready();
     expect(client.state).toBe("ready");
-    expect(engine.list()).toMatchObject([
-      { id: `${client.clientId}/${id}`, source: `remote:${client.clientId}` },
-    ]);
+    expect(engine.list()).toMatchObject([{ name: id, source: `remote:${client.clientId}` }]);
     expect((await engine.fire(bash("rm -rf /"))).action).toBe("block");
     expect((await engine.fire(bash("ls"))).action).toBe("continue");
   });
@@ -243,7 +241,7 @@ describe("A3sClient connection", () => {
     timers.advance(200);
     await ready;
     await client.ready();
-    expect(fresh.list().map((h) => h.id)).toEqual([`${client.clientId}/${second}`]);
+    expect(fresh.list().map((h) => h.name)).toEqual([second]);
   });
 
   it("removes on reconnect a hook unregistered while away", async () => {
@@ -463,7 +461,7 @@ describe("A3sClient.temporaryHook", () => {
     {
       await using hook = client.temporaryHook("PreToolUse", { handler: () => undefined });
       await client.ready();
-      expect(engine.list()[0]?.id).toBe(`${client.clientId}/${hook.id}`);
+      expect(engine.list()[0]?.name).toBe(hook.id);
     }
     expect(engine.size()).toBe(0);
   });

@@ -84,8 +84,8 @@ describe("remote hooks across failures", () => {
     const readyAgain = c.next("state", (m) => m.state === "ready");
     const second = await run.host({ port });
     await readyAgain;
-    expect((await second.list()).hooks.map((x) => x.id)).toEqual([
-      `${c.messages.find((m) => m.type === "ready")?.clientId}/guard`,
+    expect((await second.list()).hooks).toMatchObject([
+      { name: "guard", source: `remote:${c.messages.find((m) => m.type === "ready")?.clientId}` },
     ]);
     expect((await second.fire("PreToolUse", bash("ls"))).reason).toBe("still here");
   });

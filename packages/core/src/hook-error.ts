@@ -37,6 +37,11 @@ export type HookErrorCode =
   | "PERMISSION_DENIED"
   /** A peer or transport is unreachable or went away. */
   | "UNAVAILABLE"
+  /**
+   * A call came before what it depends on: a hook call for a client whose hook stream the
+   * agent does not hold (open the HookStream first, then call again).
+   */
+  | "FAILED_PRECONDITION"
   /** A settings or configuration file is invalid. */
   | "INVALID_CONFIG"
   /** Anything else: a bug, or a failure with no better code. */

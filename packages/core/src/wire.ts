@@ -28,6 +28,12 @@ export const WIRE_HEADERS = Object.freeze({
   clientId: "x-a3s-client-id",
   /** Initial metadata of an accepted HookStream: `true` when the server still held the client's hooks. */
   resumed: "x-a3s-resumed",
+  /**
+   * The client's resume secret. The server sends it in the initial metadata of every accepted
+   * HookStream (a fresh one when it held no record of the client id); the client sends it on
+   * every later hook call and HookStream for that id. Only its holder can act for the client id.
+   */
+  clientSecret: "x-a3s-client-secret",
   /** Trailing metadata of a failed call: the {@link HookError} code, more precise than the status. */
   errorCode: "x-a3s-error-code",
 });
@@ -207,6 +213,8 @@ export const helloSchema = z.object({
   clientId: idSchema,
   token: z.optional(text(4096)),
   protocol: z.optional(z.string()),
+  /** The resume secret an earlier `Welcome` gave this client id; absent on a first connection. */
+  clientSecret: z.optional(text(256)),
 });
 
 /** Message transports only: the server's answer to `Hello`, in place of the HookStream's initial metadata. */
@@ -214,6 +222,8 @@ export const welcomeSchema = z.object({
   clientId: idSchema,
   resumed: z.boolean(),
   protocol: z.string(),
+  /** The client's resume secret: present it in every later `Hello` for this client id. */
+  clientSecret: z.optional(text(256)),
 });
 
 /** Message transports only: a failed call or a refused connection, in place of a gRPC status. */

@@ -19,6 +19,7 @@ const STATUS_OF: Partial<Record<HookErrorCode, status>> = {
   UNAUTHENTICATED: status.UNAUTHENTICATED,
   PERMISSION_DENIED: status.PERMISSION_DENIED,
   UNAVAILABLE: status.UNAVAILABLE,
+  FAILED_PRECONDITION: status.FAILED_PRECONDITION,
 };
 
 const CODE_OF: Partial<Record<status, HookErrorCode>> = {

@@ -58,7 +58,9 @@ function aborted(signal: AbortSignal): HookError {
 
 /**
  * The gRPC transport of `A3sClient` in Node: HookService and AgentService of `hooks.proto`
- * over one `@grpc/grpc-js` channel, with the token and client id on every call.
+ * over one `@grpc/grpc-js` channel, with the token and client id on every call. The resume
+ * secret the agent gives the hook stream is kept in memory only and presented on every later
+ * call and stream, so nobody who merely knows the client id can act for this client.
  *
  * @example
  * ```ts
@@ -110,11 +112,15 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
   }) as Stub;
   const streamClosers = new Set<() => void>();
   let closed = false;
+  // The agent's proof of who we are, from the latest accepted hook stream (a restarted agent
+  // gives a new one).
+  let clientSecret: string | undefined;
 
   const metadata = () => {
     const md = new Metadata();
     if (options.token !== undefined) md.set(WIRE_HEADERS.authorization, `Bearer ${options.token}`);
     md.set(WIRE_HEADERS.clientId, options.clientId);
+    if (clientSecret !== undefined) md.set(WIRE_HEADERS.clientSecret, clientSecret);
     return md;
   };
   const gone = () => new HookError("UNAVAILABLE", "the transport is closed");
@@ -221,6 +227,8 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
           // Only the server's acceptance carries this header; trailers-only failures do not.
           if (opened || resumed === undefined) return;
           opened = true;
+          const secret = md.get(WIRE_HEADERS.clientSecret)[0];
+          if (typeof secret === "string" && secret !== "") clientSecret = secret;
           resolve({ ...stream, resumed: resumed === "true" });
         });
         call.on("data", (message: unknown) => {

@@ -16,6 +16,14 @@ function digest(text: string): Buffer {
 }
 
 /**
+ * True when a presented secret is the expected one, in constant time: compared as SHA-256
+ * digests, so neither the content nor the length of the expected secret leaks through timing.
+ */
+export function sameSecret(presented: string, expected: string): boolean {
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+/**
  * Build the check every call goes through. Tokens are compared in constant time (over
  * SHA-256 digests, so even the length does not leak); with `token` undefined every caller is
  * accepted, which the server allows only when the host said `insecure: true`.

@@ -63,7 +63,7 @@ export function grpcAgentService(
     responseType: Out,
     run: (request: WireMessageMap[In], ctx: AgentCallContext) => unknown,
   ) =>
-    unaryHandler(authenticate, requestType, responseType, async (clientId, request, call) => {
+    unaryHandler(authenticate, requestType, responseType, async ({ clientId }, request, call) => {
       const ctx = contextOf(clientId, call, closing);
       try {
         return answer(responseType, await run(checked(requestType, request), ctx));

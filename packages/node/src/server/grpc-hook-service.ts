@@ -1,4 +1,5 @@
 import {
+  defaultTimers,
   HookError,
   type HookEventMessage,
   WIRE_HEADERS,
@@ -17,19 +18,29 @@ import { toStatus } from "../grpc/grpc-status.js";
 import { convertFromProto, toProto } from "../grpc/wire-codec.js";
 import type { Authenticator } from "./authenticator.js";
 import { payloadBytes } from "./encoded-payload.js";
-import type { HookHub } from "./hook-hub.js";
+import type { ClientCredentials, HookHub } from "./hook-hub.js";
+import { type RateLimit, RateLimiter } from "./rate-limiter.js";
 import type { HookEventSink } from "./remote-client.js";
+
+function firstValue(metadata: Metadata, name: string): string | undefined {
+  const value = metadata.get(name)[0];
+  return typeof value === "string" ? value : undefined;
+}
 
 /** The caller's client id, or a thrown `UNAUTHENTICATED`. */
 export function authenticateCall(authenticate: Authenticator, metadata: Metadata): string {
-  const first = (name: string) => {
-    const value = metadata.get(name)[0];
-    return typeof value === "string" ? value : undefined;
-  };
   return authenticate({
-    authorization: first(WIRE_HEADERS.authorization),
-    clientId: first(WIRE_HEADERS.clientId),
+    authorization: firstValue(metadata, WIRE_HEADERS.authorization),
+    clientId: firstValue(metadata, WIRE_HEADERS.clientId),
   });
+}
+
+/** The caller's client id and the resume secret it presented, or a thrown `UNAUTHENTICATED`. */
+export function callerOf(authenticate: Authenticator, metadata: Metadata): ClientCredentials {
+  return {
+    clientId: authenticateCall(authenticate, metadata),
+    clientSecret: firstValue(metadata, WIRE_HEADERS.clientSecret),
+  };
 }
 
 /** A unary handler: authenticate, convert, run, convert back; any HookError becomes a status. */
@@ -37,13 +48,17 @@ export function unaryHandler<Out extends WireMessageType>(
   authenticate: Authenticator,
   requestType: WireMessageType,
   responseType: Out,
-  run: (clientId: string, request: unknown, call: ServerUnaryCall<unknown, unknown>) => unknown,
+  run: (
+    caller: ClientCredentials,
+    request: unknown,
+    call: ServerUnaryCall<unknown, unknown>,
+  ) => unknown,
 ) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
     Promise.resolve()
       .then(() => {
-        const clientId = authenticateCall(authenticate, call.metadata);
-        return run(clientId, convertFromProto(requestType, call.request), call);
+        const caller = callerOf(authenticate, call.metadata);
+        return run(caller, convertFromProto(requestType, call.request), call);
       })
       .then(
         (response) => callback(null, toProto(responseType, response as WireMessageMap[Out])),
@@ -55,31 +70,36 @@ export function unaryHandler<Out extends WireMessageType>(
 /**
  * HookService over gRPC: each call authenticated, then handed to the hub as wire messages.
  * `maxMessageBytes` bounds the events sent to clients (a larger event fails that hook with
- * `LIMIT_EXCEEDED` instead of breaking the client's stream).
+ * `LIMIT_EXCEEDED` instead of breaking the client's stream). `unmatchedAnswerRate` bounds, per
+ * stream, the answers that match no waiting firing (late, unknown, already answered or
+ * unreadable: each one costs the hub a warning); past it the stream ends with
+ * `RESOURCE_EXHAUSTED`, as a WebSocket is closed with 4429. Answers to waiting firings are not
+ * counted: the firings bound them.
  */
 export function grpcHookService(
   hub: HookHub,
   authenticate: Authenticator,
   maxMessageBytes: number,
+  unmatchedAnswerRate: RateLimit = { burst: 1000, perSecond: 500 },
 ): UntypedServiceImplementation {
   return {
     RegisterHook: unaryHandler(
       authenticate,
       "RegisterHookRequest",
       "RegisterHookResponse",
-      (clientId, request) => hub.register(clientId, request),
+      (caller, request) => hub.register(caller, request),
     ),
     UnregisterHook: unaryHandler(
       authenticate,
       "UnregisterHookRequest",
       "UnregisterHookResponse",
-      (clientId, request) => hub.unregister(clientId, request),
+      (caller, request) => hub.unregister(caller, request),
     ),
     ListHooks: unaryHandler(
       authenticate,
       "ListHooksRequest",
       "ListHooksResponse",
-      (clientId, request) => hub.list(clientId, request),
+      (caller, request) => hub.list(caller, request),
     ),
     HookStream: (call: ServerDuplexStream<unknown, unknown>) => {
       let ended = false;
@@ -101,21 +121,32 @@ export function grpcHookService(
         close: end,
       };
       try {
-        const clientId = authenticateCall(authenticate, call.metadata);
-        attached = hub.attach(clientId, sink);
+        attached = hub.attach(callerOf(authenticate, call.metadata), sink);
       } catch (error) {
         end(HookError.from(error));
         return;
       }
       const metadata = new Metadata();
       metadata.set(WIRE_HEADERS.resumed, String(attached.resumed));
+      metadata.set(WIRE_HEADERS.clientSecret, attached.clientSecret);
       call.sendMetadata(metadata);
+      const unmatched = new RateLimiter(unmatchedAnswerRate, defaultTimers);
       call.on("data", (message: unknown) => {
+        if (ended) return;
+        let answered: boolean;
         try {
-          attached.receive(convertFromProto("HookResponse", message));
+          answered = attached.receive(convertFromProto("HookResponse", message));
         } catch (error) {
-          attached.receive(message, HookError.from(error, "INVALID_OUTPUT"));
+          answered = attached.receive(message, HookError.from(error, "INVALID_OUTPUT"));
         }
+        if (answered || unmatched.take() === 0) return;
+        const { burst, perSecond } = unmatchedAnswerRate;
+        const error = new HookError(
+          "LIMIT_EXCEEDED",
+          `HookResponse: at most ${burst} answers at once and ${perSecond} per second that match no waiting firing (late, unknown or already answered)`,
+        );
+        end(error);
+        attached.detach(error.message);
       });
       call.on("end", () => {
         attached.detach("the client closed its stream");

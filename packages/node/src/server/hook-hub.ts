@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import {
   defaultTimers,
   type HookEngine,
@@ -14,7 +15,7 @@ import {
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
 import { linearRegex } from "../linear-regex.js";
-import { linearRegex } from "../linear-regex.js";
+import { sameSecret } from "./authenticator.js";
 import { HubEmitter, type HubEvent, type HubEventType, type HubListener } from "./hub-events.js";
 import { type RateLimit, RateLimiter } from "./rate-limiter.js";
 import { type HookEventSink, RemoteClient } from "./remote-client.js";
@@ -30,16 +31,42 @@ export interface HookHubOptions {
   engine: HookEngine;
   /** How long a disconnected client's hooks stay registered. Default 30 000 ms. */
   reconnectWindowMs?: number;
-  /** Clients known at once (connected or inside their reconnect window). Default 100. */
+  /**
+   * Clients known at once (connected or inside their reconnect window). Default 100. Only an
+   * authenticated, open hook stream makes a client record, and a client that leaves without
+   * hooks is forgotten at once, so calls naming made-up ids take no slot.
+   */
   maxClients?: number;
-  /** Hooks one client may hold. Default 50 (seed 000). The engine's own total applies too. */
+  /** Hooks one client may hold. Default 25, half the engine's default total of 50. */
   maxHooksPerClient?: number;
-  /** Hooks one client may hold for one event. Default 10 (seed 000). */
+  /**
+   * Hooks one client may hold for one event. Default 5, half the engine's default of 10 per
+   * event, so one client cannot take every slot of an event from the others.
+   */
   maxHooksPerEventPerClient?: number;
+  /**
+   * Hooks all remote clients together may hold for one event. Default 8: with the engine's
+   * default of 10 per event, 2 slots stay free for the host's own hooks whatever clients do.
+   */
+  maxRemoteHooksPerEvent?: number;
+  /**
+   * Hooks all remote clients together may hold. Default 40: with the engine's default total of
+   * 50, 10 stay free for the host's own hooks.
+   */
+  maxRemoteHooks?: number;
   /** Registrations per client: a burst, then a steady rate. Default 50 at once, 10 per second. */
   registrationRate?: RateLimit;
   /** Clock and timers; inject fakes in tests. */
   timers?: Timers;
+}
+
+/**
+ * Who a hook call comes from: the client id its credentials carried, and the resume secret it
+ * presented (`x-a3s-client-secret`, or `Hello.clientSecret`), if any.
+ */
+export interface ClientCredentials {
+  readonly clientId: string;
+  readonly clientSecret?: string | undefined;
 }
 
 /** An open hook stream, as the adapter that owns it sees the hub. */
@@ -47,6 +74,11 @@ export interface AttachedStream {
   readonly clientId: string;
   /** True when the hub still held this client's hooks (it reconnected inside its window). */
   readonly resumed: boolean;
+  /**
+   * The client's resume secret: the adapter sends it back in the stream's handshake, and the
+   * client presents it on every later call for its id.
+   */
+  readonly clientSecret: string;
   /**
    * A HookResponse the client sent, decoded but unchecked; or the error decoding it hit.
    * True when it answered a firing that waited for it; false for a late, unknown or unreadable
@@ -72,11 +104,17 @@ export interface RemoteClientInfo {
  * hand the hub plain wire messages; every message is checked here, so each adapter gets the
  * same validation, limits and errors.
  *
+ * A client id names a client; its resume secret proves who it is. The first hook stream for an
+ * id makes the client's record and its secret; every later call for that id (a hook call, a
+ * stream that resumes or replaces) must present the secret, so knowing an id is not enough to
+ * act for it.
+ *
  * @example
  * ```ts
  * const hub = new HookHub({ engine });
- * const { hookId } = hub.register("client-1", { eventType: "PreToolUse", matcher: { tool: "Bash" } });
- * const stream = hub.attach("client-1", { send: (m) => socket.send(JSON.stringify(m)), close: () => socket.close() });
+ * const stream = hub.attach({ clientId: "client-1" }, { send: (m) => socket.send(JSON.stringify(m)), close: () => socket.close() });
+ * const caller = { clientId: "client-1", clientSecret: stream.clientSecret };
+ * const { hookId } = hub.register(caller, { eventType: "PreToolUse", matcher: { tool: "Bash" } });
  * socket.on("message", (data) => stream.receive(JSON.parse(String(data))));
  * socket.on("close", () => stream.detach("socket closed"));
  * ```
@@ -90,6 +128,8 @@ export class HookHub {
   readonly #maxClients: number;
   readonly #maxPerClient: number;
   readonly #maxPerEvent: number;
+  readonly #maxRemotePerEvent: number;
+  readonly #maxRemote: number;
   readonly #rate: RateLimit;
   #closing = false;
 
@@ -98,8 +138,10 @@ export class HookHub {
     this.#timers = options.timers ?? defaultTimers;
     this.#window = options.reconnectWindowMs ?? 30_000;
     this.#maxClients = options.maxClients ?? 100;
-    this.#maxPerClient = options.maxHooksPerClient ?? 50;
-    this.#maxPerEvent = options.maxHooksPerEventPerClient ?? 10;
+    this.#maxPerClient = options.maxHooksPerClient ?? 25;
+    this.#maxPerEvent = options.maxHooksPerEventPerClient ?? 5;
+    this.#maxRemotePerEvent = options.maxRemoteHooksPerEvent ?? 8;
+    this.#maxRemote = options.maxRemoteHooks ?? 40;
     this.#rate = options.registrationRate ?? { burst: 50, perSecond: 10 };
   }
 
@@ -123,9 +165,9 @@ export class HookHub {
   }
 
   /** RegisterHook. Idempotent for the same client, hook id and definition. */
-  register(clientId: string, request: unknown): RegisterHookResponse {
+  register(caller: ClientCredentials, request: unknown): RegisterHookResponse {
+    const client = this.#authorized(caller);
     const req = this.#check("RegisterHookRequest", request);
-    const client = this.#client(clientId);
     const wait = client.limiter.take();
     if (wait > 0) {
       throw new HookError(
@@ -156,7 +198,9 @@ export class HookHub {
     const config = req.config ?? {};
     const hook: RemoteHook = {
       hookId,
-      engineId: `${client.id}/${hookId}`,
+      // Engine ids and names reach block reasons that any caller of the agent may read: they
+      // carry no client id, which is half of what it takes to act for a client.
+      engineId: `remote-${randomId()}`,
       event,
       matcher: req.matcher,
       config,
@@ -170,47 +214,35 @@ export class HookHub {
       matcher: toEngineMatcher(req.matcher) as never,
       // A remote client's patterns must not be able to stall the agent's event loop.
       regex: linearRegex,
-      // A remote client's patterns must not be able to stall the agent's event loop.
-      regex: linearRegex,
       handler: (e, ctx) => client.dispatch(hook, e, ctx),
       ...(config.priority ? { priority: config.priority } : {}),
       ...(config.timeoutMs ? { timeout: config.timeoutMs } : {}),
       ...(config.failBehavior ? { failBehavior: config.failBehavior } : {}),
       ...(config.async ? { async: true } : {}),
-      ...(config.name ? { name: config.name } : {}),
+      name: config.name || hookId,
     });
     hook.timeout = this.#engineInfo(client.id).get(hook.engineId)?.timeout ?? 5000;
     client.hooks.set(hookId, hook);
     return { hookId };
   }
 
-  /** UnregisterHook: the caller's own hooks only. */
-  unregister(clientId: string, request: unknown): UnregisterHookResponse {
+  /**
+   * UnregisterHook: the caller's own hooks only. `removed: false` alike for a hook that does
+   * not exist and for one that is not the caller's, so the answer tells nothing about others.
+   */
+  unregister(caller: ClientCredentials, request: unknown): UnregisterHookResponse {
+    const client = this.#authorized(caller);
     const { hookId } = this.#check("UnregisterHookRequest", request);
-    const client = this.#existing(clientId);
-    const hook = client?.hooks.get(hookId);
-    if (client && hook) {
-      client.hooks.delete(hookId);
-      this.engine.unregister(hook.engineId, `unregistered by client ${client.id}`);
-      return { removed: true };
-    }
-    const foreign =
-      [...this.#clients.values()].some((c) => c.hooks.has(hookId)) ||
-      this.engine.list().some((h) => h.id === hookId);
-    if (foreign) {
-      throw new HookError(
-        "PERMISSION_DENIED",
-        `UnregisterHookRequest.hookId: hook ${hookId} is not one of client ${clientId}'s hooks`,
-        { path: ["UnregisterHookRequest", "hookId"] },
-      );
-    }
-    throw new HookError("NOT_FOUND", `UnregisterHookRequest.hookId: no hook ${hookId}`, {
-      path: ["UnregisterHookRequest", "hookId"],
-    });
+    const hook = client.hooks.get(hookId);
+    if (!hook) return { removed: false };
+    client.hooks.delete(hookId);
+    this.engine.unregister(hook.engineId, "unregistered by its client");
+    return { removed: true };
   }
 
   /** ListHooks: the caller's hooks with their counters, never another client's. */
-  list(clientId: string, request: unknown): ListHooksResponse {
+  list(caller: ClientCredentials, request: unknown): ListHooksResponse {
+    const client = this.#authorized(caller);
     const req = this.#check("ListHooksRequest", request);
     let event: HookEventName | undefined;
     if (req.eventType) {
@@ -223,8 +255,6 @@ export class HookHub {
         );
       }
     }
-    const client = this.#existing(clientId);
-    if (!client) return { hooks: [] };
     const info = this.#engineInfo(client.id);
     const hooks = [...client.hooks.values()]
       .filter((h) => event === undefined || h.event === event)
@@ -233,13 +263,19 @@ export class HookHub {
   }
 
   /**
-   * Open a client's hook stream. A newer stream of the same client replaces the older one
-   * (a reconnect the server has not noticed yet); firings sent on the old one may be answered
-   * on the new one.
+   * Open a client's hook stream. For a client id the hub holds no record of, this makes the
+   * record and a fresh resume secret (whatever secret the caller presented: one from before a
+   * restart is simply stale). For a known id the caller must present that client's secret, or
+   * the call fails with `UNAUTHENTICATED` and nothing changes. A newer stream of the same client
+   * replaces the older one (a reconnect the server has not noticed yet); firings sent on the
+   * old one may be answered on the new one.
    */
-  attach(clientId: string, sink: HookEventSink): AttachedStream {
-    const resumed = this.#clients.has(clientId);
-    const client = this.#client(clientId);
+  attach(caller: ClientCredentials, sink: HookEventSink): AttachedStream {
+    const { clientId } = caller;
+    const known = this.#known(clientId);
+    const resumed = known !== undefined;
+    if (known) this.#verify(known, caller);
+    const client = known ?? this.#create(clientId);
     const previous = client.stream;
     client.stream = sink;
     this.#timers.clearTimeout(client.expiry);
@@ -249,15 +285,21 @@ export class HookHub {
     return {
       clientId,
       resumed,
+      clientSecret: client.secret,
       receive: (message, decodeError) => client.receive(message, decodeError),
       detach: (reason) => {
         if (client.stream !== sink) return;
         client.stream = undefined;
         const failedFirings = client.failPending(
-          new HookError("UNAVAILABLE", `client ${clientId} disconnected (${reason})`),
+          new HookError("UNAVAILABLE", `the client disconnected (${reason})`),
         );
         this.#emit({ type: "client_disconnected", clientId, reason, failedFirings });
-        if (this.#clients.get(clientId) === client) this.#startExpiry(client);
+        if (this.#clients.get(clientId) !== client) return;
+        // Nothing to resume: free the slot now rather than hold it for the whole window.
+        if (client.hooks.size === 0) {
+          this.#clients.delete(clientId);
+          this.#emit({ type: "client_expired", clientId, removedHooks: 0 });
+        } else this.#startExpiry(client);
       },
     };
   }
@@ -305,19 +347,46 @@ export class HookHub {
     return checked.data;
   }
 
-  /**
-   * A client the hub already knows, or undefined: for calls that only read or remove, which
-   * must not make a record (and a limiter and an expiry timer) for any id a caller names.
-   */
-  #existing(clientId: string): RemoteClient | undefined {
+  #known(clientId: string): RemoteClient | undefined {
     if (this.#closing) throw new HookError("UNAVAILABLE", "the hook server is closing");
     return this.#clients.get(clientId);
   }
 
-  #client(clientId: string): RemoteClient {
-    if (this.#closing) throw new HookError("UNAVAILABLE", "the hook server is closing");
-    let client = this.#clients.get(clientId);
-    if (client) return client;
+  /**
+   * The caller's client record, once it proved it is that client. A hook call never makes a
+   * record (nor a limiter, nor an expiry timer): only an open hook stream does.
+   */
+  #authorized(caller: ClientCredentials): RemoteClient {
+    const client = this.#known(caller.clientId);
+    if (!client) {
+      throw new HookError(
+        "FAILED_PRECONDITION",
+        "x-a3s-client-id: this server holds no hook stream for the client id; open the HookStream first",
+        { path: ["x-a3s-client-id"] },
+      );
+    }
+    this.#verify(client, caller);
+    return client;
+  }
+
+  #verify(client: RemoteClient, caller: ClientCredentials): void {
+    if (caller.clientSecret === undefined || caller.clientSecret === "") {
+      throw new HookError(
+        "UNAUTHENTICATED",
+        "x-a3s-client-secret: this client id is in use; present the secret its HookStream was given",
+        { path: ["x-a3s-client-secret"] },
+      );
+    }
+    if (!sameSecret(caller.clientSecret, client.secret)) {
+      throw new HookError(
+        "UNAUTHENTICATED",
+        "x-a3s-client-secret: not the secret of this client id",
+        { path: ["x-a3s-client-secret"] },
+      );
+    }
+  }
+
+  #create(clientId: string): RemoteClient {
     if (this.#clients.size >= this.#maxClients) {
       throw new HookError(
         "LIMIT_EXCEEDED",
@@ -325,17 +394,22 @@ export class HookHub {
         { details: { limit: this.#maxClients } },
       );
     }
-    client = new RemoteClient(clientId, new RateLimiter(this.#rate, this.#timers), (message, f) => {
-      this.#emit({ type: "warning", clientId, message, ...f });
-      // The engine's audit stream is where hosts look; say which client it was about.
-      this.engine.warn(`remote client ${clientId}: ${message}`, {
-        ...(f?.hookId !== undefined ? { hookId: f.hookId } : {}),
-        ...(f?.eventId !== undefined ? { eventId: f.eventId } : {}),
-      });
-    });
+    const secret = randomBytes(32).toString("base64url");
+    const client = new RemoteClient(
+      clientId,
+      secret,
+      new RateLimiter(this.#rate, this.#timers),
+      (message, f) => {
+        this.#emit({ type: "warning", clientId, message, ...f });
+        // The engine's audit stream may be shown to a model or other clients: the hub's own
+        // warning event above, for the host, is the one that names the client.
+        this.engine.warn(`remote client: ${message}`, {
+          ...(f?.hookId !== undefined ? { hookId: f.hookId } : {}),
+          ...(f?.eventId !== undefined ? { eventId: f.eventId } : {}),
+        });
+      },
+    );
     this.#clients.set(clientId, client);
-    // A client that registers but never opens its stream is treated like one that left.
-    this.#startExpiry(client);
     return client;
   }
 
@@ -344,7 +418,7 @@ export class HookHub {
     client.expiry = this.#timers.setTimeout(() => {
       if (client.stream || this.#clients.get(client.id) !== client) return;
       this.#clients.delete(client.id);
-      const reason = `client ${client.id} did not reconnect within ${this.#window} ms`;
+      const reason = `its client did not reconnect within ${this.#window} ms`;
       for (const hook of client.hooks.values()) this.engine.unregister(hook.engineId, reason);
       this.#emit({ type: "client_expired", clientId: client.id, removedHooks: client.hooks.size });
       client.hooks.clear();
@@ -357,7 +431,7 @@ export class HookHub {
     if (client.hooks.size >= this.#maxPerClient) {
       throw new HookError(
         "LIMIT_EXCEEDED",
-        `maxHooksPerClient: client ${client.id} may register at most ${this.#maxPerClient} hooks`,
+        `maxHooksPerClient: a client may register at most ${this.#maxPerClient} hooks`,
         { details: { limit: this.#maxPerClient } },
       );
     }
@@ -366,8 +440,28 @@ export class HookHub {
     if (forEvent >= this.#maxPerEvent) {
       throw new HookError(
         "LIMIT_EXCEEDED",
-        `maxHooksPerEventPerClient: client ${client.id} may register at most ${this.#maxPerEvent} hooks for ${event}`,
+        `maxHooksPerEventPerClient: a client may register at most ${this.#maxPerEvent} hooks for ${event}`,
         { details: { limit: this.#maxPerEvent, event } },
+      );
+    }
+    let remote = 0;
+    let remoteForEvent = 0;
+    for (const c of this.#clients.values()) {
+      remote += c.hooks.size;
+      for (const h of c.hooks.values()) if (h.event === event) remoteForEvent++;
+    }
+    if (remoteForEvent >= this.#maxRemotePerEvent) {
+      throw new HookError(
+        "LIMIT_EXCEEDED",
+        `maxRemoteHooksPerEvent: remote clients together may register at most ${this.#maxRemotePerEvent} hooks for ${event}; the rest are kept for the host's own hooks`,
+        { details: { limit: this.#maxRemotePerEvent, event } },
+      );
+    }
+    if (remote >= this.#maxRemote) {
+      throw new HookError(
+        "LIMIT_EXCEEDED",
+        `maxRemoteHooks: remote clients together may register at most ${this.#maxRemote} hooks; the rest are kept for the host's own hooks`,
+        { details: { limit: this.#maxRemote } },
       );
     }
   }

@@ -137,8 +137,11 @@ function remoteHook(): RemoteHook {
 
 function client() {
   const warnings: string[] = [];
-  const c = new RemoteClient("c", new RateLimiter({ burst: 1, perSecond: 1 }, defaultTimers), (m) =>
-    warnings.push(m),
+  const c = new RemoteClient(
+    "c",
+    "secret",
+    new RateLimiter({ burst: 1, perSecond: 1 }, defaultTimers),
+    (m) => warnings.push(m),
   );
   const sent: HookEventMessage[] = [];
   c.stream = { send: (m) => void sent.push(m), close: () => undefined };

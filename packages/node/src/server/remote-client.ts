@@ -100,6 +100,8 @@ function idOf(value: unknown, field: string): string | undefined {
 /** One remote client: its hooks, its stream (when connected) and the firings it owes answers to. */
 export class RemoteClient {
   readonly id: string;
+  /** The resume secret: who presents it may act for this client id. Never sent to anyone else. */
+  readonly secret: string;
   readonly hooks = new Map<string, RemoteHook>();
   readonly limiter: RateLimiter;
   stream: HookEventSink | undefined;
@@ -108,8 +110,9 @@ export class RemoteClient {
   readonly #warn: Warn;
   #idle: (() => void)[] = [];
 
-  constructor(id: string, limiter: RateLimiter, warn: Warn) {
+  constructor(id: string, secret: string, limiter: RateLimiter, warn: Warn) {
     this.id = id;
+    this.secret = secret;
     this.limiter = limiter;
     this.#warn = warn;
   }
@@ -148,8 +151,8 @@ export class RemoteClient {
     if (!stream) {
       throw new HookError(
         "UNAVAILABLE",
-        `remote hook ${hook.config.name || hook.hookId} of client ${this.id}: the client is disconnected`,
-        { details: { clientId: this.id, hookId: hook.hookId } },
+        `remote hook ${hook.config.name || hook.hookId}: its client is disconnected`,
+        { details: { hookId: hook.hookId } },
       );
     }
     const k = key(event.eventId, hook.hookId);
@@ -240,8 +243,8 @@ export class RemoteClient {
       if (hook) hook.rejectedResponses++;
       this.#warn(
         parsed.success
-          ? `client ${this.id} answered event ${eventId} for hook ${hookId}, but no firing waits for that answer (late, cancelled or unknown)`
-          : `client ${this.id} sent a malformed HookResponse: ${parsed.error.message}`,
+          ? `the client answered event ${eventId} for hook ${hookId}, but no firing waits for that answer (late, cancelled or unknown)`
+          : `the client sent a malformed HookResponse: ${parsed.error.message}`,
         fields,
       );
       return false;
@@ -252,7 +255,8 @@ export class RemoteClient {
       return true;
     }
     const error = response.error;
-    const label = `remote hook ${pending.hook.config.name || pending.hook.hookId} of client ${this.id}`;
+    // Reaches block reasons: name the hook, never the client (see HookHub.register).
+    const label = `remote hook ${pending.hook.config.name || pending.hook.hookId}`;
     if (error.code !== "HANDLER_FAILED") {
       pending.hook.rejectedResponses++;
       this.#warn(`${label} answered with an invalid response: ${error.message}`, fields);

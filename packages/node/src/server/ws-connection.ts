@@ -254,7 +254,7 @@ export class WsConnection {
     }
     try {
       this.#attached = this.#deps.hub.attach(
-        clientId,
+        { clientId, clientSecret: hello.clientSecret },
         webSocketEventSink(this.#socket, this.#deps.maxMessageBytes, {
           isOpen: () => !this.#closed,
           close: (error, code) => this.close(error, code),
@@ -272,7 +272,13 @@ export class WsConnection {
       (frame) => this.#send(frame),
       this.#deps.closing,
     );
-    this.#send({ type: "Welcome", clientId, resumed: this.#attached.resumed, protocol: PROTOCOL });
+    this.#send({
+      type: "Welcome",
+      clientId,
+      resumed: this.#attached.resumed,
+      protocol: PROTOCOL,
+      clientSecret: this.#attached.clientSecret,
+    });
   }
 
   #frame(text: string): void {
@@ -321,16 +327,20 @@ export class WsConnection {
 
   #request(frame: WireFrame & { id: string }): void {
     const { hub } = this.#deps;
-    const clientId = this.#attached!.clientId;
+    // The socket proved who it is in its Hello: its calls act for that client.
+    const caller = {
+      clientId: this.#attached!.clientId,
+      clientSecret: this.#attached!.clientSecret,
+    };
     const { type, id } = frame;
     const { type: _type, id: _id, ...request } = frame as WireFrame & Record<string, unknown>;
     try {
       if (type === "RegisterHookRequest")
-        this.#send({ ...hub.register(clientId, request), type: "RegisterHookResponse", id });
+        this.#send({ ...hub.register(caller, request), type: "RegisterHookResponse", id });
       else if (type === "UnregisterHookRequest")
-        this.#send({ ...hub.unregister(clientId, request), type: "UnregisterHookResponse", id });
+        this.#send({ ...hub.unregister(caller, request), type: "UnregisterHookResponse", id });
       else if (type === "ListHooksRequest")
-        this.#send({ ...hub.list(clientId, request), type: "ListHooksResponse", id });
+        this.#send({ ...hub.list(caller, request), type: "ListHooksResponse", id });
       else if (isAgentRequest(type)) this.#calls!.handle(frame);
       else
         throw new HookError(

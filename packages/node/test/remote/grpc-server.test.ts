@@ -31,11 +31,22 @@ function rawStub(server: HookServer): Client & Record<string, (...args: unknown[
   return stub as never;
 }
 
-function metadata(clientId = "raw", token = TOKEN) {
+function metadata(clientId = "raw", token = TOKEN, secret?: string) {
   const md = new Metadata();
   md.set("authorization", `Bearer ${token}`);
   md.set("x-a3s-client-id", clientId);
+  if (secret !== undefined) md.set("x-a3s-client-secret", secret);
   return md;
+}
+
+/** Open a raw HookStream; resolves once accepted, with the handshake's metadata. */
+async function rawStream(stub: ReturnType<typeof rawStub>, md = metadata()) {
+  const call = stub.HookStream!.call(stub, md) as ClientDuplexStream<object, unknown>;
+  cleanup.push(() => call.cancel());
+  call.on("error", () => {});
+  const accepted = await new Promise<Metadata>((resolve) => call.once("metadata", resolve));
+  const secret = String(accepted.get("x-a3s-client-secret")[0]);
+  return { call, accepted, secret, md: metadata("raw", TOKEN, secret) };
 }
 
 function rawUnary(
@@ -68,10 +79,14 @@ describe("the gRPC adapter", () => {
 
   it("answers a malformed request with INVALID_ARGUMENT naming the field", async () => {
     const { server } = await serve();
-    const { error } = await rawUnary(rawStub(server), "RegisterHook", {
-      eventType: "PreToolUse",
-      hookId: "x".repeat(500),
-    });
+    const stub = rawStub(server);
+    const { md } = await rawStream(stub);
+    const { error } = await rawUnary(
+      stub,
+      "RegisterHook",
+      { eventType: "PreToolUse", hookId: "x".repeat(500) },
+      md,
+    );
     expect(error?.code).toBe(status.INVALID_ARGUMENT);
     expect(error?.details).toContain("RegisterHookRequest.hookId");
   });
@@ -89,11 +104,8 @@ describe("the gRPC adapter", () => {
   it("counts malformed JSON, unknown enum values and answers for unknown event ids as failures, and warns", async () => {
     const { engine, server, warnings } = await serve();
     const stub = rawStub(server);
-    await rawUnary(stub, "RegisterHook", { eventType: "PreToolUse", hookId: "h" });
-    const call = stub.HookStream!.call(stub, metadata()) as ClientDuplexStream<object, unknown>;
-    cleanup.push(() => call.cancel());
-    call.on("error", () => {});
-    await new Promise((resolve) => call.once("metadata", resolve));
+    const { call, md } = await rawStream(stub);
+    await rawUnary(stub, "RegisterHook", { eventType: "PreToolUse", hookId: "h" }, md);
     let answers = 0;
     call.on("data", (event: { hookId: string; eventId: string }) => {
       answers++;
@@ -113,7 +125,7 @@ describe("the gRPC adapter", () => {
     call.write({ hookId: "h", eventId: "made-up", action: "BLOCK", reason: "x" });
     await received;
     expect(warnings.filter((w) => w.includes("invalid response"))).toHaveLength(2);
-    const { response } = await rawUnary(stub, "ListHooks", {});
+    const { response } = await rawUnary(stub, "ListHooks", {}, md);
     expect(
       (response as { hooks: { counters: Record<string, number> }[] }).hooks[0]?.counters,
     ).toMatchObject({
@@ -121,6 +133,40 @@ describe("the gRPC adapter", () => {
       failures: 2,
       rejectedResponses: 3,
     });
+  });
+
+  it("sends a fresh 43-character resume secret beside resumed: false, and wants it on every call", async () => {
+    const { engine, server } = await serve();
+    const stub = rawStub(server);
+    // Before any stream: no record, and no record made by asking.
+    const early = await rawUnary(stub, "ListHooks", {});
+    expect(early.error?.code).toBe(status.FAILED_PRECONDITION);
+    expect(early.error?.metadata.get("x-a3s-error-code")).toEqual(["FAILED_PRECONDITION"]);
+    expect(server.hub.clients()).toEqual([]);
+    const { accepted, secret, md } = await rawStream(stub);
+    expect(accepted.get("x-a3s-resumed")).toEqual(["false"]);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    for (const wrong of [metadata(), metadata("raw", TOKEN, "guess")]) {
+      const { error } = await rawUnary(stub, "RegisterHook", { eventType: "Stop" }, wrong);
+      expect(error?.code).toBe(status.UNAUTHENTICATED);
+      expect(error?.details).toContain("x-a3s-client-secret");
+    }
+    expect(engine.size()).toBe(0);
+    expect((await rawUnary(stub, "RegisterHook", { eventType: "Stop" }, md)).error).toBeNull();
+    const again = await rawStream(stub, md);
+    expect(again.accepted.get("x-a3s-resumed")).toEqual(["true"]);
+    expect(again.secret).toBe(secret);
+  });
+
+  it("ends a stream that floods answers nobody waits for with RESOURCE_EXHAUSTED, as WebSocket does with 4429", async () => {
+    const { server } = await serve();
+    const { call } = await rawStream(rawStub(server));
+    const ended = new Promise<ServiceError>((resolve) => call.once("error", resolve));
+    for (let i = 0; i < 1200; i++) call.write({ hookId: "h", eventId: `made-up-${i}` });
+    const error = await ended;
+    expect(error.code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(error.details).toContain("match no waiting firing");
+    expect(server.hub.clients()).toEqual([]);
   });
 
   it("reports AgentService on a host without one as UNIMPLEMENTED", async () => {

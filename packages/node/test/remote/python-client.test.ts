@@ -69,11 +69,12 @@ afterAll(async () => {
 
 describe("a Python client generated from hooks.proto", () => {
   it("handshakes, registers a blocking hook, and answers the agent", async () => {
-    expect(await nextLine()).toEqual({ resumed: "false" });
+    expect(await nextLine()).toEqual({ resumed: "false", secretLength: 43 });
+    expect(await nextLine()).toEqual({ withoutSecret: "UNAUTHENTICATED" });
     expect(await nextLine()).toEqual({ ready: ["py-guard"] });
     expect(engine.list()).toMatchObject([
       {
-        id: "python-client/py-guard",
+        source: "remote:python-client",
         name: "python-guard",
         priority: -1,
         failBehavior: "block",

@@ -72,16 +72,17 @@ function raw(url: string | undefined, headers: Record<string, string> = {}) {
   };
 }
 
-const hello = (clientId = "raw", token: string | null = TOKEN) => ({
+const hello = (clientId = "raw", token: string | null = TOKEN, clientSecret?: string) => ({
   type: "Hello",
   clientId,
   protocol: PROTOCOL,
   ...(token !== null ? { token } : {}),
+  ...(clientSecret !== undefined ? { clientSecret } : {}),
 });
 
-async function welcomed(server: HookServer, clientId = "raw", headers = {}) {
+async function welcomed(server: HookServer, clientId = "raw", headers = {}, clientSecret?: string) {
   const s = raw(server.webSocketUrl, headers);
-  await s.send(hello(clientId));
+  await s.send(hello(clientId, TOKEN, clientSecret));
   const welcome = await s.next((f) => f.type === "Welcome");
   return { ...s, welcome };
 }
@@ -95,6 +96,7 @@ describe("the first frame", () => {
       clientId: "raw",
       resumed: false,
       protocol: PROTOCOL,
+      clientSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     expect(s.socket.protocol).toBe(PROTOCOL);
     expect(
@@ -102,7 +104,7 @@ describe("the first frame", () => {
     ).toEqual({ type: "RegisterHookResponse", id: "1", hookId: "h" });
     const listed = await s.ask({ type: "ListHooksRequest", id: "2" });
     expect(listed).toMatchObject({ type: "ListHooksResponse", id: "2", hooks: [{ hookId: "h" }] });
-    expect(engine.list().map((h) => h.id)).toEqual(["raw/h"]);
+    expect(engine.list().map((h) => h.name)).toEqual(["h"]);
   });
 
   it.each([
@@ -379,8 +381,18 @@ describe("hostile frames after the handshake", () => {
     const { server } = await serve();
     const first = await welcomed(server, "same");
     await first.ask({ type: "RegisterHookRequest", id: "1", eventType: "Stop" });
-    const second = await welcomed(server, "same");
+    // Without the secret of the first Welcome, the same id is refused and the first socket stays.
+    const impostor = raw(server.webSocketUrl, {});
+    await impostor.send(hello("same"));
+    expect((await impostor.closed).code).toBe(WS_CLOSE_CODES.unauthenticated);
+    expect(impostor.frames.at(-1)).toMatchObject({
+      type: "Error",
+      code: "UNAUTHENTICATED",
+      path: ["x-a3s-client-secret"],
+    });
+    const second = await welcomed(server, "same", {}, String(first.welcome.clientSecret));
     expect(second.welcome.resumed).toBe(true);
+    expect(second.welcome.clientSecret).toBe(first.welcome.clientSecret);
     expect((await first.closed).code).toBe(WS_CLOSE_CODES.replaced);
     expect(first.frames.at(-1)).toMatchObject({ type: "Error", code: "ABORTED" });
   });
@@ -399,7 +411,10 @@ describe("one port for gRPC, WebSocket and the host's page", () => {
     expect(await page.text()).toBe("page at /index.html");
     const grpc = createGrpcTransport({ address: server.address, clientId: "g", token: TOKEN });
     cleanup.push(() => grpc.close());
-    expect(await grpc.call("ListHooks", {})).toEqual({ hooks: [] });
+    // gRPC answers (a hook call before any stream is out of order, which only gRPC can say).
+    await expect(grpc.call("ListHooks", {})).rejects.toMatchObject({
+      code: "FAILED_PRECONDITION",
+    });
     expect((await welcomed(server)).welcome.type).toBe("Welcome");
   });
 
@@ -425,7 +440,10 @@ describe("one port for gRPC, WebSocket and the host's page", () => {
     expect(opened).toBe(false);
     const grpc = createGrpcTransport({ address: server.address, clientId: "g", token: TOKEN });
     cleanup.push(() => grpc.close());
-    expect(await grpc.call("ListHooks", {})).toEqual({ hooks: [] });
+    // gRPC answers (a hook call before any stream is out of order, which only gRPC can say).
+    await expect(grpc.call("ListHooks", {})).rejects.toMatchObject({
+      code: "FAILED_PRECONDITION",
+    });
   });
 
   it("adds a WebSocket port by option, and its pages' origin is allowed", async () => {
@@ -451,7 +469,10 @@ describe("one port for gRPC, WebSocket and the host's page", () => {
       credentials: credentials.createSsl(cert),
     });
     cleanup.push(() => grpc.close());
-    expect(await grpc.call("ListHooks", {})).toEqual({ hooks: [] });
+    // gRPC answers (a hook call before any stream is out of order, which only gRPC can say).
+    await expect(grpc.call("ListHooks", {})).rejects.toMatchObject({
+      code: "FAILED_PRECONDITION",
+    });
     expect((await welcomed(server)).welcome.type).toBe("Welcome");
   });
 });

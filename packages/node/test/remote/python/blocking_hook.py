@@ -36,7 +36,22 @@ def outgoing():
 # The handshake: open the stream first, wait for the server to accept it, then register.
 stream = stub.HookStream(outgoing(), metadata=metadata)
 accepted = dict(stream.initial_metadata())
-print(json.dumps({"resumed": accepted.get("x-a3s-resumed")}), flush=True)
+secret = accepted.get("x-a3s-client-secret", "")
+print(
+    json.dumps({"resumed": accepted.get("x-a3s-resumed"), "secretLength": len(secret)}),
+    flush=True,
+)
+
+# Without the secret the server refuses every later call for this client id.
+try:
+    stub.ListHooks(hooks_pb2.ListHooksRequest(), metadata=metadata)
+    refused = None
+except grpc.RpcError as error:
+    refused = error.code().name
+print(json.dumps({"withoutSecret": refused}), flush=True)
+
+# The secret goes with every later call, and stays in memory only.
+metadata = metadata + (("x-a3s-client-secret", secret),)
 
 stub.RegisterHook(
     hooks_pb2.RegisterHookRequest(
