@@ -112,17 +112,16 @@ export function tryNormalizeHookOutput(
       ),
     };
   }
-  // A plain copy within the JSON limits first: the schema's records would drop a `__proto__`
-  // key of `updatedInput` without a word, and no later walk may meet a 100 000-level object.
-  const plain: Record<string, unknown> = {};
+  // Within the JSON limits first: the schema's records would drop a `__proto__` key of
+  // `updatedInput` without a word, and no later walk may meet a 100 000-level object. (The
+  // engine copies the response it gets; here a check is enough.)
   for (const key of Object.keys(value)) {
-    const raw = (value as Record<string, unknown>)[key];
-    if (FORBIDDEN_KEYS.has(key) || raw === undefined) continue;
-    const field = copyJsonData(raw, [key]);
-    if (!field.success) return field;
-    plain[key] = field.data;
+    const field = (value as Record<string, unknown>)[key];
+    if (FORBIDDEN_KEYS.has(key) || field === undefined) continue;
+    const checkedField = copyJsonData(field, [key]);
+    if (!checkedField.success) return checkedField;
   }
-  const checked = validate(dialectSchema, plain, "INVALID_OUTPUT");
+  const checked = validate(dialectSchema, value, "INVALID_OUTPUT");
   if (!checked.success) return checked;
   const out = checked.data;
   const keys = Object.keys(value);
