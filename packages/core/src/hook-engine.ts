@@ -186,7 +186,12 @@ export class HookEngine {
   }
 
   #prepare(r: ValidRegistration, path: (string | number)[]): StoredHook {
-    const matcher = compileMatcher(r.event, r.matcher as never, [...path, "matcher"]);
+    const matcher = compileMatcher(
+      r.event,
+      r.matcher as never,
+      [...path, "matcher"],
+      r.regex === undefined ? {} : { regex: r.regex },
+    );
     return {
       id: r.id ?? randomId(),
       name: r.name,

@@ -106,7 +106,14 @@ export {
 export { InvocationContext } from "./invocation-context.js";
 export { copyJsonData, MAX_JSON_DEPTH, MAX_JSON_NODES, tooDeepField } from "./json-limits.js";
 export { applyMergePatch, patchPaths } from "./json-merge-patch.js";
-export type { CompiledMatcher, Matcher, ToolMatcher } from "./matcher.js";
+export type {
+  CompiledMatcher,
+  Matcher,
+  MatcherOptions,
+  RegexCompiler,
+  RegexTest,
+  ToolMatcher,
+} from "./matcher.js";
 export { compileMatcher, compileNameMatcher } from "./matcher.js";
 export type {
   FailBehavior,

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createEvent } from "./create-event.js";
 import type { HookEvent } from "./event-schemas.js";
@@ -142,5 +143,70 @@ describe("compileMatcher", () => {
     expect(() => compileMatcher("Notification", { tool: "Bash" })).toThrow(/tool events only/);
     expect(() => compileMatcher("PreToolUse", 42 as never)).toThrow(HookError);
     expect(() => compileMatcher("PreToolUse", { commandPattern: "(" })).toThrow(/commandPattern/);
+  });
+});
+
+describe("MatcherOptions.regex", () => {
+  const compiled: string[] = [];
+  /** An engine that records what it compiles and refuses lookaround, as a linear-time one does. */
+  const recording = (source: string) => {
+    if (/\(\?[=!<]/.test(source)) throw new Error("lookaround is not supported");
+    compiled.push(source);
+    return new RegExp(source);
+  };
+  const pre = (args: Record<string, unknown>) =>
+    createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args });
+
+  it("compiles name patterns, command patterns and globs with the engine given", () => {
+    compiled.length = 0;
+    const m = compileMatcher(
+      "PreToolUse",
+      { tool: "Ba.h", commandPattern: "^rm ", pathPattern: "src/**/*.ts" },
+      ["matcher"],
+      { regex: recording },
+    )!;
+    expect(compiled).toHaveLength(3);
+    expect(m(pre({ command: "rm x", path: "src/a/b.ts" }))).toBe(true);
+    expect(m(pre({ command: "rm x", path: "src/../b.ts" }))).toBe(false);
+    expect(m(pre({ command: "ls", path: "src/a/b.ts" }))).toBe(false);
+  });
+
+  it("reports a pattern the engine refuses as INVALID_PATTERN naming the field", () => {
+    for (const [matcher, path] of [
+      ["(?=Bash)Bash", "matcher"],
+      [{ commandPattern: "rm(?! -i)" }, "matcher.commandPattern"],
+      [{ pathPattern: "!(*.env)" }, "matcher.pathPattern"],
+    ] as const) {
+      let error: unknown;
+      try {
+        compileMatcher("PreToolUse", matcher, ["matcher"], { regex: recording });
+      } catch (e) {
+        error = e;
+      }
+      expect(HookError.is(error, "INVALID_PATTERN")).toBe(true);
+      expect((error as HookError).message).toContain(`${path}: invalid`);
+      expect((error as HookError).message).toContain("lookaround is not supported");
+    }
+  });
+
+  it("matches the same paths as picomatch for globs without lookaround, dot segments aside", () => {
+    const segment = fc.stringMatching(/^[a-c.]{1,3}$/);
+    const globPart = fc.constantFrom("*", "**", "?", "a", "b*", "*.c", "{a,b}", "[ab]", ".a");
+    const pathOf = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join("/"));
+    const globOf = fc.array(globPart, { minLength: 1, maxLength: 4 }).map((s) => s.join("/"));
+    fc.assert(
+      fc.property(fc.oneof(globOf, globPart), fc.array(pathOf, { maxLength: 8 }), (glob, paths) => {
+        const native = compileMatcher("PreToolUse", { pathPattern: glob })!;
+        const linear = compileMatcher("PreToolUse", { pathPattern: glob }, ["matcher"], {
+          regex: recording,
+        })!;
+        for (const path of paths) {
+          const dotted = path.split("/").some((s) => s === "." || s === "..");
+          const expected = dotted ? false : native(pre({ path }));
+          expect(linear(pre({ path })), `${glob} on ${path}`).toBe(expected);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

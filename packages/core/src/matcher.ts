@@ -25,6 +25,34 @@ export type Matcher<E extends HookEventName = HookEventName> =
 /** A compiled matcher; `null` means "matches everything" so the engine can skip the call. */
 export type CompiledMatcher = ((event: HookEvent) => boolean) | null;
 
+/** A compiled regular expression, as far as matchers use one. */
+export interface RegexTest {
+  /** True when the expression matches somewhere in `input` (`RegExp.prototype.test`). */
+  test(input: string): boolean;
+}
+
+/**
+ * Compiles the regular expressions of string and object matchers (`source` as a `RegExp`
+ * with no flags would read it). Throws for a source it cannot compile or does not support;
+ * the error's message is shown to whoever wrote the pattern.
+ */
+export type RegexCompiler = (source: string) => RegexTest;
+
+/** How a matcher compiles its patterns. */
+export interface MatcherOptions {
+  /**
+   * The regular-expression engine; JavaScript's `RegExp` when left out. A backtracking engine
+   * can take exponential time on a hostile pattern (`^(a+)+$`), so patterns from untrusted
+   * places (remote clients, settings files) should compile with a linear-time one, such as
+   * `linearRegex` of `@a3s-lab/hooks-node`. When given, globs (`pathPattern`) are compiled
+   * through it too: the same globs match the same paths, except that a path with a `.` or `..`
+   * segment never matches (wildcards never match those segments either way).
+   */
+  regex?: RegexCompiler;
+}
+
+const nativeRegex: RegexCompiler = (source) => new RegExp(source);
+
 // A dot is not a plain-name character: Claude Code users write `Notebook.*` meaning a regex.
 const PLAIN = /^[\w:-]+(?:\|[\w:-]+)*$/;
 const WILDCARD = /^[\w:*-]+(?:\|[\w:*-]+)*$/;
@@ -36,12 +64,12 @@ function escapeRegex(text: string): string {
 
 function compileRegex(
   source: string,
-  flags: string,
+  compile: RegexCompiler,
   field: readonly (string | number)[],
   written = source,
-): RegExp {
+): RegexTest {
   try {
-    return new RegExp(source, flags);
+    return compile(source);
   } catch (error) {
     throw new HookError(
       "INVALID_PATTERN",
@@ -64,13 +92,15 @@ function compileRegex(
 export function compileNameMatcher(
   pattern: string,
   field: readonly (string | number)[] = ["matcher"],
+  options: MatcherOptions = {},
 ): ((name: string | undefined) => boolean) | null {
   const p = pattern.trim();
   if (p === "" || p === "*") return null;
+  const compile = options.regex ?? nativeRegex;
   const origin = /^(builtin|mcp):(.*)$/.exec(p);
   if (origin) {
     const wantMcp = origin[1] === "mcp";
-    const inner = compileNameMatcher(origin[2] ?? "", field);
+    const inner = compileNameMatcher(origin[2] ?? "", field, options);
     return (name) =>
       name !== undefined && name.startsWith("mcp__") === wantMcp && (inner === null || inner(name));
   }
@@ -84,11 +114,41 @@ export function compileNameMatcher(
       .split("|")
       .map((alt) => alt.split("*").map(escapeRegex).join(".*"))
       .join("|");
-    const re = compileRegex(`^(?:${source})$`, "", field, p);
+    const re = compileRegex(`^(?:${source})$`, compile, field, p);
     return (name) => name !== undefined && re.test(name);
   }
-  const re = compileRegex(`^(?:${p})$`, "", field, p);
+  const re = compileRegex(`^(?:${p})$`, compile, field, p);
   return (name) => name !== undefined && re.test(name);
+}
+
+/**
+ * picomatch's lookarounds, the only ones it writes for a glob that uses no extglob: they keep
+ * wildcards off `.` and `..` segments and empty ones. A linear-time engine has no lookaround,
+ * so they are left out and such paths are refused before the expression runs.
+ */
+const GLOB_LOOKAROUNDS = [
+  "(?!(?:^|\\/)\\.{1,2}(?:\\/|$))",
+  "(?!\\.{1,2}(?:\\/|$))",
+  "(?!\\.{0,1}(?:\\/|$))",
+  "(?!\\.)",
+  "(?=.)",
+];
+const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
+
+/** A glob as picomatch reads it, matched by `compile`'s engine. */
+function compileGlob(
+  pattern: string,
+  picoOptions: { dot: boolean; basename?: boolean },
+  compile: RegexCompiler,
+): (path: string) => boolean {
+  let source = picomatch.makeRe(pattern, picoOptions).source;
+  for (const lookaround of GLOB_LOOKAROUNDS) source = source.split(lookaround).join("");
+  const re = compile(source);
+  // picomatch's `basename` option: a pattern without a slash is tested on the file name.
+  const subject = picoOptions.basename
+    ? (path: string) => path.slice(path.lastIndexOf("/") + 1)
+    : (path: string) => path;
+  return (path) => path !== "" && !DOT_SEGMENT.test(path) && re.test(subject(path));
 }
 
 function pathArgument(event: HookEvent): string | undefined {
@@ -133,10 +193,11 @@ function toolNameMatcher(
 function compileToolMatcher(
   matcher: ToolMatcher,
   field: readonly (string | number)[],
+  options: MatcherOptions,
 ): CompiledMatcher {
   const tests: ((event: HookEvent) => boolean)[] = [];
   if (matcher.tool !== undefined) {
-    const byName = compileNameMatcher(matcher.tool, [...field, "tool"]);
+    const byName = compileNameMatcher(matcher.tool, [...field, "tool"], options);
     if (byName) tests.push((e) => byName((e as { tool?: string }).tool));
   }
   if (matcher.pathPattern !== undefined && matcher.pathPattern !== "") {
@@ -145,14 +206,16 @@ function compileToolMatcher(
       // A pattern without a slash (`*.env`) matches the file name in any folder. picomatch's
       // `basename` option is only for such patterns: with a slash it stops matching at all.
       const pattern = matcher.pathPattern;
-      glob = picomatch(
-        pattern,
-        pattern.includes("/") ? { dot: true } : { dot: true, basename: true },
-      );
+      const picoOptions = pattern.includes("/") ? { dot: true } : { dot: true, basename: true };
+      glob =
+        options.regex === undefined
+          ? picomatch(pattern, picoOptions)
+          : compileGlob(pattern, picoOptions, options.regex);
     } catch (error) {
+      if (HookError.is(error)) throw error;
       throw new HookError(
         "INVALID_PATTERN",
-        `${[...field, "pathPattern"].join(".")}: invalid glob ${JSON.stringify(matcher.pathPattern)}`,
+        `${[...field, "pathPattern"].join(".")}: invalid glob ${JSON.stringify(matcher.pathPattern)}: ${(error as Error).message}`,
         {
           cause: error,
           path: [...field, "pathPattern"],
@@ -165,7 +228,10 @@ function compileToolMatcher(
     });
   }
   if (matcher.commandPattern !== undefined && matcher.commandPattern !== "") {
-    const re = compileRegex(matcher.commandPattern, "", [...field, "commandPattern"]);
+    const re = compileRegex(matcher.commandPattern, options.regex ?? nativeRegex, [
+      ...field,
+      "commandPattern",
+    ]);
     tests.push((e) => {
       const command = (e as { args?: { command?: unknown } }).args?.command;
       return typeof command === "string" && re.test(command);
@@ -185,6 +251,7 @@ export function compileMatcher<E extends HookEventName>(
   event: E,
   matcher: Matcher<E> | undefined,
   field: readonly (string | number)[] = ["matcher"],
+  options: MatcherOptions = {},
 ): CompiledMatcher {
   if (matcher === undefined || matcher === null) return null;
   if (typeof matcher === "function") {
@@ -192,7 +259,7 @@ export function compileMatcher<E extends HookEventName>(
   }
   const spec = eventSpecs[event];
   if (typeof matcher === "string") {
-    const byName = compileNameMatcher(matcher, field);
+    const byName = compileNameMatcher(matcher, field, options);
     if (byName === null) return null;
     if (spec.matcherTarget === undefined) {
       throw new HookError(
@@ -215,7 +282,7 @@ export function compileMatcher<E extends HookEventName>(
         { path: field },
       );
     }
-    return compileToolMatcher(matcher, field);
+    return compileToolMatcher(matcher, field, options);
   }
   throw new HookError(
     "INVALID_REGISTRATION",

@@ -4,7 +4,7 @@ import { resolveEventName } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import type { HookResponse } from "./hook-response.js";
 import { MAX_DELAY_MS } from "./hook-response.js";
-import type { Matcher, ToolMatcher } from "./matcher.js";
+import type { Matcher, MatcherOptions, RegexCompiler, ToolMatcher } from "./matcher.js";
 import type { FailBehavior } from "./merge.js";
 import { parseOrThrow } from "./validation.js";
 
@@ -73,6 +73,13 @@ export interface HookOptions {
   name?: string;
   /** Where the hook came from (`settings:/path`, `remote:client-id`, …), for listings. */
   source?: string;
+  /**
+   * The engine that compiles the matcher's regular expressions and globs; JavaScript's
+   * `RegExp` when left out (fine for patterns the host writes). For patterns from untrusted
+   * places pass a linear-time one, such as `linearRegex` of `@a3s-lab/hooks-node`, so no
+   * pattern can stall the event loop. See {@link MatcherOptions}.
+   */
+  regex?: RegexCompiler;
 }
 
 /** One hook for one event. */
@@ -126,6 +133,7 @@ const optionsShape = {
   id: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
   name: z.optional(z.string().check(z.maxLength(256))),
   source: z.optional(z.string().check(z.maxLength(4096))),
+  regex: z.optional(z.custom<RegexCompiler>(isFunction, "expected a function")),
 };
 
 const matcherSchema = z.optional(

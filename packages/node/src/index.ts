@@ -21,6 +21,7 @@ export type { HookInput, HookInputOptions } from "./command/hook-input.js";
 export { hookInputSchema, toHookInput } from "./command/hook-input.js";
 export { hookOutputSchema } from "./command/hook-output-schema.js";
 export { TEMPLATE_VARIABLES, templateVariables } from "./command/template-variables.js";
+export { linearRegex } from "./linear-regex.js";
 export type { ShellContext } from "./shell-quote.js";
 export { quoteForContext, shellContextAt, shellEscaper, shellQuote } from "./shell-quote.js";
 

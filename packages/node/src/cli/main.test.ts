@@ -130,6 +130,32 @@ describe("a3s-hooks test", () => {
     expect(allowed.stdout).toContain("Result: continue");
   });
 
+  it("matches a catastrophic regex from a settings file in linear time and exits at once", async () => {
+    const settings = write(join(root, "hooks.json"), {
+      hooks: { PreToolUse: [group("^(a+)+$", { command: "exit 2" })] },
+    });
+    // A backtracking engine needs minutes for this name; the test's timeout is the hang guard.
+    const run = await cli([
+      "test",
+      "PreToolUse",
+      "--settings",
+      settings,
+      "--tool",
+      `${"a".repeat(31)}!`,
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Result: continue");
+  });
+
+  it("refuses a settings matcher the linear-time engine cannot run, naming where it is", async () => {
+    const settings = write(join(root, "hooks.json"), {
+      hooks: { PreToolUse: [group("(?!Read).*", { command: "exit 2" })] },
+    });
+    const run = await cli(["test", "PreToolUse", "--settings", settings, "--tool", "Bash"]);
+    expect(`${run.stdout}${run.stderr}`).toContain("PreToolUse[0].matcher");
+    expect(`${run.stdout}${run.stderr}`).toContain("no backreferences or lookaround");
+  });
+
   it("takes a captured Claude Code payload on stdin and shows the rewritten input", async () => {
     const settings = write(join(root, "hooks.json"), {
       hooks: { PreToolUse: [group("Bash", { command: fixture("updated-input.py") })] },

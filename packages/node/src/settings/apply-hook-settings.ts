@@ -9,6 +9,7 @@ import {
   type CommandHookOptions,
   type CommandRunReport,
 } from "../command/command-hook.js";
+import { linearRegex } from "../linear-regex.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
 import { displayPath } from "./settings-problem.js";
 
@@ -140,14 +141,17 @@ export function applyHookSettings(
           ...(onRun ? { onRun: (report: CommandRunReport) => onRun(report, hook) } : {}),
         },
       );
-      const handle = engine.register(
-        command.registration({
+      const handle = engine.register({
+        ...command.registration({
           event: hook.event,
           matcher: hook.matcher,
           source: hook.source,
           failBehavior: settings.options.failBehavior,
         }),
-      );
+        // A settings file may come from a cloned repository: its patterns must not be able to
+        // stall the agent.
+        regex: linearRegex,
+      });
       handles.push(handle);
       applied.push({ hook, id: handle.id });
     } catch (error) {

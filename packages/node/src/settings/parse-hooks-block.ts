@@ -10,6 +10,7 @@ import {
 import type { z } from "zod";
 import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
 import { CommandTemplate } from "../command/command-template.js";
+import { linearRegex } from "../linear-regex.js";
 import type { SettingsHook, SettingsScope } from "./hook-settings.js";
 import {
   type PathKey,
@@ -288,7 +289,11 @@ function checkMatcher(
 ): string | ToolMatcher | undefined | false {
   if (matcher === undefined || matcher === "" || matcher === "*") return undefined;
   try {
-    compileMatcher(event, matcher as string | ToolMatcher, [formatPath(path)]);
+    // Compiled as the hook will be (see applyHookSettings): a pattern the linear-time engine
+    // cannot run is an error of this file, not a surprise at registration.
+    compileMatcher(event, matcher as string | ToolMatcher, [formatPath(path)], {
+      regex: linearRegex,
+    });
     return matcher as string | ToolMatcher;
   } catch (error) {
     const e = HookError.from(error);
