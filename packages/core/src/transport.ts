@@ -70,6 +70,9 @@ export interface HookStream {
  * `PERMISSION_DENIED`, `NOT_FOUND`, `LIMIT_EXCEEDED`, `INVALID_REGISTRATION`, `UNAVAILABLE`, …).
  * A transport need not reconnect on its own: the client opens the hook stream again, with
  * backoff, after `onClose` reports an error; a transport (re)connects lazily on each call.
+ * A transport keeps the resume secret the agent gives each accepted hook stream in memory, and
+ * presents it on every later call and stream (`x-a3s-client-secret`, `Hello.clientSecret`):
+ * without it the agent refuses to act for the client id.
  *
  * @example
  * ```ts
