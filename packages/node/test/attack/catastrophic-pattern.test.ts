@@ -1,0 +1,70 @@
+/**
+ * A remote client registers a pattern that takes a backtracking engine exponential time
+ * (`^(x+)+y` over forty x's: hours). The hook server runs in its own process, so a stall shows
+ * up here as a firing that never answers (the test's timeout), not as a frozen test runner.
+ */
+import type { HookStream } from "@a3s-lab/hooks-core";
+import { describe, expect, it } from "vitest";
+import { createGrpcTransport } from "../../src/grpc/grpc-transport.js";
+import { startHookServerProcess } from "./hook-server-child.js";
+
+const TOKEN = "catastrophic-pattern-token";
+
+describe("a catastrophic pattern from a remote client", () => {
+  it("is matched in linear time: the agent answers, and keeps answering", async () => {
+    const server = await startHookServerProcess({ server: { token: TOKEN } });
+    const transport = createGrpcTransport({
+      address: server.address,
+      clientId: "pattern-client",
+      token: TOKEN,
+    });
+    let stream: HookStream | undefined;
+    try {
+      stream = await transport.openHookStream({
+        onEvent: (event) => {
+          if (event.cancel) return;
+          stream?.send({ hookId: event.hookId, eventId: event.eventId, action: "continue" });
+        },
+        onClose: () => {},
+      });
+      await transport.call("RegisterHook", {
+        eventType: "PreToolUse",
+        hookId: "h",
+        matcher: { commandPattern: "^(x+)+y" },
+      });
+      // Commands of forty x's, two at once: a backtracking engine would not answer today.
+      const results = await server.fireMany(2, 40);
+      expect(results).toEqual(["continue", "continue"]);
+      expect(await server.fire()).toMatchObject({ action: "continue" });
+    } finally {
+      stream?.close();
+      transport.close();
+    }
+  });
+
+  it("is refused at registration when RE2 cannot run it, naming the field", async () => {
+    const server = await startHookServerProcess({ server: { token: TOKEN } });
+    const transport = createGrpcTransport({
+      address: server.address,
+      clientId: "lookaround-client",
+      token: TOKEN,
+    });
+    let stream: HookStream | undefined;
+    try {
+      stream = await transport.openHookStream({ onEvent: () => {}, onClose: () => {} });
+      await expect(
+        transport.call("RegisterHook", {
+          eventType: "PreToolUse",
+          hookId: "h",
+          matcher: { commandPattern: "^(?!git status)" },
+        }),
+      ).rejects.toMatchObject({
+        code: "INVALID_PATTERN",
+        message: expect.stringContaining("matcher.commandPattern: invalid regular expression"),
+      });
+    } finally {
+      stream?.close();
+      transport.close();
+    }
+  });
+});
