@@ -84,3 +84,5 @@ export type { Firing, FiringListener } from "./tracing-engine.js";
 export { TracingHookEngine } from "./tracing-engine.js";
 export { Transcript } from "./transcript.js";
 export { resolveWorkspacePath } from "./workspace-path.js";
+export type { OpenedEntry, OpenIntent, OpenOptions } from "./workspace-root.js";
+export { MAX_SYMLINK_HOPS, WorkspaceRoot } from "./workspace-root.js";

@@ -28,24 +28,13 @@ function isMissing(error: unknown): boolean {
 }
 
 /**
- * Resolve a path a tool was given against the session's working directory and refuse anything
- * that lands outside it: `..`, absolute paths elsewhere, and symlinks (anywhere along the path,
- * dangling ones included) that point out. Returns the real, absolute path (for a file that
- * does not exist yet: its real parent joined with the missing rest).
- *
- * The check is done on real paths because a lexical check alone is fooled by a symlink.
- *
- * @example
- * ```ts
- * await resolveWorkspacePath("/tmp/ws", "notes.md");        // "/tmp/ws/notes.md"
- * await resolveWorkspacePath("/tmp/ws", "../etc/passwd");   // throws OUTSIDE_WORKSPACE
- * ```
+ * Check that a tool's path argument is a usable path: a non-empty string, without NUL bytes, at
+ * most {@link MAX_PATH_LENGTH} characters. Throws `INVALID_INPUT` naming `field`.
  */
-export async function resolveWorkspacePath(
-  root: string,
+export function checkPathInput(
   input: unknown,
-  field: readonly (string | number)[] = ["file_path"],
-): Promise<string> {
+  field: readonly (string | number)[],
+): asserts input is string {
   const where = field.join(".");
   if (typeof input !== "string" || input.length === 0) {
     throw new AgentError("INVALID_INPUT", `${where}: expected a non-empty path`, { path: field });
@@ -62,6 +51,31 @@ export async function resolveWorkspacePath(
       { path: field },
     );
   }
+}
+
+/**
+ * Resolve a path a tool was given against the session's working directory and refuse anything
+ * that lands outside it: `..`, absolute paths elsewhere, and symlinks (anywhere along the path,
+ * dangling ones included) that point out. Returns the real, absolute path (for a file that
+ * does not exist yet: its real parent joined with the missing rest).
+ *
+ * The check is done on real paths because a lexical check alone is fooled by a symlink. It is
+ * a check only: a folder on the path can be swapped for a symlink between it and a later open,
+ * so the file tools open through `WorkspaceRoot`, which checks and opens in one walk.
+ *
+ * @example
+ * ```ts
+ * await resolveWorkspacePath("/tmp/ws", "notes.md");        // "/tmp/ws/notes.md"
+ * await resolveWorkspacePath("/tmp/ws", "../etc/passwd");   // throws OUTSIDE_WORKSPACE
+ * ```
+ */
+export async function resolveWorkspacePath(
+  root: string,
+  input: unknown,
+  field: readonly (string | number)[] = ["file_path"],
+): Promise<string> {
+  const where = field.join(".");
+  checkPathInput(input, field);
   const realRoot = await realpath(root);
   const candidate = path.resolve(realRoot, input);
   const outside = (why: string) =>

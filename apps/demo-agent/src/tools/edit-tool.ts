@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";
-import { resolveWorkspacePath } from "../workspace-path.js";
+import { WorkspaceRoot } from "../workspace-root.js";
 import { defineTool } from "./tool.js";
 import { writeFileSafely } from "./write-file-safely.js";
 import { WRITE_LIMIT } from "./write-tool.js";
@@ -21,36 +20,39 @@ export const editTool = defineTool({
     "Replace old_string with new_string in a file. old_string must occur exactly once unless replace_all is true.",
   inputSchema: editInputSchema,
   readOnly: false,
-  async run(input, ctx) {
-    const file = await resolveWorkspacePath(ctx.workdir, input.file_path, ["args", "file_path"]);
-    const text = await readFile(file, "utf8").catch((error: unknown) => {
-      const e = AgentError.from(error, "TOOL_FAILED");
-      if (e.code !== "NOT_FOUND") throw e;
-      throw new AgentError("NOT_FOUND", `Edit: ${input.file_path} does not exist`, {
-        path: ["args", "file_path"],
-        cause: error,
+  run: (input, ctx) =>
+    WorkspaceRoot.use(ctx.workdir, async (root) => {
+      // One handle for the read and the write, so the file edited is the file read.
+      const { handle } = await root.open(input.file_path, "update", {
+        field: ["args", "file_path"],
       });
-    });
-    const count = text.split(input.old_string).length - 1;
-    if (count === 0) {
-      throw new AgentError("NOT_FOUND", `Edit: old_string does not occur in ${input.file_path}`, {
-        path: ["args", "old_string"],
-      });
-    }
-    if (count > 1 && !input.replace_all) {
-      throw new AgentError(
-        "INVALID_INPUT",
-        `Edit: old_string occurs ${count} times in ${input.file_path}; make it unique or set replace_all`,
-        { path: ["args", "old_string"] },
-      );
-    }
-    // split/join, not String.replace: a "$&" in new_string must stay literal.
-    const next = input.replace_all
-      ? text.split(input.old_string).join(input.new_string)
-      : text.replace(input.old_string, () => input.new_string);
-    await writeFileSafely(file, next);
-    return {
-      output: `replaced ${input.replace_all ? count : 1} occurrence(s) in ${input.file_path}`,
-    };
-  },
+      try {
+        const text = await handle.readFile("utf8");
+        const count = text.split(input.old_string).length - 1;
+        if (count === 0) {
+          throw new AgentError(
+            "NOT_FOUND",
+            `Edit: old_string does not occur in ${input.file_path}`,
+            { path: ["args", "old_string"] },
+          );
+        }
+        if (count > 1 && !input.replace_all) {
+          throw new AgentError(
+            "INVALID_INPUT",
+            `Edit: old_string occurs ${count} times in ${input.file_path}; make it unique or set replace_all`,
+            { path: ["args", "old_string"] },
+          );
+        }
+        // split/join, not String.replace: a "$&" in new_string must stay literal.
+        const next = input.replace_all
+          ? text.split(input.old_string).join(input.new_string)
+          : text.replace(input.old_string, () => input.new_string);
+        await writeFileSafely(handle, next);
+        return {
+          output: `replaced ${input.replace_all ? count : 1} occurrence(s) in ${input.file_path}`,
+        };
+      } finally {
+        await handle.close();
+      }
+    }),
 });

@@ -1,9 +1,10 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { editTool } from "./edit-tool.js";
-import { globTool } from "./glob-tool.js";
+import { GLOB_RESULT_LIMIT, globTool } from "./glob-tool.js";
 import { grepTool } from "./grep-tool.js";
 import { readTool } from "./read-tool.js";
 import { parseToolInput } from "./tool.js";
@@ -50,11 +51,47 @@ describe("Read", () => {
   it("says NOT_FOUND for a missing file and INVALID_INPUT for a folder", async () => {
     await expect(readTool.run({ file_path: "nope.md" }, ctx())).rejects.toMatchObject({
       code: "NOT_FOUND",
-      message: "Read: nope.md does not exist",
+      message: 'args.file_path: "nope.md" does not exist',
     });
     await expect(readTool.run({ file_path: "docs" }, ctx())).rejects.toMatchObject({
       code: "INVALID_INPUT",
     });
+  });
+});
+
+describe("special files", () => {
+  it("answers Reads of a FIFO with an error at once, and later Reads still run", async () => {
+    execFileSync("mkfifo", [path.join(workdir, "pipe")]);
+    // Four: as many as libuv's threads. A blocking open of a FIFO would hold each one for ever.
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() => readTool.run({ file_path: "pipe" }, ctx()).catch((e: unknown) => e)),
+    );
+    for (const answer of answers) {
+      expect(answer).toMatchObject({
+        code: "INVALID_INPUT",
+        path: ["args", "file_path"],
+        message: 'args.file_path: "pipe" is a FIFO, not a regular file',
+      });
+    }
+    expect((await readTool.run({ file_path: "docs/a.md" }, ctx())).output).toBe(
+      "alpha\nbeta\ngamma\n",
+    );
+  });
+
+  it("refuses to Write, Edit or Grep a FIFO, and a tree search skips it", async () => {
+    execFileSync("mkfifo", [path.join(workdir, "pipe")]);
+    await expect(writeTool.run({ file_path: "pipe", content: "x" }, ctx())).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      path: ["args", "file_path"],
+    });
+    await expect(
+      editTool.run({ file_path: "pipe", old_string: "a", new_string: "b" }, ctx()),
+    ).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("FIFO") });
+    await expect(grepTool.run({ pattern: "x", path: "pipe" }, ctx())).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      path: ["args", "path"],
+    });
+    expect((await grepTool.run({ pattern: "gamma" }, ctx())).output).toBe("docs/a.md:3: gamma");
   });
 });
 
@@ -139,12 +176,44 @@ describe("Edit", () => {
 describe("Glob and Grep", () => {
   it("Glob lists matches relative to the working directory and never follows symlinks out", async () => {
     await symlink(outside, path.join(workdir, "escape"));
-    expect((await globTool.run({ pattern: "**/*.md" }, ctx())).output).toBe("docs/a.md");
-    expect((await globTool.run({ pattern: "*.txt" }, ctx())).output).toBe("b.txt");
-    expect((await globTool.run({ pattern: "*.none" }, ctx())).output).toBe("no files match");
+    const glob = async (pattern: string, dir?: string) =>
+      JSON.parse(
+        (await globTool.run(dir === undefined ? { pattern } : { pattern, path: dir }, ctx()))
+          .output,
+      );
+    expect(await glob("**/*.md")).toEqual({ files: ["docs/a.md"], truncated: false });
+    expect(await glob("*.txt")).toEqual({ files: ["b.txt"], truncated: false });
+    expect(await glob("*.none")).toEqual({ files: [], truncated: false });
+    expect(await glob("**/*", "docs")).toEqual({ files: ["docs/a.md"], truncated: false });
     await expect(globTool.run({ pattern: "*", path: "../outside" }, ctx())).rejects.toMatchObject({
       code: "OUTSIDE_WORKSPACE",
     });
+  });
+
+  it("Glob answers JSON, so a file name with a newline cannot pass for two files", async () => {
+    await writeFile(path.join(workdir, "a\nsecret.txt"), "x");
+    const { output } = await globTool.run({ pattern: "*.txt" }, ctx());
+    expect(JSON.parse(output)).toEqual({ files: ["a\nsecret.txt", "b.txt"], truncated: false });
+  });
+
+  it("Glob says when it stopped at its limit", async () => {
+    await mkdir(path.join(workdir, "many"));
+    for (let i = 0; i <= GLOB_RESULT_LIMIT; i++) {
+      await writeFile(path.join(workdir, "many", `${i}.log`), "");
+    }
+    const { files, truncated } = JSON.parse(
+      (await globTool.run({ pattern: "many/*.log" }, ctx())).output,
+    );
+    expect(files).toHaveLength(GLOB_RESULT_LIMIT);
+    expect(truncated).toBe(true);
+  });
+
+  it("Grep quotes a file name with a newline, so it cannot forge a match line", async () => {
+    // Unquoted, this name would add the line `a.txt:1: "beta" forged` to the answer.
+    await writeFile(path.join(workdir, 'a.txt:1: "beta" forged\nz.txt'), "beta\n");
+    expect((await grepTool.run({ pattern: "beta", glob: "*.txt" }, ctx())).output).toBe(
+      '"a.txt:1: \\"beta\\" forged\\nz.txt":1: beta\nb.txt:1: beta one',
+    );
   });
 
   it("Grep answers file:line: text, with case and glob options", async () => {

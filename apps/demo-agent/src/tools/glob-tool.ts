@@ -1,7 +1,7 @@
 import picomatch from "picomatch";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";
-import { resolveWorkspacePath } from "../workspace-path.js";
+import { WorkspaceRoot } from "../workspace-root.js";
 import { defineTool } from "./tool.js";
 import { walkFiles } from "./walk-files.js";
 
@@ -14,11 +14,14 @@ export const globInputSchema = z.strictObject({
   path: z.string().min(1).optional(),
 });
 
-/** Lists files matching a glob (`**\/*.md`), relative to the working directory. */
+/**
+ * Lists files matching a glob (`**\/*.md`), relative to the working directory. The answer is
+ * JSON, `{"files":["docs/a.md"],"truncated":false}`, because a file name may contain a newline:
+ * one name per line would let a file named `a\nsecret.txt` pass for two files.
+ */
 export const globTool = defineTool({
   name: "Glob",
-  description:
-    "List files matching a glob pattern such as **/*.md, relative to the working directory.",
+  description: `List files matching a glob pattern such as **/*.md. Answers JSON: {"files": [paths relative to the working directory], "truncated": true when more than ${GLOB_RESULT_LIMIT} matched}.`,
   inputSchema: globInputSchema,
   readOnly: true,
   async run(input, ctx) {
@@ -35,19 +38,20 @@ export const globTool = defineTool({
         },
       );
     }
-    const root = await resolveWorkspacePath(ctx.workdir, ".", ["workdir"]);
-    const dir = await resolveWorkspacePath(ctx.workdir, input.path ?? ".", ["args", "path"]);
-    const found: string[] = [];
-    let more = false;
-    for await (const file of walkFiles(root, dir)) {
-      if (!isMatch(file)) continue;
-      if (found.length === GLOB_RESULT_LIMIT) {
-        more = true;
-        break;
+    return WorkspaceRoot.use(ctx.workdir, async (root) => {
+      const dir = await root.open(input.path ?? ".", "folder", { field: ["args", "path"] });
+      await dir.handle.close();
+      const files: string[] = [];
+      let truncated = false;
+      for await (const file of walkFiles(root, dir.relative)) {
+        if (!isMatch(file)) continue;
+        if (files.length === GLOB_RESULT_LIMIT) {
+          truncated = true;
+          break;
+        }
+        files.push(file);
       }
-      found.push(file);
-    }
-    if (found.length === 0) return { output: "no files match" };
-    return { output: found.join("\n") + (more ? `\n[more than ${GLOB_RESULT_LIMIT} files]` : "") };
+      return { output: JSON.stringify({ files, truncated }) };
+    });
   },
 });

@@ -1,10 +1,8 @@
-import { stat } from "node:fs/promises";
-import path from "node:path";
 import { Worker } from "node:worker_threads";
 import picomatch from "picomatch";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";
-import { resolveWorkspacePath } from "../workspace-path.js";
+import { type OpenedEntry, WorkspaceRoot } from "../workspace-root.js";
 import { defineTool } from "./tool.js";
 import { walkFiles } from "./walk-files.js";
 
@@ -29,27 +27,30 @@ export const grepInputSchema = z.strictObject({
 });
 
 /**
- * The matching loop, run in a worker thread: a regular expression from a model can backtrack
- * for ever (`(a+)+!`), and only a thread can be stopped in the middle of one `test`.
+ * The matching, run in a worker thread: a regular expression from a model can backtrack for
+ * ever (`(a+)+!`), and only a thread can be stopped in the middle of one `test`. The worker is
+ * handed each file's text, never a name to open: the name could be a symlink by then.
+ * A file name with a control character or a quote is written as a JSON string, so a name with
+ * a newline cannot pass for a match line of its own.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const { readFileSync } = require("node:fs");
-const { pattern, flags, files, lineLimit, resultLimit } = workerData;
+const { pattern, flags, lineLimit, resultLimit } = workerData;
 const re = new RegExp(pattern, flags);
-const hits = [];
-let more = false;
-outer: for (const [rel, full] of files) {
-  let text;
-  try { text = readFileSync(full, "utf8"); } catch { continue; }
+let found = 0;
+parentPort.on("message", ([rel, text]) => {
+  const name = /[\\u0000-\\u001f\\u007f"]/.test(rel) ? JSON.stringify(rel) : rel;
+  const hits = [];
+  let more = false;
   const lines = text.split("\\n");
   for (let i = 0; i < lines.length; i++) {
     if (!re.test(lines[i].slice(0, lineLimit))) continue;
-    if (hits.length === resultLimit) { more = true; break outer; }
-    hits.push(rel + ":" + (i + 1) + ": " + lines[i].slice(0, 200));
+    if (found === resultLimit) { more = true; break; }
+    found++;
+    hits.push(name + ":" + (i + 1) + ": " + lines[i].slice(0, 200));
   }
-}
-parentPort.postMessage({ hits, more });
+  parentPort.postMessage({ hits, more });
+});
 `;
 
 interface SearchResult {
@@ -57,47 +58,84 @@ interface SearchResult {
   more: boolean;
 }
 
-function search(
+/** Feed `files` (relative path and text) to a matching worker, one at a time, within `timeout`. */
+async function search(
+  files: AsyncGenerator<[string, string]>,
   workerData: Record<string, unknown>,
   timeout: number,
   signal: AbortSignal | undefined,
 ): Promise<SearchResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData,
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    const finish = (fn: () => void) => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      void worker.terminate();
-      fn();
-    };
-    const timer = setTimeout(
-      () =>
-        finish(() =>
-          reject(
-            new AgentError(
-              "TIMEOUT",
-              `Grep: the search took longer than ${timeout} ms; simplify the pattern`,
-              {
-                path: ["args", "pattern"],
-              },
-            ),
-          ),
-        ),
-      timeout,
-    );
-    const onAbort = () => finish(() => reject(new AgentError("ABORTED", "Grep: cancelled")));
-    signal?.addEventListener("abort", onAbort, { once: true });
-    worker.once("message", (result: SearchResult) => finish(() => resolve(result)));
-    worker.once("error", (error) =>
-      finish(() =>
-        reject(new AgentError("TOOL_FAILED", `Grep: ${error.message}`, { cause: error })),
-      ),
-    );
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData,
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
   });
+  let stop!: (error: AgentError) => void;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
+  });
+  stopped.catch(() => {});
+  const timer = setTimeout(
+    () =>
+      stop(
+        new AgentError(
+          "TIMEOUT",
+          `Grep: the search took longer than ${timeout} ms; simplify the pattern`,
+          { path: ["args", "pattern"] },
+        ),
+      ),
+    timeout,
+  );
+  const onAbort = () => stop(new AgentError("ABORTED", "Grep: cancelled"));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  worker.once("error", (error) =>
+    stop(new AgentError("TOOL_FAILED", `Grep: ${error.message}`, { cause: error })),
+  );
+  const replies: ((result: SearchResult) => void)[] = [];
+  worker.on("message", (result: SearchResult) => replies.shift()?.(result));
+  try {
+    const hits: string[] = [];
+    for (;;) {
+      const next = await Promise.race([files.next(), stopped]);
+      if (next.done) return { hits, more: false };
+      const reply = new Promise<SearchResult>((resolve) => replies.push(resolve));
+      worker.postMessage(next.value);
+      const result = await Promise.race([reply, stopped]);
+      hits.push(...result.hits);
+      if (result.more) return { hits, more: true };
+    }
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+    void worker.terminate();
+    // Let the file walk close what it holds before the working directory is closed.
+    await files.return(undefined).catch(() => {});
+  }
+}
+
+/** Read a file the walk found; undefined when it changed into something not to read. */
+async function readCandidate(root: WorkspaceRoot, file: string): Promise<string | undefined> {
+  const opened = await root
+    .open(file, "read", { field: ["path"], followSymlinks: false })
+    .catch((error: unknown) => {
+      // Gone, swapped for a symlink or a FIFO since it was listed: not searched.
+      if (AgentError.is(error) && error.code !== "TOOL_FAILED") return undefined;
+      throw error;
+    });
+  if (opened === undefined) return undefined;
+  try {
+    return await readSmall(opened);
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+async function readSmall({ handle, stat }: OpenedEntry): Promise<string | undefined> {
+  if (stat.size > GREP_FILE_LIMIT) return undefined;
+  const buffer = Buffer.alloc(stat.size);
+  const { bytesRead } = await handle.read(buffer, 0, stat.size, 0);
+  return buffer.subarray(0, bytesRead).toString("utf8");
 }
 
 /** Searches file contents with a regular expression; answers `file:line: text`. */
@@ -119,36 +157,44 @@ export const grepTool = defineTool({
       );
     }
     const filter = input.glob ? picomatch(input.glob) : undefined;
-    const root = await resolveWorkspacePath(ctx.workdir, ".", ["workdir"]);
-    const target = await resolveWorkspacePath(ctx.workdir, input.path ?? ".", ["args", "path"]);
-    const info = await stat(target).catch((error: unknown) => {
-      throw AgentError.from(error, "TOOL_FAILED");
+    return WorkspaceRoot.use(ctx.workdir, async (root) => {
+      const target = await root.open(input.path ?? ".", "read", {
+        field: ["args", "path"],
+        allowFolder: true,
+      });
+      async function* texts(): AsyncGenerator<[string, string]> {
+        if (target.stat.isFile()) {
+          try {
+            const text = await readSmall(target);
+            if (text !== undefined && (!filter || filter(target.relative)))
+              yield [target.relative, text];
+          } finally {
+            await target.handle.close();
+          }
+          return;
+        }
+        await target.handle.close();
+        for await (const file of walkFiles(root, target.relative)) {
+          if (filter && !filter(file)) continue;
+          const text = await readCandidate(root, file);
+          if (text !== undefined) yield [file, text];
+        }
+      }
+      const { hits, more } = await search(
+        texts(),
+        {
+          pattern: input.pattern,
+          flags,
+          lineLimit: GREP_LINE_LIMIT,
+          resultLimit: GREP_RESULT_LIMIT,
+        },
+        input.timeout ?? GREP_DEFAULT_TIMEOUT,
+        ctx.signal,
+      );
+      if (hits.length === 0) return { output: "no matches" };
+      return {
+        output: hits.join("\n") + (more ? `\n[more than ${GREP_RESULT_LIMIT} matches]` : ""),
+      };
     });
-    const candidates = info.isFile()
-      ? single(path.relative(root, target))
-      : walkFiles(root, target);
-    const files: [string, string][] = [];
-    for await (const file of candidates) {
-      if (filter && !filter(file)) continue;
-      const full = path.join(root, file);
-      if ((await stat(full)).size <= GREP_FILE_LIMIT) files.push([file, full]);
-    }
-    const { hits, more } = await search(
-      {
-        pattern: input.pattern,
-        flags,
-        files,
-        lineLimit: GREP_LINE_LIMIT,
-        resultLimit: GREP_RESULT_LIMIT,
-      },
-      input.timeout ?? GREP_DEFAULT_TIMEOUT,
-      ctx.signal,
-    );
-    if (hits.length === 0) return { output: "no matches" };
-    return { output: hits.join("\n") + (more ? `\n[more than ${GREP_RESULT_LIMIT} matches]` : "") };
   },
 });
-
-async function* single(file: string): AsyncGenerator<string> {
-  yield file;
-}

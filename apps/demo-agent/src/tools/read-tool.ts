@@ -1,7 +1,5 @@
-import { open } from "node:fs/promises";
 import * as z from "zod";
-import { AgentError } from "../agent-error.js";
-import { resolveWorkspacePath } from "../workspace-path.js";
+import { WorkspaceRoot } from "../workspace-root.js";
 import { defineTool } from "./tool.js";
 
 /** Bytes read at most; the rest of a bigger file is left out and noted. */
@@ -15,48 +13,35 @@ export const readInputSchema = z.strictObject({
   limit: z.number().int().positive().max(100_000).optional(),
 });
 
-/** Reads a text file inside the working directory. */
+/** Reads a text file inside the working directory; FIFOs, sockets and devices are refused. */
 export const readTool = defineTool({
   name: "Read",
   description:
     "Read a text file inside the working directory. Optional 1-based line offset and limit.",
   inputSchema: readInputSchema,
   readOnly: true,
-  async run(input, ctx) {
-    const file = await resolveWorkspacePath(ctx.workdir, input.file_path, ["args", "file_path"]);
-    const handle = await open(file, "r").catch((error: unknown) => {
-      const e = AgentError.from(error, "TOOL_FAILED");
-      if (e.code === "NOT_FOUND") {
-        throw new AgentError("NOT_FOUND", `Read: ${input.file_path} does not exist`, {
-          path: ["args", "file_path"],
-          cause: error,
-        });
+  run: (input, ctx) =>
+    WorkspaceRoot.use(ctx.workdir, async (root) => {
+      const { handle, stat } = await root.open(input.file_path, "read", {
+        field: ["args", "file_path"],
+      });
+      try {
+        const size = Math.min(stat.size, READ_BYTE_LIMIT);
+        const buffer = Buffer.alloc(size);
+        const { bytesRead } = await handle.read(buffer, 0, size, 0);
+        let text = buffer.subarray(0, bytesRead).toString("utf8");
+        if (input.offset !== undefined || input.limit !== undefined) {
+          const start = (input.offset ?? 1) - 1;
+          const lines = text.split("\n");
+          text = lines
+            .slice(start, input.limit === undefined ? undefined : start + input.limit)
+            .join("\n");
+        }
+        if (stat.size > READ_BYTE_LIMIT)
+          text += `\n[file truncated: ${stat.size} bytes, showed ${READ_BYTE_LIMIT}]`;
+        return { output: text };
+      } finally {
+        await handle.close();
       }
-      throw e;
-    });
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) {
-        throw new AgentError("INVALID_INPUT", `Read: ${input.file_path} is not a regular file`, {
-          path: ["args", "file_path"],
-        });
-      }
-      const size = Math.min(stat.size, READ_BYTE_LIMIT);
-      const buffer = Buffer.alloc(size);
-      const { bytesRead } = await handle.read(buffer, 0, size, 0);
-      let text = buffer.subarray(0, bytesRead).toString("utf8");
-      if (input.offset !== undefined || input.limit !== undefined) {
-        const start = (input.offset ?? 1) - 1;
-        const lines = text.split("\n");
-        text = lines
-          .slice(start, input.limit === undefined ? undefined : start + input.limit)
-          .join("\n");
-      }
-      if (stat.size > READ_BYTE_LIMIT)
-        text += `\n[file truncated: ${stat.size} bytes, showed ${READ_BYTE_LIMIT}]`;
-      return { output: text };
-    } finally {
-      await handle.close();
-    }
-  },
+    }),
 });

@@ -1,5 +1,8 @@
+import type { Dirent } from "node:fs";
 import { opendir } from "node:fs/promises";
 import path from "node:path";
+import { AgentError } from "../agent-error.js";
+import type { OpenedEntry, WorkspaceRoot } from "../workspace-root.js";
 
 /** Folders no search descends into. */
 const SKIPPED = new Set([".git", "node_modules"]);
@@ -8,29 +11,59 @@ const SKIPPED = new Set([".git", "node_modules"]);
 const MAX_ENTRIES = 20_000;
 
 /**
- * Every regular file under `dir`, as a path relative to `root`, depth first in name order.
- * Symlinks are never followed (so a search cannot leave the working directory through one),
- * and the walk is bounded so a huge tree cannot stall the agent.
+ * Every regular file under the folder `start` (relative to the root, `""` for the root itself),
+ * as a path relative to the root, depth first in name order. Each folder is opened through
+ * `root` without following symlinks, so a folder swapped for a symlink after it was listed is
+ * skipped rather than followed out of the working directory. Symlinks, FIFOs, sockets and
+ * devices are never yielded, and the walk is bounded so a huge tree cannot stall the agent.
  */
-export async function* walkFiles(root: string, dir: string): AsyncGenerator<string> {
+export async function* walkFiles(root: WorkspaceRoot, start: string): AsyncGenerator<string> {
   let budget = MAX_ENTRIES;
-  const stack = [dir];
+  const stack = [start];
   while (stack.length > 0 && budget > 0) {
     const current = stack.pop()!;
-    const entries = [];
-    for await (const entry of await opendir(current)) entries.push(entry);
+    const entries = await list(root, current, current === start);
     entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
     const folders: string[] = [];
     for (const entry of entries.reverse()) {
       if (--budget < 0) return;
-      const full = path.join(current, entry.name);
+      const relative = path.join(current, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED.has(entry.name)) folders.push(full);
+        if (!SKIPPED.has(entry.name)) folders.push(relative);
       } else if (entry.isFile()) {
-        yield path.relative(root, full);
+        yield relative;
       }
     }
     // Push in reverse so the first folder is searched first.
     for (const folder of folders.reverse()) stack.push(folder);
+  }
+}
+
+async function list(root: WorkspaceRoot, folder: string, first: boolean): Promise<Dirent[]> {
+  let opened: OpenedEntry;
+  try {
+    opened = await root.open(folder === "" ? "." : folder, "folder", {
+      field: ["path"],
+      followSymlinks: false,
+    });
+  } catch (error) {
+    // Gone, or no longer a plain folder, since its parent was listed: skip it. Only the
+    // folder the caller asked for is an error.
+    const raced =
+      AgentError.is(error, "NOT_FOUND") ||
+      AgentError.is(error, "OUTSIDE_WORKSPACE") ||
+      AgentError.is(error, "INVALID_INPUT");
+    if (first || !raced) throw error;
+    return [];
+  }
+  try {
+    const entries: Dirent[] = [];
+    // opendir reopens the descriptor's folder, not a name.
+    for await (const entry of await opendir(`/proc/self/fd/${opened.handle.fd}`)) {
+      entries.push(entry);
+    }
+    return entries;
+  } finally {
+    await opened.handle.close();
   }
 }

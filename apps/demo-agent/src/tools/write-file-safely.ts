@@ -1,27 +1,17 @@
-import { constants } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
-import path from "node:path";
-import { AgentError } from "../agent-error.js";
+import type { FileHandle } from "node:fs/promises";
 
 /**
- * Write a file the confinement check already approved. `O_NOFOLLOW` closes the gap between
- * the check and the write: if a symlink appeared at the last component meanwhile, the open
- * fails instead of writing through it.
+ * Replace a file's contents through a handle `WorkspaceRoot` opened and checked. The file is
+ * emptied through the handle, never by name: `O_TRUNC` on the open would empty whatever the
+ * name pointed to at that instant, before anything could check what was opened. Writes go to
+ * explicit offsets, so a handle that was read first (Edit) is rewritten from the start.
  */
-export async function writeFileSafely(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
-  const handle = await open(file, flags, 0o644).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === "ELOOP") {
-      throw new AgentError("OUTSIDE_WORKSPACE", `${file} became a symlink; refusing to write`, {
-        cause: error,
-      });
-    }
-    throw AgentError.from(error, "TOOL_FAILED");
-  });
-  try {
-    await handle.writeFile(content, "utf8");
-  } finally {
-    await handle.close();
+export async function writeFileSafely(handle: FileHandle, content: string): Promise<void> {
+  const bytes = Buffer.from(content, "utf8");
+  await handle.truncate(0);
+  let written = 0;
+  while (written < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written);
+    written += bytesWritten;
   }
 }

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { resolveWorkspacePath } from "../workspace-path.js";
+import { WorkspaceRoot } from "../workspace-root.js";
 import { defineTool } from "./tool.js";
 import { writeFileSafely } from "./write-file-safely.js";
 
@@ -17,10 +17,15 @@ export const writeTool = defineTool({
   description: "Create or overwrite a file inside the working directory.",
   inputSchema: writeInputSchema,
   readOnly: false,
-  async run(input, ctx) {
-    const file = await resolveWorkspacePath(ctx.workdir, input.file_path, ["args", "file_path"]);
-    await writeFileSafely(file, input.content);
-    const bytes = Buffer.byteLength(input.content);
-    return { output: `wrote ${bytes} bytes to ${input.file_path}` };
-  },
+  run: (input, ctx) =>
+    WorkspaceRoot.use(ctx.workdir, async (root) => {
+      const file = await root.open(input.file_path, "write", { field: ["args", "file_path"] });
+      try {
+        await writeFileSafely(file.handle, input.content);
+      } finally {
+        await file.handle.close();
+      }
+      const bytes = Buffer.byteLength(input.content);
+      return { output: `wrote ${bytes} bytes to ${input.file_path}` };
+    }),
 });

@@ -1,0 +1,330 @@
+import { constants, type Stats } from "node:fs";
+import { type FileHandle, mkdir, open, readlink } from "node:fs/promises";
+import path from "node:path";
+import { AgentError } from "./agent-error.js";
+import { checkPathInput, isInside } from "./workspace-path.js";
+
+/**
+ * Symlinks one path may pass through before it is refused, however they chain (the kernel's
+ * own limit), so a loop of symlinks cannot keep a tool busy.
+ */
+export const MAX_SYMLINK_HOPS = 40;
+
+/**
+ * What a file is opened for:
+ * - `read`: a regular file, read only.
+ * - `write`: a regular file, created if missing (with its missing parent folders), written.
+ * - `update`: an existing regular file, read and written.
+ * - `folder`: a folder, to list.
+ */
+export type OpenIntent = "read" | "write" | "update" | "folder";
+
+export interface OpenOptions {
+  /** The argument the path came from (`["args", "file_path"]`), named in errors. */
+  readonly field: readonly (string | number)[];
+  /**
+   * Resolve symlinks whose target stays inside the working directory (default `true`). A
+   * search that walks a tree passes `false`: a symlink there is refused, never followed.
+   */
+  readonly followSymlinks?: boolean;
+  /** Accept a folder where a `read` expects a regular file. */
+  readonly allowFolder?: boolean;
+}
+
+/** A file or folder opened inside the working directory. The caller closes `handle`. */
+export interface OpenedEntry {
+  readonly handle: FileHandle;
+  /** `fstat` of the handle: what was opened, not what the name points to now. */
+  readonly stat: Stats;
+  /** The path that was opened, relative to the root, symlinks resolved (`""` for the root). */
+  readonly relative: string;
+}
+
+const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } =
+  constants;
+// O_NONBLOCK: opening a FIFO must not wait for a writer (that would hold a libuv thread for
+// ever); what was opened is checked with fstat before a byte is read. No O_TRUNC: a file is
+// truncated through its handle, after the checks.
+const FILE_FLAGS = O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
+const FOLDER_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+const FLAGS: Record<OpenIntent, number> = {
+  read: O_RDONLY | FILE_FLAGS,
+  write: O_WRONLY | O_CREAT | FILE_FLAGS,
+  update: O_RDWR | FILE_FLAGS,
+  folder: FOLDER_FLAGS,
+};
+
+/** The path through which the kernel reaches an open descriptor's object, not its name. */
+const fdPath = (fd: number) => `/proc/self/fd/${fd}`;
+
+function errnoOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function unsupported(cause?: unknown): AgentError {
+  return new AgentError(
+    "TOOL_FAILED",
+    `file tools open paths through Linux's /proc/self/fd, which is not available here (${process.platform}); they run on Linux only`,
+    { cause },
+  );
+}
+
+function describe(stat: Stats): string {
+  if (stat.isDirectory()) return "a folder";
+  if (stat.isFIFO()) return "a FIFO";
+  if (stat.isSocket()) return "a socket";
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return "a device";
+  if (stat.isSymbolicLink()) return "a symlink";
+  return "a special file";
+}
+
+/** A symlink met on the way: where it sits in the path, and what it says. */
+interface SymlinkStep {
+  readonly index: number;
+  readonly target: string;
+}
+
+/**
+ * A session's working directory, held open, through which every file tool opens paths.
+ *
+ * Checking a path and then opening it by name is a race: between the two, a folder on the path
+ * can be swapped for a symlink to somewhere else, and `O_NOFOLLOW` only guards the last
+ * component. So nothing is opened by name. The root is opened once; each component is then
+ * opened relative to the descriptor of the folder before it (`/proc/self/fd/<fd>/<name>`, Linux's
+ * `openat` as Node can spell it) with `O_NOFOLLOW`, so the object checked is the object used.
+ * A symlink is not followed by the kernel: its target is read and, if it stays inside, the walk
+ * starts again from the root with the target in its place; a target outside is refused. As a
+ * last check the opened descriptor's real path must lie inside the root.
+ *
+ * The other design (open by name, then verify `/proc/self/fd/N`) was not chosen because a
+ * write would have created or truncated the file before the verification could refuse it.
+ *
+ * Linux only: elsewhere {@link WorkspaceRoot.open} refuses with `TOOL_FAILED` rather than fall
+ * back to a racy check.
+ *
+ * @example
+ * ```ts
+ * const text = await WorkspaceRoot.use(workdir, async (root) => {
+ *   const file = await root.open("notes.md", "read", { field: ["args", "file_path"] });
+ *   try {
+ *     return await file.handle.readFile("utf8");
+ *   } finally {
+ *     await file.handle.close();
+ *   }
+ * });
+ * ```
+ */
+export class WorkspaceRoot {
+  private constructor(
+    private readonly root: FileHandle,
+    /** The working directory's real path. */
+    readonly path: string,
+    /** The working directory as the host spelled it, for absolute paths given that way. */
+    private readonly given: string,
+  ) {}
+
+  /** Open the working directory. Throws `TOOL_FAILED` off Linux or if it cannot be opened. */
+  static async open(workdir: string): Promise<WorkspaceRoot> {
+    if (process.platform !== "linux") throw unsupported();
+    const handle = await open(workdir, O_RDONLY | O_DIRECTORY).catch((error: unknown) => {
+      throw AgentError.from(error, "TOOL_FAILED");
+    });
+    try {
+      const real = await readlink(fdPath(handle.fd)).catch((error: unknown) => {
+        throw unsupported(error);
+      });
+      return new WorkspaceRoot(handle, real, path.resolve(workdir));
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Open the working directory, run `fn`, and close it whatever happens. */
+  static async use<T>(workdir: string, fn: (root: WorkspaceRoot) => Promise<T>): Promise<T> {
+    const root = await WorkspaceRoot.open(workdir);
+    try {
+      return await fn(root);
+    } finally {
+      await root.close();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.root.close();
+  }
+
+  /**
+   * Open `input` (relative to the working directory, or absolute inside it) for `intent`.
+   * Refuses with `OUTSIDE_WORKSPACE` anything that is or leads outside (`..`, absolute paths
+   * elsewhere, symlinks out, a folder moved out meanwhile), with `INVALID_INPUT` anything that
+   * is not the kind asked for (a FIFO, a socket, a device, a folder where a file is wanted), and
+   * with `NOT_FOUND` what does not exist; every error names `options.field`.
+   */
+  async open(input: unknown, intent: OpenIntent, options: OpenOptions): Promise<OpenedEntry> {
+    const { field } = options;
+    checkPathInput(input, field);
+    const refuse = (code: "OUTSIDE_WORKSPACE" | "INVALID_INPUT" | "NOT_FOUND", why: string) =>
+      new AgentError(code, `${field.join(".")}: ${JSON.stringify(input)} ${why}`, {
+        path: field,
+      });
+    const outside = (why: string) =>
+      refuse(
+        "OUTSIDE_WORKSPACE",
+        `${why}; tools may only touch files inside the working directory`,
+      );
+
+    let parts = this.partsOf(input);
+    if (parts === undefined) throw outside("is outside the working directory");
+    for (let hops = 0; ; hops++) {
+      let step: FileHandle | SymlinkStep;
+      try {
+        step = await this.walk(parts, intent);
+      } catch (error) {
+        switch (errnoOf(error)) {
+          case "ENOENT":
+            throw refuse("NOT_FOUND", "does not exist");
+          case "ENOTDIR":
+            throw intent === "folder"
+              ? refuse("INVALID_INPUT", "is not a folder")
+              : refuse("NOT_FOUND", "does not exist (a part of it is not a folder)");
+          case "ELOOP":
+            throw outside("turned into a symlink while it was being opened");
+          case "EISDIR":
+            throw refuse("INVALID_INPUT", "is a folder, not a regular file");
+          case "ENXIO":
+            throw refuse("INVALID_INPUT", "is not a regular file");
+          default:
+            throw AgentError.from(error, "TOOL_FAILED");
+        }
+      }
+      if (!("index" in step)) return this.checked(step, parts, intent, options, refuse, outside);
+
+      const link = parts.slice(0, step.index + 1).join("/");
+      if (options.followSymlinks === false) {
+        throw outside(`passes through the symlink ${JSON.stringify(link)}, which is not followed`);
+      }
+      if (hops === MAX_SYMLINK_HOPS) {
+        throw refuse("INVALID_INPUT", `passes through more than ${MAX_SYMLINK_HOPS} symlinks`);
+      }
+      // The folders before the link were opened without following anything, so their joined
+      // names are the link's real location, and a relative target resolves against them.
+      const here = path.join(this.path, ...parts.slice(0, step.index));
+      const target = path.resolve(here, step.target);
+      if (!isInside(this.path, target)) {
+        throw outside(
+          `leads outside the working directory through the symlink ${JSON.stringify(link)}`,
+        );
+      }
+      parts = [...split(path.relative(this.path, target)), ...parts.slice(step.index + 1)];
+    }
+  }
+
+  /** `input` as folder names below the root, `..` resolved; undefined when it lands outside. */
+  private partsOf(input: string): string[] | undefined {
+    for (const base of [this.path, this.given]) {
+      const candidate = path.resolve(base, input);
+      if (isInside(base, candidate)) return split(path.relative(base, candidate));
+    }
+    return undefined;
+  }
+
+  /**
+   * Open `parts` one component at a time from the root, following nothing. Answers the opened
+   * handle, or the first symlink on the way (which the caller resolves).
+   */
+  private async walk(
+    parts: readonly string[],
+    intent: OpenIntent,
+  ): Promise<FileHandle | SymlinkStep> {
+    if (parts.length === 0) {
+      // The root itself: through its descriptor, which is the root whatever its name is now.
+      return open(fdPath(this.root.fd), FLAGS[intent] & ~(O_NOFOLLOW | O_CREAT));
+    }
+    let parent: FileHandle | undefined;
+    try {
+      for (let i = 0; i < parts.length; i++) {
+        const name = parts[i]!;
+        // Never produced by partsOf; refused here too so the walk cannot climb whatever it is fed.
+        if (name === "." || name === ".." || name.includes("/")) {
+          throw Object.assign(new Error(`unexpected path component ${name}`), { code: "EINVAL" });
+        }
+        const at = `${fdPath((parent ?? this.root).fd)}/${name}`;
+        const last = i === parts.length - 1;
+        let next: FileHandle;
+        try {
+          next = last
+            ? await open(at, FLAGS[intent], 0o644)
+            : await openFolder(at, intent === "write");
+        } catch (error) {
+          // O_NOFOLLOW answers ELOOP for a symlink, O_DIRECTORY answers ENOTDIR: either may be
+          // one. readlink tells (EINVAL: not a symlink, the error stands).
+          const code = errnoOf(error);
+          if (code !== "ELOOP" && code !== "ENOTDIR") throw error;
+          const target = await readlink(at).catch(() => undefined);
+          if (target === undefined) throw error;
+          return { index: i, target };
+        }
+        await parent?.close();
+        parent = next;
+      }
+      const opened = parent!;
+      parent = undefined;
+      return opened;
+    } finally {
+      await parent?.close();
+    }
+  }
+
+  /** Check what `handle` really is and where it really is before anyone reads or writes it. */
+  private async checked(
+    handle: FileHandle,
+    parts: readonly string[],
+    intent: OpenIntent,
+    options: OpenOptions,
+    refuse: (code: "INVALID_INPUT", why: string) => AgentError,
+    outside: (why: string) => AgentError,
+  ): Promise<OpenedEntry> {
+    try {
+      const stat = await handle.stat();
+      // A folder on the path moved out of the working directory mid-walk still has its
+      // descriptor; its real path tells.
+      const real = await readlink(fdPath(handle.fd));
+      if (!isInside(this.path, real)) {
+        throw outside("was moved outside the working directory while it was being opened");
+      }
+      const folderOk = intent === "folder" || (intent === "read" && options.allowFolder === true);
+      if (!(stat.isFile() || (folderOk && stat.isDirectory()))) {
+        throw refuse(
+          "INVALID_INPUT",
+          intent === "folder" ? "is not a folder" : `is ${describe(stat)}, not a regular file`,
+        );
+      }
+      return { handle, stat, relative: parts.join("/") };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+}
+
+function split(relative: string): string[] {
+  return relative.split(path.sep).filter((part) => part !== "");
+}
+
+/**
+ * Open a folder on the way, creating it when asked. mkdir never follows a symlink in its last
+ * component, so it cannot create anything outside; a symlink there answers EEXIST, then the
+ * open answers ENOTDIR and the walk treats it as the symlink it is.
+ */
+async function openFolder(at: string, create: boolean): Promise<FileHandle> {
+  try {
+    return await open(at, FOLDER_FLAGS);
+  } catch (error) {
+    if (!create || errnoOf(error) !== "ENOENT") throw error;
+  }
+  await mkdir(at).catch((error: unknown) => {
+    if (errnoOf(error) !== "EEXIST") throw error;
+  });
+  return open(at, FOLDER_FLAGS);
+}

@@ -1,0 +1,2 @@
+import { attackConfig } from "../../vitest.shared.ts";
+export default attackConfig({ name: "demo-agent" });
