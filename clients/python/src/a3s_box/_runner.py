@@ -1,0 +1,166 @@
+"""Runs this client's handlers for the firings the agent sends."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import time
+import typing
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from ._registration import HookContext, LocalHook
+from ._wire import failure_response, to_proto_response
+from .errors import A3sError, ErrorCode
+from .events import HookEvent
+from .response import HookResponse
+
+log = logging.getLogger("a3s_box")
+
+#: The agent's default limit on one message from a client (4 MiB). An answer over it would end
+#: the whole stream, so it is reported as that hook's failure instead.
+DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024
+#: Error texts sent to the agent (a handler's exception message) are cut to this many characters.
+MAX_ERROR_CHARS = 4096
+
+Key = tuple[str, str]
+
+
+class HookRunner:
+    """One task per firing: cancelled by the agent's cancellation, by its deadline, or by a lost
+    connection (in those cases nothing is answered: the agent has stopped waiting). A handler
+    that raises or returns garbage answers with its hook's fail behaviour and ``error`` set."""
+
+    def __init__(
+        self,
+        hooks: Mapping[str, LocalHook],
+        send: Callable[[Any], None],
+        report: Callable[[A3sError], None],
+        *,
+        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._hooks = hooks
+        self._send = send
+        self._report = report
+        self._max_answer_bytes = max_answer_bytes
+        self._clock = clock
+        self._inflight: dict[Key, tuple[asyncio.Task[None], HookContext]] = {}
+
+    @property
+    def inflight(self) -> int:
+        return len(self._inflight)
+
+    def handle(self, message: Any) -> None:
+        key = (message.hook_id, message.event_id)
+        if message.cancel:
+            self._stop(key)
+            return
+        if key in self._inflight:
+            return  # the agent never sends one firing twice; an echo must not start a second run
+        hook = self._hooks.get(message.hook_id)
+        if hook is None:
+            # Unregistered here while the agent was sending: answer so it does not wait for a timeout.
+            self._send(
+                failure_response(message.hook_id, message.event_id, None, f"this client has no hook {message.hook_id}", "")
+            )
+            return
+        try:
+            payload = json.loads(bytes(message.payload).decode("utf-8"))
+            event = HookEvent.parse(payload)
+        except A3sError as error:
+            self._fail(hook, message.event_id, error.code, error.message)
+            return
+        except (UnicodeDecodeError, ValueError) as error:
+            self._fail(hook, message.event_id, "INVALID_EVENT", f"payload: not UTF-8 JSON: {error}")
+            return
+        ctx = HookContext(hook_id=hook.id, event_id=message.event_id, deadline_ms=int(message.deadline_ms))
+        task = asyncio.get_running_loop().create_task(self._run(hook, event, ctx, key))
+        self._inflight[key] = (task, ctx)
+        self._arm_deadline(key, ctx)
+
+    def abort_all(self) -> None:
+        """The connection dropped or the client closes: the agent has answered for every firing."""
+        for key in list(self._inflight):
+            self._stop(key)
+
+    def _arm_deadline(self, key: Key, ctx: HookContext) -> None:
+        if ctx.deadline_ms <= 0:
+            return
+        remaining = ctx.deadline_ms / 1000 - self._clock()
+        if remaining <= 0:
+            # Already past on arrival: our clock runs ahead of the agent's. Cancelling now would
+            # turn every answer into a failure; the agent's own cancellation still comes.
+            log.debug("firing %s arrived after its deadline; relying on the agent's cancellation", ctx.event_id)
+            return
+        asyncio.get_running_loop().call_later(remaining, self._expire, key, ctx)
+
+    def _expire(self, key: Key, ctx: HookContext) -> None:
+        running = self._inflight.get(key)
+        if running is not None and running[1] is ctx:
+            self._stop(key)
+
+    def _stop(self, key: Key) -> None:
+        running = self._inflight.pop(key, None)
+        if running is None:
+            return
+        task, ctx = running
+        ctx.cancelled = True
+        task.cancel()
+
+    async def _run(self, hook: LocalHook, event: HookEvent, ctx: HookContext, key: Key) -> None:
+        try:
+            value = await self._call(hook, event, ctx)
+        except asyncio.CancelledError:
+            if not ctx.cancelled:
+                raise  # the loop itself is shutting down
+            return
+        except Exception as error:  # a handler's failure, whatever it is, becomes its hook's
+            if self._settle(key, ctx):
+                text = str(error) or type(error).__name__
+                self._fail(hook, ctx.event_id, error.code if isinstance(error, A3sError) else "HANDLER_FAILED", text)
+            return
+        if not self._settle(key, ctx):
+            return
+        if value is None:
+            value = HookResponse.continue_()
+        if not isinstance(value, HookResponse):
+            self._fail(hook, ctx.event_id, "INVALID_OUTPUT", f"expected a HookResponse or None, got {type(value).__name__}")
+            return
+        answer = to_proto_response(hook.id, ctx.event_id, value)
+        size = answer.ByteSize()
+        if size > self._max_answer_bytes:
+            self._fail(
+                hook,
+                ctx.event_id,
+                "LIMIT_EXCEEDED",
+                f"the answer is {size} bytes; the agent accepts at most {self._max_answer_bytes}",
+            )
+            return
+        self._send(answer)
+
+    async def _call(self, hook: LocalHook, event: HookEvent, ctx: HookContext) -> Any:
+        args: tuple[Any, ...] = (event, ctx) if hook.takes_context else (event,)
+        if hook.is_async:
+            return await typing.cast(Awaitable[Any], hook.handler(*args))
+        # A plain function runs in a worker thread, so a slow one cannot stall the stream.
+        value = await asyncio.to_thread(hook.handler, *args)
+        if inspect.isawaitable(value):
+            value = await value
+        return value
+
+    def _settle(self, key: Key, ctx: HookContext) -> bool:
+        """True when the agent still waits for this firing (and stop tracking it)."""
+        running = self._inflight.get(key)
+        if running is None or running[1] is not ctx:
+            return False
+        del self._inflight[key]
+        return True
+
+    def _fail(self, hook: LocalHook, event_id: str, code: ErrorCode, text: str) -> None:
+        text = text[:MAX_ERROR_CHARS]
+        reason = f"hook {hook.label} failed: {text}"[:MAX_ERROR_CHARS]
+        self._send(failure_response(hook.id, event_id, hook.fail_behavior, text, reason))
+        self._report(A3sError(code, reason))

@@ -1,0 +1,137 @@
+"""What a hook answers."""
+
+from __future__ import annotations
+
+import json
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .errors import A3sError
+
+Action = Literal["continue", "block", "retry", "skip"]
+Permission = Literal["allow", "ask"]
+
+#: The longest retry delay the agent accepts, in milliseconds (a signed 32-bit int).
+MAX_DELAY_MS = 2_147_483_647
+
+
+@dataclass(frozen=True, kw_only=True)
+class HookResponse:
+    """A hook's answer. Build one with the class methods; a handler that returns None continues.
+
+    Example::
+
+        @client.hook("PreToolUse", matcher={"tool": "Bash"})
+        async def guard(event: PreToolUseEvent) -> HookResponse:
+            if "rm -rf /" in event.args.get("command", ""):
+                return HookResponse.block("Dangerous command blocked")
+            return HookResponse.continue_()
+    """
+
+    action: Action = "continue"
+    #: Required for ``block``; may explain a ``retry``.
+    reason: str | None = None
+    #: ``continue`` only: a JSON merge patch (RFC 7386) of the event's modifiable fields.
+    modified: Mapping[str, Any] | None = None
+    #: ``retry`` only: milliseconds to wait before the operation is tried again.
+    delay_ms: int | None = None
+    #: ``continue`` only: ``allow`` skips the host's permission prompt, ``ask`` forces it.
+    permission: Permission | None = None
+    #: ``continue`` only: text added to the model's context.
+    additional_context: str | None = None
+    #: A message for the user.
+    system_message: str | None = None
+    #: Hide this hook's output from the transcript.
+    suppress_output: bool = False
+
+    def __post_init__(self) -> None:
+        if self.action not in ("continue", "block", "retry", "skip"):
+            raise A3sError("INVALID_OUTPUT", f"HookResponse.action: unknown action {self.action!r}")
+        if self.action == "block" and (not isinstance(self.reason, str) or not self.reason):
+            raise A3sError("INVALID_OUTPUT", "HookResponse.reason: a block needs a non-empty reason")
+        if self.action != "continue":
+            for name in ("modified", "permission", "additional_context"):
+                if getattr(self, name) is not None:
+                    raise A3sError("INVALID_OUTPUT", f"HookResponse.{name}: only a continue can carry it")
+        if self.modified is not None:
+            if not isinstance(self.modified, Mapping):
+                raise A3sError("INVALID_OUTPUT", "HookResponse.modified: expected a JSON object (a dict)")
+            try:
+                json.dumps(self.modified, allow_nan=False)
+            except (TypeError, ValueError) as error:
+                raise A3sError("INVALID_OUTPUT", f"HookResponse.modified: not JSON: {error}") from None
+        if self.delay_ms is not None:
+            if self.action != "retry":
+                raise A3sError("INVALID_OUTPUT", "HookResponse.delay_ms: only a retry can carry it")
+            valid = isinstance(self.delay_ms, int) and not isinstance(self.delay_ms, bool)
+            if not valid or not 0 <= self.delay_ms <= MAX_DELAY_MS:
+                raise A3sError(
+                    "INVALID_OUTPUT",
+                    f"HookResponse.delay_ms: expected an integer from 0 to {MAX_DELAY_MS}, got {self.delay_ms!r}",
+                )
+        if self.permission not in (None, "allow", "ask"):
+            raise A3sError("INVALID_OUTPUT", f"HookResponse.permission: expected 'allow' or 'ask', got {self.permission!r}")
+
+    @classmethod
+    def continue_(
+        cls,
+        *,
+        system_message: str | None = None,
+        additional_context: str | None = None,
+        suppress_output: bool = False,
+    ) -> HookResponse:
+        """Go on unchanged (``continue`` is a keyword in Python, hence the underscore)."""
+        return cls(
+            system_message=system_message,
+            additional_context=additional_context,
+            suppress_output=suppress_output,
+        )
+
+    @classmethod
+    def block(cls, reason: str, *, system_message: str | None = None, suppress_output: bool = False) -> HookResponse:
+        """Stop the operation (on events that can block); the first block in execution order wins."""
+        return cls(action="block", reason=reason, system_message=system_message, suppress_output=suppress_output)
+
+    #: A permission deny is a block.
+    deny = block
+
+    @classmethod
+    def modify(
+        cls,
+        patch: Mapping[str, Any],
+        *,
+        system_message: str | None = None,
+        additional_context: str | None = None,
+    ) -> HookResponse:
+        """Go on with a JSON merge patch of the event's modifiable fields:
+        ``HookResponse.modify({"args": {"timeout": 30000}})``."""
+        return cls(modified=patch, system_message=system_message, additional_context=additional_context)
+
+    @classmethod
+    def retry(cls, delay_ms: int | None = None, reason: str | None = None) -> HookResponse:
+        """Ask the agent to try the operation again after ``delay_ms`` milliseconds."""
+        return cls(action="retry", delay_ms=delay_ms, reason=reason)
+
+    @classmethod
+    def skip(cls) -> HookResponse:
+        """Ignore the hooks that run after this one; the operation goes on."""
+        return cls(action="skip")
+
+    @classmethod
+    def allow(cls, *, system_message: str | None = None) -> HookResponse:
+        """Go on and skip the host's permission prompt."""
+        return cls(permission="allow", system_message=system_message)
+
+    @classmethod
+    def ask(cls, *, system_message: str | None = None) -> HookResponse:
+        """Go on, but make the host ask the user."""
+        return cls(permission="ask", system_message=system_message)
+
+    @classmethod
+    def add_context(cls, text: str) -> HookResponse:
+        """Go on and add text to the model's context."""
+        return cls(additional_context=text)
+
+
