@@ -1,5 +1,5 @@
 /**
- * Fires one PreToolUse at a command hook while this process has no file descriptor left, and
+ * Fires one PreToolUse at a command hook while this process is out of file descriptors, and
  * prints what the engine decided and audited as one JSON line. Run by command-hook.test.ts
  * with `ulimit -n` low, so running out takes a few dozen `open` calls. argv[2] is the hook's
  * fail behaviour.
@@ -28,6 +28,8 @@ for (;;) {
     break;
   }
 }
+// Two to spare: too few for the pipes a spawn needs, enough for anything else loaded meanwhile.
+for (const fd of held.splice(-2)) closeSync(fd);
 const result = await fire().catch((error: unknown) => ({
   action: "threw",
   reason: String(error),
