@@ -95,6 +95,16 @@ export class ConnectionFront {
   }
 
   /**
+   * Close the connection of `peer` (`address:port`, as grpc-js's `getPeer()` gives it) at
+   * once, authenticated or not.
+   */
+  dropPeer(peer: string): void {
+    const colon = peer.lastIndexOf(":");
+    const socket = this.#byPeer.get(peerKey(peer.slice(0, colon), Number(peer.slice(colon + 1))));
+    if (socket) this.#drop(socket);
+  }
+
+  /**
    * Hold off the authentication deadline of a connection that is busy for a good reason (a
    * page being served, a WebSocket waiting for its Hello under its own deadline). It still
    * counts as unauthenticated. The returned function restarts the deadline.

@@ -72,6 +72,12 @@ export interface HookServerOptions {
   authTimeoutMs?: number;
   /** gRPC calls at once on one connection (HTTP/2 `MAX_CONCURRENT_STREAMS`). Default 100. */
   maxStreamsPerConnection?: number;
+  /**
+   * Bytes of firings waiting to be sent to one client. A client that stops reading is
+   * disconnected when this is full: its waiting and new firings answer with their hooks'
+   * `failBehavior`. Default twice `maxMessageBytes` (8 MiB).
+   */
+  maxQueuedBytesPerClient?: number;
   /** How long `close()` lets firings in flight finish. Default 5000 ms. */
   drainTimeoutMs?: number;
   /**
@@ -149,6 +155,7 @@ const optionsSchema = z.object({
   maxHooksPerEventPerClient: count,
   registrationRate: z.optional(rateLimitSchema),
   maxMessageBytes: z.optional(z.int().check(z.gte(1024))),
+  maxQueuedBytesPerClient: z.optional(z.int().check(z.gte(1024))),
   maxConnections: count,
   maxUnauthenticatedConnections: count,
   authTimeoutMs: z.optional(z.int().check(z.positive(), z.lte(600_000))),
@@ -196,6 +203,7 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
   }
   const host = o.host ?? "127.0.0.1";
   const maxMessageBytes = o.maxMessageBytes ?? 4 * 1024 * 1024;
+  const maxQueuedBytes = o.maxQueuedBytesPerClient ?? 2 * maxMessageBytes;
   const maxConnections = o.maxConnections ?? defaultMaxConnections(openFileLimit());
   const authTimeoutMs = o.authTimeoutMs ?? 5000;
   const hub = new HookHub({
@@ -237,7 +245,14 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
     "grpc.keepalive_timeout_ms": 10_000,
     interceptors: [authInterceptor(authenticate, (peer) => front.authenticatedPeer(peer))],
   });
-  server.addService(proto.HookService, grpcHookService(hub, authenticate, maxMessageBytes));
+  server.addService(
+    proto.HookService,
+    grpcHookService(hub, authenticate, {
+      maxMessageBytes,
+      maxQueuedBytes,
+      dropConnection: (peer) => front.dropPeer(peer),
+    }),
+  );
   if (o.agent)
     server.addService(proto.AgentService, grpcAgentService(o.agent, authenticate, closing.signal));
 
@@ -279,6 +294,7 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
       agent: o.agent,
       closing: closing.signal,
       maxMessageBytes,
+      maxQueuedBytes,
       authTimeoutMs: ws.authTimeoutMs ?? authTimeoutMs,
       maxHelloBytes: ws.maxHelloBytes ?? 64 * 1024,
       upgraded: (socket) => front.busy(socket as Socket),

@@ -1,7 +1,6 @@
 import {
   defaultTimers,
   HookError,
-  type HookEventMessage,
   WIRE_HEADERS,
   type WireMessageMap,
   type WireMessageType,
@@ -17,10 +16,9 @@ import {
 import { toStatus } from "../grpc/grpc-status.js";
 import { convertFromProto, toProto } from "../grpc/wire-codec.js";
 import type { Authenticator } from "./authenticator.js";
-import { payloadBytes } from "./encoded-payload.js";
+import { grpcEventSink, type OutboundOptions } from "./grpc-event-sink.js";
 import type { ClientCredentials, HookHub } from "./hook-hub.js";
 import { type RateLimit, RateLimiter } from "./rate-limiter.js";
-import type { HookEventSink } from "./remote-client.js";
 
 function firstValue(metadata: Metadata, name: string): string | undefined {
   const value = metadata.get(name)[0];
@@ -69,17 +67,18 @@ export function unaryHandler<Out extends WireMessageType>(
 
 /**
  * HookService over gRPC: each call authenticated, then handed to the hub as wire messages.
- * `maxMessageBytes` bounds the events sent to clients (a larger event fails that hook with
- * `LIMIT_EXCEEDED` instead of breaking the client's stream). `unmatchedAnswerRate` bounds, per
- * stream, the answers that match no waiting firing (late, unknown, already answered or
- * unreadable: each one costs the hub a warning); past it the stream ends with
- * `RESOURCE_EXHAUSTED`, as a WebSocket is closed with 4429. Answers to waiting firings are not
- * counted: the firings bound them.
+ * `outbound.maxMessageBytes` bounds the events sent to clients (a larger event fails that hook
+ * with `LIMIT_EXCEEDED` instead of breaking the client's stream); a client with more than
+ * `outbound.maxQueuedBytes` waiting to be sent has stopped reading, and is cut off.
+ * `unmatchedAnswerRate` bounds, per stream, the answers that match no waiting firing (late,
+ * unknown, already answered or unreadable: each one costs the hub a warning); past it the
+ * stream ends with `RESOURCE_EXHAUSTED`, as a WebSocket is closed with 4429. Answers to
+ * waiting firings are not counted: the firings bound them.
  */
 export function grpcHookService(
   hub: HookHub,
   authenticate: Authenticator,
-  maxMessageBytes: number,
+  outbound: OutboundOptions,
   unmatchedAnswerRate: RateLimit = { burst: 1000, perSecond: 500 },
 ): UntypedServiceImplementation {
   return {
@@ -109,17 +108,17 @@ export function grpcHookService(
         call.emit("error", toStatus(error));
       };
       let attached: ReturnType<HookHub["attach"]>;
-      const sink: HookEventSink = {
-        send(message: HookEventMessage) {
-          if (ended || call.cancelled) throw new HookError("UNAVAILABLE", "the stream has ended");
-          const payload =
-            message.payload === undefined
-              ? undefined
-              : payloadBytes(message.payload, message.eventId, maxMessageBytes);
-          call.write(toProto("HookEvent", { ...message, payload: payload as never }));
-        },
+      const sink = grpcEventSink(call, outbound, {
+        isOpen: () => !ended,
         close: end,
-      };
+        overflow: (error) => {
+          attached.detach(error.message);
+          end(error);
+          // Drops the firings queued for it, which nothing would ever send.
+          call.destroy();
+          outbound.dropConnection?.(call.getPeer());
+        },
+      });
       try {
         attached = hub.attach(callerOf(authenticate, call.metadata), sink);
       } catch (error) {

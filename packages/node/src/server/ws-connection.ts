@@ -25,6 +25,8 @@ export interface WsConnectionDeps {
   closing: AbortSignal;
   /** Largest frame accepted, and largest event sent. */
   maxMessageBytes: number;
+  /** Bytes of firings waiting to be sent before the client counts as not reading. */
+  maxQueuedBytes: number;
   /** How long a socket has to authenticate. */
   authTimeoutMs: number;
   /** Frames per socket. */
@@ -138,6 +140,9 @@ export class WsConnection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#authTimer);
+    // The stream is over now: its firings must not wait for a close handshake the client may
+    // never answer (one that stopped reading never does).
+    this.#attached?.detach(error.message);
     this.#send(errorFrame(error));
     this.#socket.close(code, shortReason(error.message));
   }
@@ -255,7 +260,7 @@ export class WsConnection {
     try {
       this.#attached = this.#deps.hub.attach(
         { clientId, clientSecret: hello.clientSecret },
-        webSocketEventSink(this.#socket, this.#deps.maxMessageBytes, {
+        webSocketEventSink(this.#socket, this.#deps, {
           isOpen: () => !this.#closed,
           close: (error, code) => this.close(error, code),
         }),

@@ -1,6 +1,8 @@
 import { HookError, type HookEventMessage, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import type { WebSocket } from "ws";
 import { payloadText } from "./encoded-payload.js";
+import type { OutboundOptions } from "./grpc-event-sink.js";
+import { checkBacklog } from "./outbound-backlog.js";
 import type { HookEventSink } from "./remote-client.js";
 
 /** What the sink needs of the connection that owns the socket. */
@@ -14,26 +16,27 @@ export interface SinkOwner {
 /**
  * How the hub reaches one WebSocket: HookEvent frames out (each event's JSON encoded once,
  * however many hooks and clients it goes to), and the end of the stream. An event over
- * `maxBytes` fails that hook with `LIMIT_EXCEEDED` and leaves the socket up; a client that
- * stops reading (more than two full-size frames waiting) is closed with 4429.
+ * `maxMessageBytes` fails that hook with `LIMIT_EXCEEDED` and leaves the socket up; a client
+ * with more than `maxQueuedBytes` waiting (it stopped reading) is closed with 4429 and cut off
+ * at once, as its gRPC twin is.
  */
 export function webSocketEventSink(
   socket: WebSocket,
-  maxBytes: number,
+  limits: Pick<OutboundOptions, "maxMessageBytes" | "maxQueuedBytes">,
   owner: SinkOwner,
 ): HookEventSink {
+  const maxBytes = limits.maxMessageBytes;
+  const overflow = (error: HookError) => {
+    owner.close(error, WS_CLOSE_CODES.rateLimited);
+    // It reads nothing, so it would never see the close frame: waiting for its answer
+    // would keep its firings waiting and its queue held for the close timeout.
+    socket.terminate();
+  };
   return {
     send: (message: HookEventMessage) => {
       if (!owner.isOpen() || socket.readyState !== socket.OPEN)
         throw new HookError("UNAVAILABLE", "the stream has ended");
-      if (socket.bufferedAmount > 2 * maxBytes) {
-        const error = new HookError(
-          "LIMIT_EXCEEDED",
-          `the client is not reading: ${socket.bufferedAmount} bytes wait to be sent`,
-        );
-        owner.close(error, WS_CLOSE_CODES.rateLimited);
-        throw new HookError("UNAVAILABLE", error.message);
-      }
+      checkBacklog(socket.bufferedAmount, limits.maxQueuedBytes, overflow);
       const { payload, ...fields } = message;
       const head = JSON.stringify({ type: "HookEvent", ...fields });
       if (payload === undefined) {

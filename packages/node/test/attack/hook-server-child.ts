@@ -24,6 +24,8 @@ export interface HookServerChild {
     reason?: string;
     outcomes: { hookId: string; error?: string }[];
   }>;
+  /** Fire `count` PreToolUse events of about `bytes` each at once: `action: error…` of each. */
+  fireMany(count: number, bytes: number): Promise<string[]>;
   process: ChildProcess;
 }
 
@@ -85,7 +87,7 @@ export async function startHookServerProcess(options: ChildOptions): Promise<Hoo
     }
   });
   let next = 0;
-  const ask = <T>(op: string) =>
+  const ask = <T>(op: string, args: Record<string, unknown> = {}) =>
     new Promise<T>((resolve, reject) => {
       const id = next++;
       waiting.set(id, (line) => {
@@ -93,7 +95,7 @@ export async function startHookServerProcess(options: ChildOptions): Promise<Hoo
         if (line.error) reject(new Error(line.error));
         else resolve(line.result as T);
       });
-      child.stdin!.write(`${JSON.stringify({ id, op })}\n`);
+      child.stdin!.write(`${JSON.stringify({ id, op, ...args })}\n`);
     });
   const port = await portReady;
   return {
@@ -101,6 +103,7 @@ export async function startHookServerProcess(options: ChildOptions): Promise<Hoo
     address: `127.0.0.1:${port}`,
     memory: () => ask<{ live: number }>("memory").then((m) => m.live),
     fire: () => ask("fire"),
+    fireMany: (count, bytes) => ask("fireMany", { count, bytes }),
     process: child,
   };
 }

@@ -26,7 +26,16 @@ process.stdout.write(`${JSON.stringify({ port: server.port })}\n`);
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-async function handle(op: string): Promise<unknown> {
+const fire = (bytes: number) =>
+  engine.fire(
+    createEvent("PreToolUse", {
+      sessionId: "s1",
+      tool: "Bash",
+      args: { command: bytes > 0 ? "x".repeat(bytes) : "ls" },
+    }),
+  );
+
+async function handle(op: string, args: { count?: number; bytes?: number }): Promise<unknown> {
   if (op === "memory") {
     // Live bytes only: what the server still holds, not what the allocator kept.
     for (let i = 0; i < 3; i++) {
@@ -36,10 +45,16 @@ async function handle(op: string): Promise<unknown> {
     const m = process.memoryUsage();
     return { live: m.heapUsed + m.external, rss: m.rss };
   }
-  if (op === "fire") {
-    const result = await engine.fire(
-      createEvent("PreToolUse", { sessionId: "s1", tool: "Bash", args: { command: "ls" } }),
+  if (op === "fireMany") {
+    const results = await Promise.all(
+      Array.from({ length: args.count ?? 1 }, () => fire(args.bytes ?? 0)),
     );
+    return results.map((r) =>
+      [r.action, ...r.outcomes.map((o) => o.error?.message ?? "answered")].join(": "),
+    );
+  }
+  if (op === "fire") {
+    const result = await fire(0);
     return {
       action: result.action,
       reason: result.reason,
@@ -51,8 +66,8 @@ async function handle(op: string): Promise<unknown> {
 
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
-  const { id, op } = JSON.parse(line) as { id: number; op: string };
-  handle(op).then(
+  const { id, op, ...args } = JSON.parse(line) as { id: number; op: string };
+  handle(op, args).then(
     (result) => process.stdout.write(`${JSON.stringify({ id, result })}\n`),
     (error: unknown) => process.stdout.write(`${JSON.stringify({ id, error: String(error) })}\n`),
   );
