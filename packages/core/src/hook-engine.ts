@@ -311,6 +311,11 @@ export class HookEngine {
   /**
    * Fire an event: run every matching hook and merge their answers into one result.
    * Never rejects because of a hook; rejects only for an unknown event or an aborted firing.
+   * Whatever a hook answers (data nested past `MAX_JSON_DEPTH`, a cycle, a getter that throws)
+   * and whatever fails while its answer is handled (a tool schema, an audit listener) is that
+   * hook's failure under its `failBehavior`. Should the merge itself fail, the result blocks
+   * when the event can block and any hook that ran was fail-closed or had blocked; otherwise
+   * it continues with the event unchanged, and says so in `warnings`.
    *
    * The event is trusted to match its schema (build it with `createEvent`, or check outside
    * input with `validateEvent`); patches hooks make to it are validated.
