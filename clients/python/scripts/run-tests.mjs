@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// The Python SDK's test command: generate the gRPC stubs from hooks.proto, export core's event
+// catalogue for the drift tests, type-check with mypy (when Debian's python3-mypy is there), then
+// run pytest against real demo agents, with a JUnit report that scripts/summarize-tests.mjs
+// counts. Debian's interpreter: a pyenv or venv python3 on PATH cannot see Debian's modules.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const pkg = resolve(import.meta.dirname, "..");
+const repo = resolve(pkg, "..", "..");
+const python =
+  process.env.A3S_PYTHON ?? (existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
+const env = { ...process.env, PYTHONPATH: join(pkg, "src"), PYTHONDONTWRITEBYTECODE: "1" };
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { stdio: "inherit", env, ...options });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function step(cmd, args, options) {
+  const status = run(cmd, args, options);
+  if (status !== 0) {
+    console.error(`✖ ${cmd} ${args.join(" ")} exited with ${status}`);
+    process.exit(status);
+  }
+}
+
+const build = join(pkg, "build");
+mkdirSync(build, { recursive: true });
+rmSync(join(pkg, "test-artifacts"), { recursive: true, force: true });
+step(python, [join(pkg, "build_stubs.py")], { cwd: pkg });
+step(
+  "node",
+  [
+    "--conditions=@a3s-lab/source",
+    "--import",
+    "tsx",
+    join(pkg, "scripts", "export-catalogue.ts"),
+    join(build, "catalogue.json"),
+  ],
+  { cwd: repo },
+);
+const hasMypy = spawnSync(python, ["-c", "import mypy"], { stdio: "ignore" }).status === 0;
+if (hasMypy) step(python, ["-m", "mypy"], { cwd: pkg });
+else console.warn("mypy is not installed (Debian: python3-mypy): type check skipped");
+step(
+  python,
+  ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=test-artifacts/pytest.xml"],
+  { cwd: pkg },
+);
