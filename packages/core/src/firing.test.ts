@@ -341,3 +341,48 @@ describe("HookEngine.fire under hostile answers", () => {
     );
   });
 });
+
+describe("a firing whose processing fails", () => {
+  /** Timers whose clock breaks: a bug in a service the host injected. */
+  const brokenClock = () => {
+    const timers = new ManualTimers();
+    timers.now = () => {
+      throw new Error("clock broke");
+    };
+    return timers;
+  };
+
+  it("blocks when a fail-closed hook ran, and says why", async () => {
+    const engine = new HookEngine({ timers: brokenClock() });
+    engine.register({ id: "open", event: "PreToolUse", handler: () => undefined });
+    engine.register({
+      id: "closed",
+      event: "PreToolUse",
+      failBehavior: "block",
+      handler: () => undefined,
+    });
+    const result = await engine.fire(bash("ls"));
+    expect(result).toMatchObject({
+      action: "block",
+      blockedBy: "closed",
+      reason: "hook processing failed: clock broke",
+      warnings: ["hook processing failed: clock broke"],
+    });
+    expect(result.outcomes.map((o) => [o.hookId, o.status, o.action])).toEqual([
+      ["open", "failed", "continue"],
+      ["closed", "failed", "block"],
+    ]);
+  });
+
+  it("continues with the event unchanged when every hook was fail-open, or the event cannot block", async () => {
+    const engine = new HookEngine({ timers: brokenClock() });
+    engine.register({ event: "PreToolUse", handler: () => modify({ args: { command: "x" } }) });
+    const result = await engine.fire(bash("ls"));
+    expect(result).toMatchObject({ action: "continue", modified: false });
+    expect(result.event.args).toEqual({ command: "ls" });
+    const post = new HookEngine({ timers: brokenClock() });
+    post.register({ event: "SessionEnd", failBehavior: "block", handler: () => undefined });
+    const ended = await post.fire(createEvent("SessionEnd", { sessionId: "s", reason: "exit" }));
+    expect(ended.action).toBe("continue");
+  });
+});
