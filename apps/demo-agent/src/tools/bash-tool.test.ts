@@ -46,6 +46,17 @@ describe("Bash", () => {
     await expect.poll(() => isAlive(pid), { timeout: 5000 }).toBe(false);
   });
 
+  it("answers at its timeout even when a child left the process group and holds the output open", async () => {
+    // setsid takes the child out of the group the timeout kills; it keeps stdout open.
+    const command =
+      "setsid sh -c 'echo $$ > escaped.pid; exec sleep 60' & while [ ! -s escaped.pid ]; do :; done; wait";
+    const error = await bashTool.run({ command, timeout: 1000 }, { workdir }).catch((e) => e);
+    const escaped = Number((await readFile(path.join(workdir, "escaped.pid"), "utf8")).trim());
+    expect(escaped).toBeGreaterThan(0);
+    process.kill(escaped, "SIGKILL");
+    expect(error).toMatchObject({ code: "TIMEOUT", path: ["args", "timeout"] });
+  });
+
   it("leaves no background job behind when the command itself ends", async () => {
     const result = await bashTool.run({ command: "sleep 30 & echo $!" }, { workdir });
     const pid = Number(result.output.trim());

@@ -86,6 +86,10 @@ export const bashTool = defineTool({
         } catch {
           // Already gone.
         }
+        // A child that left the group on purpose (setsid) survives the kill and may hold the
+        // pipes open for ever; stop reading them so the call answers now, not when it exits.
+        child.stdout.destroy();
+        child.stderr.destroy();
       };
       const timer = setTimeout(() => killGroup("timeout"), timeout);
       const onAbort = () => killGroup("abort");
