@@ -171,15 +171,13 @@ function refuse(
   return { success: false, error: new HookError(code, message, { path }) };
 }
 
-function containerFor(
-  value: object,
+/** The refusal of a value that is not JSON data, at its path. */
+function notJson(
+  value: unknown,
   frame: Frame | undefined,
   key: string | number | undefined,
   root: Path,
-): Record<string, unknown> | unknown[] | Refusal {
-  if (Array.isArray(value)) return [];
-  const proto = Object.getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null) return {};
+): Refusal {
   const path = pathOf(frame, key, root);
   return new Refusal(
     new HookError(
@@ -192,6 +190,17 @@ function containerFor(
   );
 }
 
+function containerFor(
+  value: object,
+  frame: Frame | undefined,
+  key: string | number | undefined,
+  root: Path,
+): Record<string, unknown> | unknown[] | Refusal {
+  if (Array.isArray(value)) return [];
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null ? {} : notJson(value, frame, key, root);
+}
+
 function checkLeaf(
   value: unknown,
   frame: Frame | undefined,
@@ -200,16 +209,7 @@ function checkLeaf(
 ): Refusal | undefined {
   if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
   if (typeof value === "number" && Number.isFinite(value)) return undefined;
-  const path = pathOf(frame, key, root);
-  return new Refusal(
-    new HookError(
-      "INVALID_OUTPUT",
-      `${where(path)}: expected JSON data, got ${describeKind(value)}`,
-      {
-        path,
-      },
-    ),
-  );
+  return notJson(value, frame, key, root);
 }
 
 /**

@@ -10,23 +10,29 @@ import { startHookServerProcess } from "./hook-server-child.js";
 
 const TOKEN = "catastrophic-pattern-token";
 
+/** A hook server in its own process, and a gRPC client of it with its hook stream open. */
+async function connected(clientId: string) {
+  const server = await startHookServerProcess({ server: { token: TOKEN } });
+  const transport = createGrpcTransport({ address: server.address, clientId, token: TOKEN });
+  let stream: HookStream | undefined;
+  stream = await transport.openHookStream({
+    onEvent: (event) => {
+      if (event.cancel) return;
+      stream?.send({ hookId: event.hookId, eventId: event.eventId, action: "continue" });
+    },
+    onClose: () => {},
+  });
+  const close = () => {
+    stream?.close();
+    transport.close();
+  };
+  return { server, transport, close };
+}
+
 describe("a catastrophic pattern from a remote client", () => {
   it("is matched in linear time: the agent answers, and keeps answering", async () => {
-    const server = await startHookServerProcess({ server: { token: TOKEN } });
-    const transport = createGrpcTransport({
-      address: server.address,
-      clientId: "pattern-client",
-      token: TOKEN,
-    });
-    let stream: HookStream | undefined;
+    const { server, transport, close } = await connected("pattern-client");
     try {
-      stream = await transport.openHookStream({
-        onEvent: (event) => {
-          if (event.cancel) return;
-          stream?.send({ hookId: event.hookId, eventId: event.eventId, action: "continue" });
-        },
-        onClose: () => {},
-      });
       await transport.call("RegisterHook", {
         eventType: "PreToolUse",
         hookId: "h",
@@ -37,21 +43,13 @@ describe("a catastrophic pattern from a remote client", () => {
       expect(results).toEqual(["continue", "continue"]);
       expect(await server.fire()).toMatchObject({ action: "continue" });
     } finally {
-      stream?.close();
-      transport.close();
+      close();
     }
   });
 
   it("is refused at registration when RE2 cannot run it, naming the field", async () => {
-    const server = await startHookServerProcess({ server: { token: TOKEN } });
-    const transport = createGrpcTransport({
-      address: server.address,
-      clientId: "lookaround-client",
-      token: TOKEN,
-    });
-    let stream: HookStream | undefined;
+    const { transport, close } = await connected("lookaround-client");
     try {
-      stream = await transport.openHookStream({ onEvent: () => {}, onClose: () => {} });
       await expect(
         transport.call("RegisterHook", {
           eventType: "PreToolUse",
@@ -63,8 +61,7 @@ describe("a catastrophic pattern from a remote client", () => {
         message: expect.stringContaining("matcher.commandPattern: invalid regular expression"),
       });
     } finally {
-      stream?.close();
-      transport.close();
+      close();
     }
   });
 });
