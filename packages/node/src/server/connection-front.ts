@@ -20,7 +20,7 @@ export interface ConnectionFrontOptions {
   maxConnections?: number;
   /**
    * Connections open at once that have not authenticated yet; past it, the oldest of them is
-   * closed to make room. Default half of `maxConnections`.
+   * closed to make room. Default half of `maxConnections`, at most 1000.
    */
   maxUnauthenticatedConnections?: number;
 }
@@ -69,7 +69,8 @@ export class ConnectionFront {
     this.#options = options;
     this.#maxConnections = options.maxConnections ?? 1000;
     this.#maxUnauthenticated =
-      options.maxUnauthenticatedConnections ?? Math.max(1, Math.floor(this.#maxConnections / 2));
+      options.maxUnauthenticatedConnections ??
+      Math.max(1, Math.min(1000, Math.floor(this.#maxConnections / 2)));
   }
 
   /** Connections open now, and how many of them have not authenticated. */

@@ -61,7 +61,8 @@ export interface HookServerOptions {
   /**
    * Connections open at once that have not authenticated yet (no gRPC call with a valid
    * token, no accepted WebSocket `Hello`); past it, the oldest of them is closed to make room
-   * for the new one. Default half of `maxConnections`.
+   * for the new one. Default half of `maxConnections`, at most 1000 (each may hold up to
+   * 64 KiB of headers or Hello before it authenticates).
    */
   maxUnauthenticatedConnections?: number;
   /**

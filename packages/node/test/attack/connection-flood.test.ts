@@ -53,14 +53,18 @@ describe("a flood of idle connections", () => {
         },
         onClose: () => {},
       });
-      await transport.call("RegisterHook", { eventType: "PreToolUse", hookId: "remote-guard" });
+      await transport.call("RegisterHook", {
+        eventType: "PreToolUse",
+        hookId: "remote-guard",
+        config: { name: "remote-guard" },
+      });
 
       const result = await server.fire();
 
       expect(result.action).toBe("block");
       expect(result.reason).toContain("blocked by the command hook");
       // The remote hook answered: it ran, and did not fail for want of its client.
-      const remote = result.outcomes.find((o) => o.hookId.includes("remote-guard"));
+      const remote = result.outcomes.find((o) => o.name === "remote-guard");
       expect(remote).toBeDefined();
       expect(remote?.error).toBeUndefined();
     } finally {

@@ -22,7 +22,7 @@ export interface HookServerChild {
   fire(): Promise<{
     action: string;
     reason?: string;
-    outcomes: { hookId: string; error?: string }[];
+    outcomes: { name?: string; error?: string }[];
   }>;
   /** Fire `count` PreToolUse events of about `bytes` each at once: `action: error…` of each. */
   fireMany(count: number, bytes: number): Promise<string[]>;

@@ -58,7 +58,7 @@ async function handle(op: string, args: { count?: number; bytes?: number }): Pro
     return {
       action: result.action,
       reason: result.reason,
-      outcomes: result.outcomes.map((o) => ({ hookId: o.hookId, error: o.error?.message })),
+      outcomes: result.outcomes.map((o) => ({ name: o.name, error: o.error?.message })),
     };
   }
   throw new Error(`unknown op ${op}`);
