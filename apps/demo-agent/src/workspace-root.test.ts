@@ -170,6 +170,12 @@ describe("WorkspaceRoot.open", () => {
       code: "NOT_FOUND",
       message: 'args.file_path: "missing.txt" does not exist',
     });
+    const long = "x".repeat(300);
+    expect(await attempt(long)).toMatchObject({
+      code: "TOOL_FAILED",
+      path: field,
+      message: `args.file_path: "${long}" cannot be opened (ENAMETOOLONG)`,
+    });
   });
 
   it("refuses FIFOs and sockets before reading or writing them", async () => {

@@ -194,8 +194,16 @@ export class WorkspaceRoot {
             throw refuse("INVALID_INPUT", "is a folder, not a regular file");
           case "ENXIO":
             throw refuse("INVALID_INPUT", "is not a regular file");
-          default:
-            throw AgentError.from(error, "TOOL_FAILED");
+          default: {
+            // Not the errno's own message: it names the /proc path, not the user's.
+            const code = errnoOf(error);
+            if (code === undefined) throw AgentError.from(error, "TOOL_FAILED");
+            throw new AgentError(
+              "TOOL_FAILED",
+              `${field.join(".")}: ${JSON.stringify(input)} cannot be opened (${code})`,
+              { path: field, cause: error },
+            );
+          }
         }
       }
       if (!("index" in step)) return this.checked(step, parts, intent, options, refuse, outside);
