@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The test suite drives real programs: Debian's chromium (browser tests, through
-// playwright-core; never a downloaded browser) and python3-grpc-tools (a Python client built
-// from hooks.proto, run with /usr/bin/python3). Install them when missing and we may (root
+// playwright-core; never a downloaded browser), and Debian's Python for the Python SDK
+// (clients/python: grpcio, grpc-tools, pytest, mypy, setuptools), run with /usr/bin/python3. Install them when missing and we may (root
 // with apt-get); otherwise say
 // exactly what to install. Never downloads anything but Debian packages.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -11,11 +11,14 @@ const needs = [
   { pkg: "chromium", present: () => existsSync("/usr/bin/chromium") },
   {
     pkg: "python3-grpc-tools",
-    extra: ["python3-grpcio"],
+    extra: ["python3-grpcio", "python3-pytest", "python3-mypy", "python3-setuptools"],
     // Debian's own interpreter: a python3 earlier on PATH (pyenv, venv) cannot see its modules.
     present: () =>
-      spawnSync("/usr/bin/python3", ["-c", "import grpc_tools.protoc, grpc"], { stdio: "ignore" })
-        .status === 0,
+      spawnSync(
+        "/usr/bin/python3",
+        ["-c", "import grpc_tools.protoc, grpc, pytest, mypy, setuptools"],
+        { stdio: "ignore" },
+      ).status === 0,
   },
 ];
 

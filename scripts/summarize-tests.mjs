@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Sums every package's vitest JSON report into one closing line, "N passed, N failed", so the
-// whole suite reports one count. Fails when no test ran at all.
+// Sums every package's vitest JSON report (and the Python SDK's pytest JUnit report) into one
+// closing line, "N passed, N failed", so the whole suite reports one count. Fails when no test
+// ran at all.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -23,6 +24,18 @@ for (const group of ["packages", "apps", "examples", "bench"]) {
       files++;
     }
   }
+}
+// The Python SDK (clients/python): pytest's JUnit XML. Skipped tests count as failed, as
+// vitest's pending ones do above.
+const junit = join(root, "clients", "python", "test-artifacts", "pytest.xml");
+if (existsSync(junit)) {
+  for (const [, attrs] of readFileSync(junit, "utf8").matchAll(/<testsuite\b([^>]*)>/g)) {
+    const count = (name) => Number(attrs.match(new RegExp(`\\b${name}="(\\d+)"`))?.[1] ?? 0);
+    const bad = count("failures") + count("errors") + count("skipped");
+    passed += count("tests") - bad;
+    failed += bad;
+  }
+  files++;
 }
 console.log(`\nTest reports read: ${files}`);
 console.log(`Tests: ${passed} passed, ${failed} failed`);

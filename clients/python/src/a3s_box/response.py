@@ -94,8 +94,10 @@ class HookResponse:
         """Stop the operation (on events that can block); the first block in execution order wins."""
         return cls(action="block", reason=reason, system_message=system_message, suppress_output=suppress_output)
 
-    #: A permission deny is a block.
-    deny = block
+    @classmethod
+    def deny(cls, reason: str) -> HookResponse:
+        """A permission deny: the same as ``block``."""
+        return cls.block(reason)
 
     @classmethod
     def modify(
