@@ -41,12 +41,19 @@ export interface HookServerOptions {
   agent?: AgentService;
   /** How long a disconnected client's hooks stay registered. Default 30 000 ms. */
   reconnectWindowMs?: number;
-  /** Clients at once. Default 100. */
+  /** Clients connected or inside their reconnect window at once. Default 100. */
   maxClients?: number;
-  /** Hooks per client. Default 50. */
+  /** Hooks one client may hold. Default 25, half the engine's default total of 50. */
   maxHooksPerClient?: number;
-  /** Hooks per client and event. Default 10. */
+  /** Hooks one client may hold for one event. Default 5, half the engine's default of 10. */
   maxHooksPerEventPerClient?: number;
+  /**
+   * Hooks all remote clients together may hold for one event. Default 8, so with the engine's
+   * default of 10 per event two slots stay free for the host's own hooks.
+   */
+  maxRemoteHooksPerEvent?: number;
+  /** Hooks all remote clients together may hold. Default 40, so 10 of the engine's 50 stay free. */
+  maxRemoteHooks?: number;
   /** Registrations per client. Default 50 at once, then 10 per second. */
   registrationRate?: RateLimit;
   /** Largest message accepted from a client, and largest event sent to one. Default 4 MiB. */
@@ -154,6 +161,8 @@ const optionsSchema = z.object({
   maxClients: count,
   maxHooksPerClient: count,
   maxHooksPerEventPerClient: count,
+  maxRemoteHooksPerEvent: count,
+  maxRemoteHooks: count,
   registrationRate: z.optional(rateLimitSchema),
   maxMessageBytes: z.optional(z.int().check(z.gte(1024))),
   maxQueuedBytesPerClient: z.optional(z.int().check(z.gte(1024))),
@@ -215,6 +224,10 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
     ...(o.maxHooksPerEventPerClient !== undefined
       ? { maxHooksPerEventPerClient: o.maxHooksPerEventPerClient }
       : {}),
+    ...(o.maxRemoteHooksPerEvent !== undefined
+      ? { maxRemoteHooksPerEvent: o.maxRemoteHooksPerEvent }
+      : {}),
+    ...(o.maxRemoteHooks !== undefined ? { maxRemoteHooks: o.maxRemoteHooks } : {}),
     ...(o.registrationRate ? { registrationRate: o.registrationRate } : {}),
     ...(options.timers ? { timers: options.timers } : {}),
   });

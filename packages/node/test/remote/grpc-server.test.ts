@@ -169,6 +169,30 @@ describe("the gRPC adapter", () => {
     expect(server.hub.clients()).toEqual([]);
   });
 
+  it("keeps the remote quotas it is given: a second client finds the event's remote slots taken", async () => {
+    const { engine, server } = await serve({ maxRemoteHooksPerEvent: 1, maxRemoteHooks: 2 });
+    const stub = rawStub(server);
+    const first = await rawStream(stub);
+    expect(
+      (await rawUnary(stub, "RegisterHook", { eventType: "Stop" }, first.md)).error,
+    ).toBeNull();
+    const otherMd = metadata("other");
+    const call = stub.HookStream!.call(stub, otherMd) as ClientDuplexStream<object, unknown>;
+    cleanup.push(() => call.cancel());
+    call.on("error", () => {});
+    const accepted = await new Promise<Metadata>((resolve) => call.once("metadata", resolve));
+    const md = metadata("other", TOKEN, String(accepted.get("x-a3s-client-secret")[0]));
+    const refused = await rawUnary(stub, "RegisterHook", { eventType: "Stop" }, md);
+    expect(refused.error?.code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(refused.error?.details).toContain("maxRemoteHooksPerEvent");
+    expect(
+      (await rawUnary(stub, "RegisterHook", { eventType: "SessionEnd" }, md)).error,
+    ).toBeNull();
+    const total = await rawUnary(stub, "RegisterHook", { eventType: "PreToolUse" }, md);
+    expect(total.error?.details).toContain("maxRemoteHooks:");
+    expect(engine.size()).toBe(2);
+  });
+
   it("reports AgentService on a host without one as UNIMPLEMENTED", async () => {
     const { server } = await serve();
     const t = createGrpcTransport({ address: server.address, clientId: "c", token: TOKEN });
