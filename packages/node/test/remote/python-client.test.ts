@@ -25,9 +25,11 @@ let server: HookServer;
 let python: ChildProcessWithoutNullStreams;
 const lines: Record<string, unknown>[] = [];
 let waiters: (() => void)[] = [];
+/** How many of `lines` the test has read: a line that arrives early waits here for its turn. */
+let read = 0;
 
 function nextLine(): Promise<Record<string, unknown>> {
-  const index = lines.length;
+  const index = read++;
   return new Promise((resolve, reject) => {
     const check = () => (lines.length > index ? resolve(lines[index]!) : waiters.push(check));
     python.once("exit", (code) => reject(new Error(`python exited with ${code} before printing`)));
