@@ -94,6 +94,7 @@ class A3sClient:
         call_timeout: float = 10.0,
         reconnect: tuple[float, float] = (0.1, 5.0),
         max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+        max_receive_bytes: int = 64 * 1024 * 1024,
     ) -> None:
         """
         :param address: ``host:port`` of the agent's hook server (``A3S_ADDRESS``, else 127.0.0.1:16300).
@@ -106,6 +107,8 @@ class A3sClient:
         :param reconnect: the first and the longest reconnect delay, in seconds.
         :param max_answer_bytes: an answer larger than this is reported as the hook's failure
             instead of being sent (the agent would end the stream for it).
+        :param max_receive_bytes: the largest message accepted from the agent (an event, a
+            listing); the agent's own default limit on an event is 4 MiB of JSON.
         """
         self.address: str = address if address is not None else os.environ.get("A3S_ADDRESS") or DEFAULT_ADDRESS
         token = token if token is not None else os.environ.get("A3S_TOKEN") or None
@@ -125,6 +128,7 @@ class A3sClient:
             raise A3sError("INVALID_CONFIG", "client_id: expected 1 to 100 of A-Z a-z 0-9 . _ -")
         self._token = token
         self._credentials = credentials
+        self._channel_options = [*_CHANNEL_OPTIONS, ("grpc.max_receive_message_length", max_receive_bytes)]
         self._connect_timeout = connect_timeout
         self._call_timeout = call_timeout
         self._backoff = Backoff(*reconnect)
@@ -468,9 +472,9 @@ class A3sClient:
             self._loop = loop
             self._changed = asyncio.Event()
             if self._credentials is not None:
-                self._channel = grpc.aio.secure_channel(self.address, self._credentials, options=_CHANNEL_OPTIONS)
+                self._channel = grpc.aio.secure_channel(self.address, self._credentials, options=self._channel_options)
             else:
-                self._channel = grpc.aio.insecure_channel(self.address, options=_CHANNEL_OPTIONS)
+                self._channel = grpc.aio.insecure_channel(self.address, options=self._channel_options)
             self._hook_stub = pb_grpc.HookServiceStub(self._channel)
             self._agent_stub = pb_grpc.AgentServiceStub(self._channel)
         elif self._loop is not loop:
@@ -481,9 +485,14 @@ class A3sClient:
     def _kick(self) -> None:
         """Something changed locally: start, or send it now when connected."""
         try:
-            asyncio.get_running_loop()
+            running = asyncio.get_running_loop()
         except RuntimeError:
-            return  # registered before any event loop runs: sent once one does
+            running = None
+        if running is None or (self._loop is not None and running is not self._loop):
+            # A plain handler runs in a worker thread: hand the work to the client's loop.
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.call_soon_threadsafe(self._kick)
+            return  # before any event loop runs, the registration waits for the first use
         if self._loop is None or self._task is None:
             self._start()
             return
