@@ -64,3 +64,13 @@ async def test_the_temporary_hook_is_active_only_within_its_block(agent_env: Dem
         assert len(example.seen) == 1
     finally:
         await client.close()
+
+
+def test_the_readme_examples_compile() -> None:
+    import re
+
+    text = (PACKAGE / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    for block in blocks:
+        compile(block, "README.md", "exec")
