@@ -1,5 +1,5 @@
 import { constants, type Stats } from "node:fs";
-import { type FileHandle, mkdir, open, readlink } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { AgentError } from "./agent-error.js";
 import { checkPathInput, isInside } from "./workspace-path.js";
@@ -61,14 +61,6 @@ function errnoOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
-function unsupported(cause?: unknown): AgentError {
-  return new AgentError(
-    "TOOL_FAILED",
-    `file tools open paths through Linux's /proc/self/fd, which is not available here (${process.platform}); they run on Linux only`,
-    { cause },
-  );
-}
-
 function describe(stat: Stats): string {
   if (stat.isDirectory()) return "a folder";
   if (stat.isFIFO()) return "a FIFO";
@@ -99,8 +91,11 @@ interface SymlinkStep {
  * The other design (open by name, then verify `/proc/self/fd/N`) was not chosen because a
  * write would have created or truncated the file before the verification could refuse it.
  *
- * Linux only: elsewhere {@link WorkspaceRoot.open} refuses with `TOOL_FAILED` rather than fall
- * back to a racy check.
+ * Other platforms (macOS, the BSDs) have no `/proc/self/fd`, and Node has no `openat`: there
+ * the same walk opens each component by name with `O_NOFOLLOW`, and the opened object's identity
+ * (device and inode) must equal that of its real path inside the root. That refuses every
+ * symlink and every swap it sees, but a folder swapped and swapped back between two steps can
+ * still go unseen: the race is closed on Linux and narrowed elsewhere.
  *
  * @example
  * ```ts
@@ -121,19 +116,23 @@ export class WorkspaceRoot {
     readonly path: string,
     /** The working directory as the host spelled it, for absolute paths given that way. */
     private readonly given: string,
+    /** No `/proc/self/fd` here: components are opened by name (see the class comment). */
+    private readonly byName: boolean,
   ) {}
 
-  /** Open the working directory. Throws `TOOL_FAILED` off Linux or if it cannot be opened. */
+  /** Open the working directory. Throws `TOOL_FAILED` if it cannot be opened. */
   static async open(workdir: string): Promise<WorkspaceRoot> {
-    if (process.platform !== "linux") throw unsupported();
     const handle = await open(workdir, O_RDONLY | O_DIRECTORY).catch((error: unknown) => {
       throw AgentError.from(error, "TOOL_FAILED");
     });
     try {
-      const real = await readlink(fdPath(handle.fd)).catch((error: unknown) => {
-        throw unsupported(error);
-      });
-      return new WorkspaceRoot(handle, real, path.resolve(workdir));
+      const byName = process.platform !== "linux";
+      const real = await (byName ? realpath(workdir) : readlink(fdPath(handle.fd))).catch(
+        (error: unknown) => {
+          throw AgentError.from(error, "TOOL_FAILED");
+        },
+      );
+      return new WorkspaceRoot(handle, real, path.resolve(workdir), byName);
     } catch (error) {
       await handle.close();
       throw error;
@@ -247,7 +246,8 @@ export class WorkspaceRoot {
   ): Promise<FileHandle | SymlinkStep> {
     if (parts.length === 0) {
       // The root itself: through its descriptor, which is the root whatever its name is now.
-      return open(fdPath(this.root.fd), FLAGS[intent] & ~(O_NOFOLLOW | O_CREAT));
+      const root = this.byName ? this.path : fdPath(this.root.fd);
+      return open(root, FLAGS[intent] & ~(O_NOFOLLOW | O_CREAT));
     }
     let parent: FileHandle | undefined;
     try {
@@ -257,7 +257,9 @@ export class WorkspaceRoot {
         if (name === "." || name === ".." || name.includes("/")) {
           throw Object.assign(new Error(`unexpected path component ${name}`), { code: "EINVAL" });
         }
-        const at = `${fdPath((parent ?? this.root).fd)}/${name}`;
+        const at = this.byName
+          ? path.join(this.path, ...parts.slice(0, i + 1))
+          : `${fdPath((parent ?? this.root).fd)}/${name}`;
         const last = i === parts.length - 1;
         let next: FileHandle;
         try {
@@ -297,8 +299,10 @@ export class WorkspaceRoot {
       const stat = await handle.stat();
       // A folder on the path moved out of the working directory mid-walk still has its
       // descriptor; its real path tells.
-      const real = await readlink(fdPath(handle.fd));
-      if (!isInside(this.path, real)) {
+      const real = this.byName
+        ? await this.realPathByName(parts, stat)
+        : await readlink(fdPath(handle.fd));
+      if (real === undefined || !isInside(this.path, real)) {
         throw outside("was moved outside the working directory while it was being opened");
       }
       const folderOk = intent === "folder" || (intent === "read" && options.allowFolder === true);
@@ -312,6 +316,23 @@ export class WorkspaceRoot {
     } catch (error) {
       await handle.close();
       throw error;
+    }
+  }
+
+  /**
+   * Where the opened object really is, without `/proc`: the real path of its name, if that path
+   * is still the same object (device and inode); undefined when it no longer is.
+   */
+  private async realPathByName(
+    parts: readonly string[],
+    opened: Stats,
+  ): Promise<string | undefined> {
+    try {
+      const real = await realpath(path.join(this.path, ...parts));
+      const now = await stat(real);
+      return now.dev === opened.dev && now.ino === opened.ino ? real : undefined;
+    } catch {
+      return undefined;
     }
   }
 }
