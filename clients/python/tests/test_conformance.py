@@ -105,6 +105,29 @@ async def test_a_timeout_contributes_the_fail_behaviour_and_cancels_the_handler(
         assert info.counters.timeouts == 1
 
 
+async def test_the_agents_cancellation_cancels_the_handler_before_its_deadline(agent: DemoAgent) -> None:
+    async with connected(agent) as client:
+        started, cancelled = asyncio.Event(), asyncio.Event()
+
+        async def waits(event: PreToolUseEvent) -> None:
+            started.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+
+        client.register_hook("PreToolUse", waits, matcher=BASH, timeout_ms=60_000)
+        session = await client.create_session()
+        call = asyncio.create_task(client.execute_tool(session, "Bash", {"command": "echo never"}))
+        await started.wait()
+        # Cancelling the call aborts the agent's firing; the agent sends a cancellation frame.
+        call.cancel()
+        await cancelled.wait()
+        (info,) = await client.list_hooks()
+        assert info.counters.timeouts == 0
+
+
 async def test_a_failing_handler_reports_its_error_and_applies_the_fail_behaviour(agent: DemoAgent) -> None:
     async with connected(agent) as client:
         errors: list[A3sError] = []
