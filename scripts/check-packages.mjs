@@ -10,10 +10,15 @@ import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
-const packages = ["core", "node", "browser", "client"].map((dir) => {
-  const path = join(root, "packages", dir);
-  return { dir, path, name: JSON.parse(readFileSync(join(path, "package.json"), "utf8")).name };
-});
+// Every published package: each folder of packages/ whose package.json is not private.
+const packages = readdirSync(join(root, "packages"))
+  .sort()
+  .map((dir) => {
+    const path = join(root, "packages", dir);
+    const manifest = JSON.parse(readFileSync(join(path, "package.json"), "utf8"));
+    return { dir, path, name: manifest.name, private: manifest.private === true };
+  })
+  .filter((pkg) => !pkg.private);
 
 function run(cmd, args, options = {}) {
   try {
@@ -57,7 +62,10 @@ try {
       2,
     ),
   );
-  run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], {
+  // --omit=optional: the adapters' peer frameworks are installed as a user's npm would, but not
+  // the Claude Agent SDK's CLI binaries (optional, hundreds of MB), which nothing here runs.
+  const install = ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--omit=optional"];
+  run("npm", [...install, "--loglevel=error"], {
     cwd: app,
   });
 
