@@ -155,3 +155,13 @@ async def test_a_sync_handler_runs_off_the_event_loop() -> None:
     h.runner.handle(_event())
     await h.answered.wait()
     assert h.sent[0].action == pb.SKIP and threads[0] != loop_thread
+
+
+async def test_an_event_of_another_type_than_the_hooks_never_reaches_the_handler() -> None:
+    called: list[object] = []
+    h = Harness(_hook(called.append, fail_behavior="block"))
+    stop = {"eventType": "Stop", "eventId": "e1", "sessionId": "s", "timestamp": 1, "metadata": {}, "stopHookActive": False}
+    h.runner.handle(pb.HookEvent(hook_id="h", event_id="e1", payload=json.dumps(stop).encode()))
+    await h.answered.wait()
+    assert called == []
+    assert h.sent[0].error == "payload.eventType: Stop, but this hook is for PreToolUse"

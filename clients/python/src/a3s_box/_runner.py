@@ -76,6 +76,10 @@ class HookRunner:
         except (UnicodeDecodeError, ValueError) as error:
             self._fail(hook, message.event_id, "INVALID_EVENT", f"payload: not UTF-8 JSON: {error}")
             return
+        if event.name != hook.event:
+            # A handler typed for one event must never see another.
+            self._fail(hook, message.event_id, "INVALID_EVENT", f"payload.eventType: {event.name}, but this hook is for {hook.event}")
+            return
         ctx = HookContext(hook_id=hook.id, event_id=message.event_id, deadline_ms=int(message.deadline_ms))
         task = asyncio.get_running_loop().create_task(self._run(hook, event, ctx, key))
         self._inflight[key] = (task, ctx)
