@@ -7,7 +7,7 @@ import ipaddress
 import logging
 import os
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import asynccontextmanager
 from typing import Any, Literal, TypeVar
 
