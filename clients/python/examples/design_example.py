@@ -7,6 +7,7 @@ from a3s_box import GenerateEndEvent, PreToolUseEvent
 
 client = A3sClient()
 
+
 # Register hook with decorator
 @client.hook("PreToolUse")
 async def validate_bash(event: PreToolUseEvent) -> HookResponse:
@@ -16,16 +17,19 @@ async def validate_bash(event: PreToolUseEvent) -> HookResponse:
             return HookResponse.block("Dangerous command blocked")
     return HookResponse.continue_()
 
+
 # Register hook with matcher
 @client.hook("PreToolUse", matcher={"tool": "Write", "path_pattern": "*.py"})
 async def format_python(event: PreToolUseEvent) -> HookResponse:
     # Will run only for Write operations on .py files
     return HookResponse.continue_()
 
+
 # Register hook programmatically
 async def log_generation(event: GenerateEndEvent) -> HookResponse:
     print(f"Generated {event.response.usage.total_tokens} tokens")
     return HookResponse.continue_()
+
 
 client.register_hook("GenerateEnd", log_generation)
 

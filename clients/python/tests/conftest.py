@@ -58,8 +58,17 @@ class DemoAgent:
     def start(self, port: int = 0) -> DemoAgent:
         cli = REPO / "apps" / "demo-agent" / "src" / "cli.ts"
         command = node_command(
-            cli, "serve", "--token", self.token, "--workdir", str(self.workdir), "--port", str(port),
-            "--permission", "allow", "--no-color",
+            cli,
+            "serve",
+            "--token",
+            self.token,
+            "--workdir",
+            str(self.workdir),
+            "--port",
+            str(port),
+            "--permission",
+            "allow",
+            "--no-color",
         )
         with self.log.open("a") as log:
             self.process = subprocess.Popen(
@@ -90,7 +99,9 @@ class DemoAgent:
 
 def _read_line(process: subprocess.Popen[str], limit: float) -> str:
     result: list[str] = []
-    reader = threading.Thread(target=lambda: result.append(process.stdout.readline() if process.stdout else ""))
+    reader = threading.Thread(
+        target=lambda: result.append(process.stdout.readline() if process.stdout else "")
+    )
     reader.daemon = True
     reader.start()
     reader.join(limit)
@@ -141,7 +152,9 @@ def catalogue() -> dict[str, Any]:
     path = BUILD / "catalogue.json"
     if not path.exists():
         BUILD.mkdir(exist_ok=True)
-        subprocess.run(node_command(PACKAGE / "scripts" / "export-catalogue.ts", str(path)), cwd=REPO, check=True)
+        subprocess.run(
+            node_command(PACKAGE / "scripts" / "export-catalogue.ts", str(path)), cwd=REPO, check=True
+        )
     data: dict[str, Any] = json.loads(path.read_text())
     return data
 

@@ -54,7 +54,9 @@ async def test_modify(agent: DemoAgent) -> None:
 async def test_skip_ignores_the_hooks_after_it(agent: DemoAgent) -> None:
     async with connected(agent) as client:
         client.register_hook("PreToolUse", lambda e: HookResponse.skip(), matcher=BASH, priority=0)
-        client.register_hook("PreToolUse", lambda e: HookResponse.block("after the skip"), matcher=BASH, priority=10)
+        client.register_hook(
+            "PreToolUse", lambda e: HookResponse.block("after the skip"), matcher=BASH, priority=10
+        )
         session = await client.create_session()
         result = await client.execute_tool(session, "Bash", {"command": "echo skipped"})
         assert not result.blocked and "skipped" in result.output
@@ -150,7 +152,9 @@ async def test_a_client_killed_mid_firing_fails_closed_at_once(own_agent: DemoAg
     script = HERE / "clients" / "hanging_client.py"
     child = subprocess.Popen(
         [sys.executable, str(script), own_agent.address, own_agent.token],
-        stdout=subprocess.PIPE, text=True, env=python_env(),
+        stdout=subprocess.PIPE,
+        text=True,
+        env=python_env(),
     )
     try:
         loop = asyncio.get_running_loop()
@@ -183,7 +187,9 @@ async def test_after_an_agent_restart_the_client_reconnects_and_registers_again(
                 back.set()
 
         client.on_state(on_state)
-        client.register_hook("PreToolUse", lambda e: HookResponse.block("still here"), matcher=BASH, hook_id="guard")
+        client.register_hook(
+            "PreToolUse", lambda e: HookResponse.block("still here"), matcher=BASH, hook_id="guard"
+        )
         await client.ready()
         port = own_agent.port
         await asyncio.get_running_loop().run_in_executor(None, own_agent.stop)
@@ -232,11 +238,31 @@ def test_a_bad_address_is_refused_before_anything_is_sent(address: str, message:
 def test_bad_registrations_fail_where_they_are_written() -> None:
     client = A3sClient("127.0.0.1:16300", "t")
     cases: list[tuple[Any, str, str]] = [
-        (lambda: client.register_hook("Explode", lambda e: None), "UNKNOWN_EVENT", "event: unknown event name"),
-        (lambda: client.register_hook("Stop", lambda e: None, matcher={"tool": "Bash"}), "INVALID_REGISTRATION", "matcher.tool: Stop is not a tool event"),
-        (lambda: client.register_hook("PreToolUse", lambda e: None, matcher={"path": "*"}), "INVALID_REGISTRATION", "matcher.path: unknown key"),
-        (lambda: client.register_hook("PreToolUse", lambda e: None, timeout_ms=0), "INVALID_REGISTRATION", "timeout_ms:"),
-        (lambda: client.register_hook("PreToolUse", lambda e: None, hook_id="a b"), "INVALID_REGISTRATION", "hook_id:"),
+        (
+            lambda: client.register_hook("Explode", lambda e: None),
+            "UNKNOWN_EVENT",
+            "event: unknown event name",
+        ),
+        (
+            lambda: client.register_hook("Stop", lambda e: None, matcher={"tool": "Bash"}),
+            "INVALID_REGISTRATION",
+            "matcher.tool: Stop is not a tool event",
+        ),
+        (
+            lambda: client.register_hook("PreToolUse", lambda e: None, matcher={"path": "*"}),
+            "INVALID_REGISTRATION",
+            "matcher.path: unknown key",
+        ),
+        (
+            lambda: client.register_hook("PreToolUse", lambda e: None, timeout_ms=0),
+            "INVALID_REGISTRATION",
+            "timeout_ms:",
+        ),
+        (
+            lambda: client.register_hook("PreToolUse", lambda e: None, hook_id="a b"),
+            "INVALID_REGISTRATION",
+            "hook_id:",
+        ),
     ]
     for build, code, message in cases:
         with pytest.raises(A3sError) as caught:

@@ -19,7 +19,9 @@ def load_example() -> ModuleType:
     return module
 
 
-async def test_the_design_examples_run_as_written(agent_env: DemoAgent, capsys: pytest.CaptureFixture[str]) -> None:
+async def test_the_design_examples_run_as_written(
+    agent_env: DemoAgent, capsys: pytest.CaptureFixture[str]
+) -> None:
     example = load_example()
     client = example.client
     assert client.address == agent_env.address  # from A3S_ADDRESS

@@ -40,7 +40,12 @@ async def test_the_agent_hands_the_client_a_secret_and_the_client_presents_it(ag
 async def test_another_process_with_the_victims_id_but_no_secret_changes_nothing(agent: DemoAgent) -> None:
     victim = A3sClient(agent.address, agent.token)
     try:
-        victim.register_hook("PreToolUse", lambda e: HookResponse.block("victim guards"), matcher={"tool": "Bash"}, hook_id="guard")
+        victim.register_hook(
+            "PreToolUse",
+            lambda e: HookResponse.block("victim guards"),
+            matcher={"tool": "Bash"},
+            hook_id="guard",
+        )
         await victim.ready()
         async with grpc.aio.insecure_channel(agent.address) as channel:
             stub = pb_grpc.HookServiceStub(channel)

@@ -13,7 +13,10 @@ from conftest import HERE, PACKAGE, DemoAgent, node_command
 async def test_a_ts_hook_and_a_python_hook_merge_in_priority_order(agent: DemoAgent) -> None:
     ts = subprocess.Popen(
         node_command(HERE / "ts" / "ts-hook.ts", agent.address, agent.token, "5"),
-        cwd=PACKAGE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        cwd=PACKAGE,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     client = A3sClient(agent.address, agent.token)
     try:
@@ -38,8 +41,12 @@ async def test_a_ts_hook_and_a_python_hook_merge_in_priority_order(agent: DemoAg
         assert "from-python" in result.output
 
         # The first block in execution order wins, not the first to arrive.
-        client.register_hook("PreToolUse", lambda e: HookResponse.block("python first"), matcher={"tool": "Bash"}, priority=2)
-        client.register_hook("PreToolUse", lambda e: HookResponse.block("python last"), matcher={"tool": "Bash"}, priority=7)
+        client.register_hook(
+            "PreToolUse", lambda e: HookResponse.block("python first"), matcher={"tool": "Bash"}, priority=2
+        )
+        client.register_hook(
+            "PreToolUse", lambda e: HookResponse.block("python last"), matcher={"tool": "Bash"}, priority=7
+        )
         await client.ready()
         result = await client.execute_tool(session, "Bash", {"command": "echo original"})
         assert result.blocked and "python first" in (result.reason or "")

@@ -65,7 +65,9 @@ async def test_a_dropped_connection_resumes_without_registering_again(agent: Dem
 
     try:
         client.on_state(on_state)
-        client.register_hook("PreToolUse", lambda e: HookResponse.block("kept"), matcher={"tool": "Bash"}, hook_id="kept")
+        client.register_hook(
+            "PreToolUse", lambda e: HookResponse.block("kept"), matcher={"tool": "Bash"}, hook_id="kept"
+        )
         await client.ready()
         session = await client.create_session()
         assert (await client.execute_tool(session, "Bash", {"command": "echo 1"})).blocked
@@ -92,7 +94,9 @@ async def test_a_plain_handler_may_register_a_hook_from_its_worker_thread(agent:
         def installs_another(event: PreToolUseEvent) -> None:
             threads.append(threading.get_ident())
             if len(threads) == 1:
-                client.register_hook("PreToolUse", lambda e: HookResponse.block("installed later"), matcher={"tool": "Bash"})
+                client.register_hook(
+                    "PreToolUse", lambda e: HookResponse.block("installed later"), matcher={"tool": "Bash"}
+                )
 
         client.register_hook("PreToolUse", installs_another, matcher={"tool": "Bash"})
         await client.ready()

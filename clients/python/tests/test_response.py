@@ -35,14 +35,21 @@ def test_a_response_goes_on_the_wire_field_for_field() -> None:
     ("build", "message"),
     [
         (lambda: HookResponse.block(""), "HookResponse.reason: a block needs a non-empty reason"),
-        (lambda: HookResponse.modify([1]),  # type: ignore[arg-type]
-         "HookResponse.modified: expected a JSON object (a dict)"),
+        (
+            lambda: HookResponse.modify([1]),  # type: ignore[arg-type]
+            "HookResponse.modified: expected a JSON object (a dict)",
+        ),
         (lambda: HookResponse.modify({"x": object()}), "HookResponse.modified: not JSON"),
         (lambda: HookResponse.modify({"x": float("nan")}), "HookResponse.modified: not JSON"),
         (lambda: HookResponse.retry(-1), "HookResponse.delay_ms: expected an integer from 0"),
-        (lambda: HookResponse(action="block", reason="r", modified={}), "HookResponse.modified: only a continue"),
-        (lambda: HookResponse(action="explode"),  # type: ignore[arg-type]
-         "HookResponse.action: unknown action 'explode'"),
+        (
+            lambda: HookResponse(action="block", reason="r", modified={}),
+            "HookResponse.modified: only a continue",
+        ),
+        (
+            lambda: HookResponse(action="explode"),  # type: ignore[arg-type]
+            "HookResponse.action: unknown action 'explode'",
+        ),
     ],
 )
 def test_an_answer_the_agent_would_refuse_fails_where_it_is_made(build: Any, message: str) -> None:

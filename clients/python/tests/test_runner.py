@@ -32,7 +32,11 @@ def _event(event_id: str = "e1", deadline_ms: int = 0, **payload: Any) -> Any:
         **payload,
     }
     return pb.HookEvent(
-        hook_id="h", event_id=event_id, event_type="PreToolUse", payload=json.dumps(body).encode(), deadline_ms=deadline_ms
+        hook_id="h",
+        event_id=event_id,
+        event_type="PreToolUse",
+        payload=json.dumps(body).encode(),
+        deadline_ms=deadline_ms,
     )
 
 
@@ -63,7 +67,9 @@ async def test_a_cancellation_frame_cancels_the_handler_and_nothing_is_answered(
     h = Harness(_hook(slow))
     h.runner.handle(_event())
     await started.wait()
-    h.runner.handle(pb.HookEvent(hook_id="h", event_id="e1", cancel=True, cancel_reason="no answer within 5000 ms"))
+    h.runner.handle(
+        pb.HookEvent(hook_id="h", event_id="e1", cancel=True, cancel_reason="no answer within 5000 ms")
+    )
     await cancelled.wait()
     await asyncio.sleep(0)
     assert h.sent == [] and h.runner.inflight == 0
@@ -160,7 +166,14 @@ async def test_a_sync_handler_runs_off_the_event_loop() -> None:
 async def test_an_event_of_another_type_than_the_hooks_never_reaches_the_handler() -> None:
     called: list[object] = []
     h = Harness(_hook(called.append, fail_behavior="block"))
-    stop = {"eventType": "Stop", "eventId": "e1", "sessionId": "s", "timestamp": 1, "metadata": {}, "stopHookActive": False}
+    stop = {
+        "eventType": "Stop",
+        "eventId": "e1",
+        "sessionId": "s",
+        "timestamp": 1,
+        "metadata": {},
+        "stopHookActive": False,
+    }
     h.runner.handle(pb.HookEvent(hook_id="h", event_id="e1", payload=json.dumps(stop).encode()))
     await h.answered.wait()
     assert called == []

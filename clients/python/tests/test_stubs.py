@@ -22,12 +22,18 @@ def test_the_stubs_in_use_were_generated_from_the_proto_as_it_is_now() -> None:
         fresh = build_stubs.generate(Path(scratch), PROTO)
         for module in (hooks_pb2, hooks_pb2_grpc):
             used = Path(str(module.__file__))
-            assert (fresh / used.name).read_bytes() == used.read_bytes(), f"{used.name} differs from hooks.proto"
+            assert (
+                fresh / used.name
+            ).read_bytes() == used.read_bytes(), f"{used.name} differs from hooks.proto"
 
 
 def test_a_changed_proto_is_noticed(tmp_path: Path) -> None:
     changed = tmp_path / "hooks.proto"
-    changed.write_text(PROTO.read_text().replace("string cancel_reason = 9;", "string cancel_reason = 9;\n  string extra = 10;"))
+    changed.write_text(
+        PROTO.read_text().replace(
+            "string cancel_reason = 9;", "string cancel_reason = 9;\n  string extra = 10;"
+        )
+    )
     assert build_stubs.proto_digest(changed) != PROTO_SHA256
 
 
@@ -40,18 +46,20 @@ def test_no_stub_is_committed() -> None:
 
 def test_the_wheel_carries_stubs_generated_during_the_build(tmp_path: Path) -> None:
     out = tmp_path / "dist"
-    script = (
-        "import sys; from setuptools import build_meta; "
-        "print(build_meta.build_wheel(sys.argv[1]))"
-    )
+    script = "import sys; from setuptools import build_meta; " "print(build_meta.build_wheel(sys.argv[1]))"
     done = subprocess.run(
         [sys.executable, "-c", script, str(out)], cwd=PACKAGE, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr[-2000:]
     wheel = out / done.stdout.strip().splitlines()[-1]
     names = zipfile.ZipFile(wheel).namelist()
-    for expected in ("a3s_box/_generated/hooks_pb2.py", "a3s_box/_generated/hooks_pb2_grpc.py", "a3s_box/py.typed"):
+    for expected in (
+        "a3s_box/_generated/hooks_pb2.py",
+        "a3s_box/_generated/hooks_pb2_grpc.py",
+        "a3s_box/py.typed",
+    ):
         assert expected in names
-    assert "Requires-Python: >=3.11" in zipfile.ZipFile(wheel).read(
-        next(n for n in names if n.endswith("METADATA"))
-    ).decode()
+    assert (
+        "Requires-Python: >=3.11"
+        in zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
+    )

@@ -8,7 +8,9 @@ from collections.abc import Callable
 
 
 class Backoff:
-    def __init__(self, initial: float = 0.1, maximum: float = 5.0, rand: Callable[[], float] = random.random) -> None:
+    def __init__(
+        self, initial: float = 0.1, maximum: float = 5.0, rand: Callable[[], float] = random.random
+    ) -> None:
         self._initial = initial
         self._max = max(initial, maximum)
         self._random = rand

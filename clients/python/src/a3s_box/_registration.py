@@ -112,7 +112,10 @@ def to_matcher(event: str, matcher: Matcher | None) -> Any:
     if values.get("pattern") and target is None:
         raise A3sError("INVALID_REGISTRATION", f"matcher.pattern: {event} has nothing a matcher can test")
     if values.get("pattern") and tool_keys:
-        raise A3sError("INVALID_REGISTRATION", "matcher.pattern: cannot be combined with tool, path_pattern or command_pattern")
+        raise A3sError(
+            "INVALID_REGISTRATION",
+            "matcher.pattern: cannot be combined with tool, path_pattern or command_pattern",
+        )
     return pb.HookMatcher(**values)
 
 
@@ -142,13 +145,17 @@ def to_registration(
     ):
         raise A3sError("INVALID_REGISTRATION", f"timeout_ms: expected an integer from 1 to {MAX_DELAY_MS}")
     if fail_behavior not in (None, "continue", "block"):
-        raise A3sError("INVALID_REGISTRATION", f"fail_behavior: expected 'continue' or 'block', got {fail_behavior!r}")
+        raise A3sError(
+            "INVALID_REGISTRATION", f"fail_behavior: expected 'continue' or 'block', got {fail_behavior!r}"
+        )
     if name is None:
         # A readable default for listings and block reasons: the function's own name.
         own = getattr(handler, "__name__", None)
         name = own[:MAX_NAME_CHARS] if isinstance(own, str) and own and own != "<lambda>" else None
     elif not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
-        raise A3sError("INVALID_REGISTRATION", f"name: expected a string of at most {MAX_NAME_CHARS} characters")
+        raise A3sError(
+            "INVALID_REGISTRATION", f"name: expected a string of at most {MAX_NAME_CHARS} characters"
+        )
     if hook_id is None:
         hook_id = random_id()
     elif not is_wire_id(hook_id):
@@ -174,5 +181,3 @@ def to_registration(
         name=name,
         request=request,
     )
-
-

@@ -64,7 +64,9 @@ class HookRunner:
         if hook is None:
             # Unregistered here while the agent was sending: answer so it does not wait for a timeout.
             self._send(
-                failure_response(message.hook_id, message.event_id, None, f"this client has no hook {message.hook_id}", "")
+                failure_response(
+                    message.hook_id, message.event_id, None, f"this client has no hook {message.hook_id}", ""
+                )
             )
             return
         try:
@@ -78,7 +80,12 @@ class HookRunner:
             return
         if event.name != hook.event:
             # A handler typed for one event must never see another.
-            self._fail(hook, message.event_id, "INVALID_EVENT", f"payload.eventType: {event.name}, but this hook is for {hook.event}")
+            self._fail(
+                hook,
+                message.event_id,
+                "INVALID_EVENT",
+                f"payload.eventType: {event.name}, but this hook is for {hook.event}",
+            )
             return
         ctx = HookContext(hook_id=hook.id, event_id=message.event_id, deadline_ms=int(message.deadline_ms))
         task = asyncio.get_running_loop().create_task(self._run(hook, event, ctx, key))
@@ -97,7 +104,9 @@ class HookRunner:
         if remaining <= 0:
             # Already past on arrival: our clock runs ahead of the agent's. Cancelling now would
             # turn every answer into a failure; the agent's own cancellation still comes.
-            log.debug("firing %s arrived after its deadline; relying on the agent's cancellation", ctx.event_id)
+            log.debug(
+                "firing %s arrived after its deadline; relying on the agent's cancellation", ctx.event_id
+            )
             return
         asyncio.get_running_loop().call_later(remaining, self._expire, key, ctx)
 
@@ -124,14 +133,21 @@ class HookRunner:
         except Exception as error:  # a handler's failure, whatever it is, becomes its hook's
             if self._settle(key, ctx):
                 text = str(error) or type(error).__name__
-                self._fail(hook, ctx.event_id, error.code if isinstance(error, A3sError) else "HANDLER_FAILED", text)
+                self._fail(
+                    hook, ctx.event_id, error.code if isinstance(error, A3sError) else "HANDLER_FAILED", text
+                )
             return
         if not self._settle(key, ctx):
             return
         if value is None:
             value = HookResponse.continue_()
         if not isinstance(value, HookResponse):
-            self._fail(hook, ctx.event_id, "INVALID_OUTPUT", f"expected a HookResponse or None, got {type(value).__name__}")
+            self._fail(
+                hook,
+                ctx.event_id,
+                "INVALID_OUTPUT",
+                f"expected a HookResponse or None, got {type(value).__name__}",
+            )
             return
         answer = to_proto_response(hook.id, ctx.event_id, value)
         size = answer.ByteSize()

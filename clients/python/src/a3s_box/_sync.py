@@ -11,7 +11,14 @@ from .errors import A3sError
 
 # Refusals no retry will fix: the registration itself is wrong or over a limit.
 PERMANENT = frozenset(
-    {"INVALID_REGISTRATION", "UNKNOWN_EVENT", "INVALID_PATTERN", "LIMIT_EXCEEDED", "PERMISSION_DENIED", "INVALID_OUTPUT"}
+    {
+        "INVALID_REGISTRATION",
+        "UNKNOWN_EVENT",
+        "INVALID_PATTERN",
+        "LIMIT_EXCEEDED",
+        "PERMISSION_DENIED",
+        "INVALID_OUTPUT",
+    }
 )
 
 Call = Callable[[str, Any], Awaitable[Any]]

@@ -41,9 +41,7 @@ def to_proto_response(hook_id: str, event_id: str, response: HookResponse) -> An
     return message
 
 
-def failure_response(
-    hook_id: str, event_id: str, fail_behavior: str | None, error: str, reason: str
-) -> Any:
+def failure_response(hook_id: str, event_id: str, fail_behavior: str | None, error: str, reason: str) -> Any:
     # `error` makes the agent apply the registered fail behaviour; the action says the same for
     # agents that read only the action.
     blocks = fail_behavior == "block"

@@ -110,18 +110,24 @@ class A3sClient:
         :param max_receive_bytes: the largest message accepted from the agent (an event, a
             listing); the agent's own default limit on an event is 4 MiB of JSON.
         """
-        self.address: str = address if address is not None else os.environ.get("A3S_ADDRESS") or DEFAULT_ADDRESS
+        self.address: str = (
+            address if address is not None else os.environ.get("A3S_ADDRESS") or DEFAULT_ADDRESS
+        )
         token = token if token is not None else os.environ.get("A3S_TOKEN") or None
         match = _ADDRESS.fullmatch(self.address) if isinstance(self.address, str) else None
         if match is None or not 0 < int(match["port"]) < 65536:
-            raise A3sError("INVALID_CONFIG", f"address: expected host:port, like 127.0.0.1:16300, got {self.address!r}")
+            raise A3sError(
+                "INVALID_CONFIG", f"address: expected host:port, like 127.0.0.1:16300, got {self.address!r}"
+            )
         if credentials is None and not allow_plaintext_remote and not _is_loopback(match["host"]):
             raise A3sError(
                 "INVALID_CONFIG",
                 f"address: {match['host']} is not this machine, and plaintext would send the token "
                 "unencrypted; pass credentials=grpc.ssl_channel_credentials(), or allow_plaintext_remote=True",
             )
-        if token is not None and (not isinstance(token, str) or not token.isascii() or not token.isprintable()):
+        if token is not None and (
+            not isinstance(token, str) or not token.isascii() or not token.isprintable()
+        ):
             raise A3sError("INVALID_CONFIG", "token: expected printable ASCII text")
         self.client_id: str = client_id if client_id is not None else random_id()
         if not is_wire_id(self.client_id):
@@ -134,7 +140,9 @@ class A3sClient:
         self._backoff = Backoff(*reconnect)
         self._hooks: dict[str, LocalHook] = {}
         self._sync = HookSync(self._hooks, self._rejected)
-        self._runner = HookRunner(self._hooks, self._send, self._emit_error, max_answer_bytes=max_answer_bytes)
+        self._runner = HookRunner(
+            self._hooks, self._send, self._emit_error, max_answer_bytes=max_answer_bytes
+        )
         self._error_listeners: list[Callable[[A3sError], None]] = []
         self._state_listeners: list[Callable[[State], None]] = []
         self._state: State = "idle"
@@ -343,7 +351,8 @@ class A3sClient:
         except TimeoutError:
             last = f" (last error: {self._last_error.message})" if self._last_error else ""
             raise A3sError(
-                "UNAVAILABLE", f"not connected to the agent at {self.address} within {int(limit * 1000)} ms{last}"
+                "UNAVAILABLE",
+                f"not connected to the agent at {self.address} within {int(limit * 1000)} ms{last}",
             ) from None
 
     async def run_forever(self) -> None:
@@ -460,7 +469,9 @@ class A3sClient:
 
     async def _agent_call(self, method: str, request: Any, timeout: float | None = None) -> Any:
         try:
-            return await getattr(self._agent_stub, method)(request, metadata=self._metadata(hooks=False), timeout=timeout)
+            return await getattr(self._agent_stub, method)(
+                request, metadata=self._metadata(hooks=False), timeout=timeout
+            )
         except grpc.aio.AioRpcError as error:
             raise A3sError.from_rpc(error) from None
 
@@ -472,13 +483,17 @@ class A3sClient:
             self._loop = loop
             self._changed = asyncio.Event()
             if self._credentials is not None:
-                self._channel = grpc.aio.secure_channel(self.address, self._credentials, options=self._channel_options)
+                self._channel = grpc.aio.secure_channel(
+                    self.address, self._credentials, options=self._channel_options
+                )
             else:
                 self._channel = grpc.aio.insecure_channel(self.address, options=self._channel_options)
             self._hook_stub = pb_grpc.HookServiceStub(self._channel)
             self._agent_stub = pb_grpc.AgentServiceStub(self._channel)
         elif self._loop is not loop:
-            raise A3sError("INVALID_CONFIG", "this client belongs to another event loop; make one client per loop")
+            raise A3sError(
+                "INVALID_CONFIG", "this client belongs to another event loop; make one client per loop"
+            )
         if self._task is None:
             self._task = loop.create_task(self._connection())
 
@@ -550,7 +565,9 @@ class A3sClient:
             resumed = _value(accepted, RESUMED)
             if resumed is None:
                 # Only an accepted stream carries x-a3s-resumed; a refusal ends with a status.
-                return A3sError.from_status(await call.code(), await call.details(), await call.trailing_metadata())
+                return A3sError.from_status(
+                    await call.code(), await call.details(), await call.trailing_metadata()
+                )
             secret = _value(accepted, CLIENT_SECRET)
             if secret is not None:
                 if _SECRET.fullmatch(secret) is None:

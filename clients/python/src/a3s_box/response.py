@@ -72,7 +72,10 @@ class HookResponse:
                     f"HookResponse.delay_ms: expected an integer from 0 to {MAX_DELAY_MS}, got {self.delay_ms!r}",
                 )
         if self.permission not in (None, "allow", "ask"):
-            raise A3sError("INVALID_OUTPUT", f"HookResponse.permission: expected 'allow' or 'ask', got {self.permission!r}")
+            raise A3sError(
+                "INVALID_OUTPUT",
+                f"HookResponse.permission: expected 'allow' or 'ask', got {self.permission!r}",
+            )
 
     @classmethod
     def continue_(
@@ -90,9 +93,13 @@ class HookResponse:
         )
 
     @classmethod
-    def block(cls, reason: str, *, system_message: str | None = None, suppress_output: bool = False) -> HookResponse:
+    def block(
+        cls, reason: str, *, system_message: str | None = None, suppress_output: bool = False
+    ) -> HookResponse:
         """Stop the operation (on events that can block); the first block in execution order wins."""
-        return cls(action="block", reason=reason, system_message=system_message, suppress_output=suppress_output)
+        return cls(
+            action="block", reason=reason, system_message=system_message, suppress_output=suppress_output
+        )
 
     @classmethod
     def deny(cls, reason: str) -> HookResponse:
@@ -135,5 +142,3 @@ class HookResponse:
     def add_context(cls, text: str) -> HookResponse:
         """Go on and add text to the model's context."""
         return cls(additional_context=text)
-
-

@@ -12,7 +12,9 @@ from a3s_box import A3sClient, PreToolUseEvent
 async def main() -> None:
     client = A3sClient(sys.argv[1], sys.argv[2])
 
-    @client.hook("PreToolUse", matcher={"tool": "Bash"}, fail_behavior="block", timeout_ms=60_000, name="hangs")
+    @client.hook(
+        "PreToolUse", matcher={"tool": "Bash"}, fail_behavior="block", timeout_ms=60_000, name="hangs"
+    )
     async def hangs(event: PreToolUseEvent) -> None:
         print("firing", flush=True)
         await asyncio.Event().wait()
