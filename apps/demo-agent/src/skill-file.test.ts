@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -100,5 +101,21 @@ describe("SkillManager.find and readSkillFile", () => {
     await expect(readSkillFile(path.join(dir, "none.md"))).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
+  });
+
+  it("refuses a FIFO at once (it would hold a thread for ever) and a file that is a symlink", async () => {
+    execFileSync("mkfifo", [path.join(dir, "pipe.md")]);
+    await expect(readSkillFile(path.join(dir, "pipe.md"))).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("not a regular file"),
+    });
+    await writeFile(path.join(dir, "secret.txt"), "---\nname: leaked\n---\nsecret");
+    await symlink(path.join(dir, "secret.txt"), path.join(dir, "link.md"));
+    await expect(readSkillFile(path.join(dir, "link.md"))).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("symlink"),
+    });
+    await writeFile(path.join(dir, "ok.md"), "---\nname: ok\n---\nbody");
+    expect((await readSkillFile(path.join(dir, "ok.md"))).name).toBe("ok");
   });
 });
