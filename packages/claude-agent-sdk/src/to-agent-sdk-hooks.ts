@@ -1,0 +1,192 @@
+import {
+  defaultTimers,
+  eventSpecs,
+  type HookEngine,
+  HookError,
+  type HookResult,
+  sleep,
+  type Timers,
+} from "@a3s-lab/hooks-core";
+import type {
+  HookCallback,
+  HookCallbackMatcher,
+  HookInput,
+  HookJSONOutput,
+  HookEvent as SdkHookEvent,
+} from "@anthropic-ai/claude-agent-sdk";
+import { fromSdkInput } from "./from-sdk-input.js";
+import { type BridgedSdkEvent, bridgedEvents, isBridgedEvent } from "./sdk-events.js";
+import { toSdkOutput } from "./to-sdk-output.js";
+
+/** The `hooks` option of the Claude Agent SDK's `query()`. */
+export type AgentSdkHooks = Partial<Record<SdkHookEvent, HookCallbackMatcher[]>>;
+
+export interface AgentSdkHooksOptions {
+  /** The SDK events to bridge. Default: every event that has an A3S equivalent. */
+  events?: readonly BridgedSdkEvent[];
+  /**
+   * The SDK's timeout for the bridge's callbacks, in seconds (`HookCallbackMatcher.timeout`).
+   * Default: the SDK's own. Give a remote approval (a person clicking in a browser) the time
+   * it needs here as well as in the hook's own timeout.
+   */
+  timeout?: number;
+  /**
+   * How often a `retry` answer is honoured for an event that can block before the bridge
+   * gives up and blocks. Default 3, as core's tool guard.
+   */
+  maxRetries?: number;
+  /** Timers for the retry delay; inject fakes in tests. */
+  timers?: Timers;
+}
+
+const DEFAULT_MAX_RETRIES = 3;
+
+function invalidOption(field: string, message: string): HookError {
+  return new HookError("INVALID_CONFIG", `options.${field}: ${message}`, {
+    path: ["options", field],
+  });
+}
+
+function checkOptions(engine: HookEngine, options: AgentSdkHooksOptions): void {
+  const e = engine as Partial<HookEngine> | null | undefined;
+  if (typeof e?.fire !== "function" || typeof e.has !== "function") {
+    throw new HookError("INVALID_CONFIG", "engine: expected a HookEngine", { path: ["engine"] });
+  }
+  if (options === null || typeof options !== "object") {
+    throw new HookError("INVALID_CONFIG", "options: expected an object", { path: ["options"] });
+  }
+  const { events, timeout, maxRetries } = options;
+  if (events !== undefined) {
+    if (!Array.isArray(events)) throw invalidOption("events", "expected an array of event names");
+    events.forEach((name, i) => {
+      if (!isBridgedEvent(name)) {
+        throw invalidOption(
+          `events[${i}]`,
+          `${JSON.stringify(name)} is not an SDK event the bridge maps (one of ${Object.keys(bridgedEvents).join(", ")})`,
+        );
+      }
+    });
+  }
+  if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0 && timeout < 1e9)) {
+    throw invalidOption("timeout", `expected a positive number of seconds, got ${String(timeout)}`);
+  }
+  if (maxRetries !== undefined && !(Number.isSafeInteger(maxRetries) && maxRetries >= 0)) {
+    throw invalidOption("maxRetries", `expected a whole number >= 0, got ${String(maxRetries)}`);
+  }
+}
+
+/** A result that blocks, for input the hooks never saw. */
+function blockedResult(reason: string): HookResult {
+  return {
+    action: "block",
+    reason,
+    event: undefined as never,
+    modified: false,
+    systemMessages: [],
+    suppressOutput: false,
+    outcomes: [],
+    conflicts: [],
+    warnings: [],
+  };
+}
+
+/**
+ * One SDK hook callback that fires the A3S event for whatever bridged SDK event it is called
+ * with, and answers in the SDK's JSON (see {@link toSdkOutput}). The SDK's `AbortSignal`
+ * aborts the firing.
+ *
+ * - No hook registered for the event (or the engine disabled): answers `{}` at once.
+ * - An SDK event with no A3S equivalent: answers `{}`.
+ * - Input that does not fit the A3S event (a `tool_input` that is not an object, …): a
+ *   warning in the engine's audit stream, and, for an event that can block while hooks are
+ *   registered for it, a block naming the field, since those hooks could not be asked.
+ * - `retry`: waits the delay and fires again, at most `maxRetries` times, then blocks.
+ */
+export function createAgentSdkHook(
+  engine: HookEngine,
+  options: AgentSdkHooksOptions = {},
+): HookCallback {
+  checkOptions(engine, options);
+  const timers = options.timers ?? defaultTimers;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+
+  return async (input: HookInput, toolUseID, callOptions): Promise<HookJSONOutput> => {
+    const sdkEvent = (input as { hook_event_name?: unknown } | null | undefined)?.hook_event_name;
+    if (!isBridgedEvent(sdkEvent)) return {};
+    const name = bridgedEvents[sdkEvent];
+    if (!engine.enabled || !engine.has(name)) return {};
+    const canBlock = eventSpecs[name].canBlock;
+    const signal = callOptions?.signal;
+    const fireOptions = signal ? { signal } : {};
+
+    let result: HookResult | undefined;
+    for (let attempt = 0; ; attempt++) {
+      // A fresh event (and event id) per attempt, as core's tool guard does.
+      const mapped = fromSdkInput(input, toolUseID);
+      if (!mapped?.success) {
+        const message = mapped?.error.message ?? `${sdkEvent}: input could not be mapped`;
+        engine.warn(`claude-agent-sdk: ${message}`, { event: name });
+        if (!canBlock) return {};
+        result = blockedResult(`the hooks could not check this ${sdkEvent}: ${message}`);
+        break;
+      }
+      result = await engine.fire(mapped.data, fireOptions);
+      if (result.action !== "retry" || !canBlock) break;
+      if (attempt >= maxRetries) {
+        result = {
+          ...result,
+          action: "block",
+          reason: `${sdkEvent}: hooks asked to retry more than ${maxRetries} times`,
+        };
+        break;
+      }
+      await sleep(result.retryDelay ?? 0, timers, signal);
+    }
+
+    if (sdkEvent === "PermissionRequest" && result.modified && result.permission !== "allow") {
+      // The SDK takes new arguments only together with an allow; a hook's rewrite must not
+      // turn into a permission it did not give.
+      engine.warn(
+        "claude-agent-sdk: PermissionRequest: a hook changed the arguments without allowing the call; the SDK accepts new arguments only with an allow, so they were not sent",
+        { event: name, eventId: result.event.eventId },
+      );
+    }
+    return toSdkOutput(result, sdkEvent);
+  };
+}
+
+/**
+ * The engine as the `hooks` option of the Claude Agent SDK's `query()`: one callback for each
+ * SDK event that has an A3S equivalent, with no SDK matcher, so the engine's own matchers
+ * decide (tool names are the SDK's: `Bash`, `Write`, `mcp__server__tool`). TypeScript hooks,
+ * settings-file command hooks and remote `A3sClient` hooks registered on the engine, now or
+ * later, all govern the session.
+ *
+ * @example
+ * ```ts
+ * import { query } from "@anthropic-ai/claude-agent-sdk";
+ * import { block, HookEngine } from "@a3s-lab/hooks-core";
+ * import { toAgentSdkHooks } from "@a3s-lab/hooks-claude-agent-sdk";
+ *
+ * const engine = new HookEngine();
+ * engine.register({ event: "PreToolUse", matcher: "Bash", handler: (e) =>
+ *   String(e.args.command).includes("rm -rf") ? block("no recursive deletes") : undefined });
+ * for await (const message of query({ prompt: "Tidy up", options: { hooks: toAgentSdkHooks(engine) } })) {
+ *   console.log(message.type);
+ * }
+ * ```
+ */
+export function toAgentSdkHooks(
+  engine: HookEngine,
+  options: AgentSdkHooksOptions = {},
+): AgentSdkHooks {
+  const callback = createAgentSdkHook(engine, options);
+  const events = options.events ?? (Object.keys(bridgedEvents) as BridgedSdkEvent[]);
+  const hooks: AgentSdkHooks = {};
+  for (const event of events) {
+    hooks[event] = [
+      { hooks: [callback], ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) },
+    ];
+  }
+  return hooks;
+}
