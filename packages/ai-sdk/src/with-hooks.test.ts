@@ -1,0 +1,292 @@
+import { block, HookEngine, modify } from "@a3s-lab/hooks-core";
+import { generateText, stepCountIs, streamText, tool } from "ai";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { scriptedModel } from "../test/fixtures/scripted-model.js";
+import { isBlockedOutput, withHooks } from "./with-hooks.js";
+
+const weatherInput = z.object({ city: z.string(), days: z.number().int().min(1).max(7) });
+
+function weatherTool(seen: unknown[] = []) {
+  return tool({
+    description: "Weather forecast",
+    inputSchema: weatherInput,
+    execute: async (input) => {
+      seen.push(input);
+      return { city: input.city, forecast: "sunny", days: input.days };
+    },
+  });
+}
+
+/** The tool results the model read on its second call. */
+function toolResults(model: ReturnType<typeof scriptedModel>, call = 1) {
+  const prompt = model.doGenerateCalls[call]?.prompt ?? model.doStreamCalls[call]?.prompt ?? [];
+  return prompt.flatMap((m) =>
+    m.role === "tool" ? m.content.flatMap((p) => (p.type === "tool-result" ? [p.output] : [])) : [],
+  );
+}
+
+const script = (input: Record<string, unknown>) =>
+  scriptedModel([{ tool: "weather", input }, { text: "done" }]);
+
+describe("withHooks in a generateText loop", () => {
+  it("runs the tool untouched when no hook is registered", async () => {
+    const seen: unknown[] = [];
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    const result = await generateText({
+      model,
+      tools: withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" }),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    expect(seen).toEqual([{ city: "Paris", days: 2 }]);
+    expect(result.text).toBe("done");
+    expect(toolResults(model)).toEqual([
+      { type: "json", value: { city: "Paris", forecast: "sunny", days: 2 } },
+    ]);
+  });
+
+  it("gives the model a block as the tool's result, and the run goes on", async () => {
+    const seen: unknown[] = [];
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    engine.register({
+      event: "PreToolUse",
+      matcher: "weather",
+      handler: () => block("no weather on Sundays"),
+    });
+    const result = await generateText({
+      model,
+      tools: withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" }),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    expect(seen).toEqual([]);
+    expect(result.text).toBe("done");
+    const output = result.steps[0]?.toolResults[0]?.output;
+    expect(isBlockedOutput(output)).toBe(true);
+    expect(output).toEqual({ blocked: true, reason: "no weather on Sundays", by: "hook" });
+    expect(toolResults(model)).toEqual([
+      { type: "json", value: { blocked: true, reason: "no weather on Sundays", by: "hook" } },
+    ]);
+  });
+
+  it("runs the tool with the arguments a hook rewrote, and fires every tool event", async () => {
+    const seen: unknown[] = [];
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    const events: string[] = [];
+    engine.register({
+      event: "PreToolUse",
+      handler: (e) => {
+        events.push(`${e.eventType}:${e.toolUseId}`);
+        return modify({ args: { days: 5 } });
+      },
+    });
+    engine.register({
+      event: "PostToolUse",
+      handler: (e) => {
+        events.push(`${e.eventType}:${e.result.output}`);
+      },
+    });
+    await generateText({
+      model,
+      tools: withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" }),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    expect(seen).toEqual([{ city: "Paris", days: 5 }]);
+    expect(events).toEqual([
+      "PreToolUse:call-0",
+      'PostToolUse:{"city":"Paris","forecast":"sunny","days":5}',
+    ]);
+  });
+
+  it("gives the model the output a PostToolUse hook rewrote", async () => {
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    engine.register({
+      event: "PostToolUse",
+      handler: () => modify({ result: { output: "[redacted]" } }),
+    });
+    await generateText({
+      model,
+      tools: withHooks({ weather: weatherTool() }, engine, { sessionId: "s1" }),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    expect(toolResults(model)).toEqual([{ type: "text", value: "[redacted]" }]);
+  });
+
+  it("turns rewritten arguments the tool's schema rejects into a tool error naming the hook", async () => {
+    const seen: unknown[] = [];
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    engine.register({
+      event: "PreToolUse",
+      name: "stretch-forecast",
+      handler: () => modify({ args: { days: 30 } }),
+    });
+    const result = await generateText({
+      model,
+      tools: withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" }),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    expect(seen).toEqual([]);
+    const [output] = toolResults(model);
+    expect(output?.type).toBe("error-text");
+    expect(String((output as { value: unknown }).value)).toMatch(
+      /weather: the arguments hook "stretch-forecast" wrote do not fit the tool's input schema/,
+    );
+    expect(result.text).toBe("done");
+  });
+
+  it("fires PostToolUseFailure when the tool throws, and the SDK reports the tool error", async () => {
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    const failures: string[] = [];
+    engine.register({ event: "PostToolUseFailure", handler: (e) => void failures.push(e.error) });
+    const broken = tool({
+      inputSchema: weatherInput,
+      execute: async () => {
+        throw new Error("station offline");
+      },
+    });
+    await generateText({
+      model,
+      tools: withHooks({ weather: broken }, engine, { sessionId: "s1" }),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    expect(failures).toEqual(["station offline"]);
+    expect(toolResults(model)).toEqual([{ type: "error-text", value: "station offline" }]);
+  });
+
+  it("shows the model a block as text when the tool has its own toModelOutput", async () => {
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    engine.register({ event: "PreToolUse", handler: () => block("closed") });
+    const toModelOutput = vi.fn(() => ({ type: "text" as const, value: "forecast" }));
+    await generateText({
+      model,
+      tools: withHooks({ weather: { ...weatherTool(), toModelOutput } }, engine, {
+        sessionId: "s1",
+      }),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    expect(toModelOutput).not.toHaveBeenCalled();
+    expect(toolResults(model)).toEqual([{ type: "text", value: "Blocked by a hook: closed" }]);
+  });
+});
+
+describe("withHooks permission flow", () => {
+  const run = async (
+    engine: HookEngine,
+    options: Parameters<typeof withHooks>[2],
+    seen: unknown[],
+  ) => {
+    const model = script({ city: "Paris", days: 2 });
+    await generateText({
+      model,
+      tools: withHooks({ weather: weatherTool(seen) }, engine, options),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    return toolResults(model);
+  };
+
+  it("denies a call a PreToolUse hook asks about when nobody answers", async () => {
+    const engine = new HookEngine();
+    const fired: string[] = [];
+    engine.register({
+      event: "PreToolUse",
+      handler: () => ({ action: "continue", permission: "ask" }),
+    });
+    for (const event of ["PermissionRequest", "PermissionGranted", "PermissionDenied"] as const) {
+      engine.register({ event, handler: (e) => void fired.push(e.eventType) });
+    }
+    const seen: unknown[] = [];
+    const results = await run(engine, { sessionId: "s1" }, seen);
+    expect(seen).toEqual([]);
+    expect(fired).toEqual(["PermissionRequest", "PermissionDenied"]);
+    expect(results).toEqual([
+      {
+        type: "json",
+        value: { blocked: true, reason: "nobody was asked, so the answer is no", by: "permission" },
+      },
+    ]);
+  });
+
+  it("asks the asker when the policy requires permission, with the arguments a PermissionRequest hook rewrote", async () => {
+    const engine = new HookEngine();
+    engine.register({ event: "PermissionRequest", handler: () => modify({ args: { days: 1 } }) });
+    const ask = vi.fn(() => "allow" as const);
+    const seen: unknown[] = [];
+    await run(
+      engine,
+      { sessionId: "s1", requirePermission: (name) => name === "weather", ask },
+      seen,
+    );
+    expect(ask).toHaveBeenCalledWith(
+      expect.objectContaining({
+        tool: "weather",
+        args: { city: "Paris", days: 1 },
+        toolCallId: "call-0",
+      }),
+    );
+    expect(seen).toEqual([{ city: "Paris", days: 1 }]);
+  });
+
+  it("lets a PermissionRequest hook deny, and a PreToolUse allow waive the policy", async () => {
+    const denying = new HookEngine();
+    denying.register({ event: "PermissionRequest", handler: () => block("not today") });
+    const seen: unknown[] = [];
+    expect(await run(denying, { sessionId: "s1", requirePermission: true }, seen)).toEqual([
+      { type: "json", value: { blocked: true, reason: "not today", by: "permission" } },
+    ]);
+    expect(seen).toEqual([]);
+
+    const allowing = new HookEngine();
+    allowing.register({
+      event: "PreToolUse",
+      handler: () => ({ action: "continue", permission: "allow" }),
+    });
+    await run(allowing, { sessionId: "s1", requirePermission: true }, seen);
+    expect(seen).toEqual([{ city: "Paris", days: 2 }]);
+  });
+});
+
+describe("withHooks in a streamText loop", () => {
+  it("blocks a call and streams the model's answer to the block", async () => {
+    const seen: unknown[] = [];
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    engine.register({ event: "PreToolUse", handler: () => block("streams are closed") });
+    const result = streamText({
+      model,
+      tools: withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" }),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    expect(await result.text).toBe("done");
+    expect(seen).toEqual([]);
+    expect(toolResults(model)).toEqual([
+      { type: "json", value: { blocked: true, reason: "streams are closed", by: "hook" } },
+    ]);
+  });
+});
+
+describe("withHooks input", () => {
+  it("names the field when the session id is missing", () => {
+    expect(() => withHooks({}, new HookEngine(), {} as never)).toThrow(/options\.sessionId/);
+  });
+
+  it("returns tools without execute as they are", () => {
+    const declared = tool({ inputSchema: weatherInput });
+    const wrapped = withHooks({ declared }, new HookEngine(), { sessionId: "s1" });
+    expect(wrapped.declared).toBe(declared);
+  });
+});

@@ -1,0 +1,225 @@
+import {
+  type HookEngine,
+  HookError,
+  type HookResult,
+  runTool,
+  type ToolArgs,
+  ToolBlockedError,
+} from "@a3s-lab/hooks-core";
+import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from "ai";
+import { authorizeCall, type PermissionAsker, PermissionDeniedError } from "./permission.js";
+
+export interface WithHooksOptions {
+  /** The session the tool events belong to (their `sessionId`). */
+  sessionId: string;
+  /**
+   * Which calls need permission before they run: `true` for every call, or a function of the
+   * tool name and arguments. Default: none, unless a PreToolUse hook answers `ask`. A
+   * PreToolUse `allow` waives it.
+   */
+  requirePermission?: boolean | ((tool: string, args: ToolArgs) => boolean);
+  /** Answers permission questions no PermissionRequest hook settled. Without it they are denied. */
+  ask?: PermissionAsker;
+  /** How often a hook's `retry` is honoured before the call fails. Default 3. */
+  maxRetries?: number;
+  /** Added to every tool event's `metadata`. */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * What a tool returns when a hook blocked its call or its permission was denied: the model
+ * reads it as the tool's result, and the run goes on.
+ */
+export interface BlockedToolOutput {
+  blocked: true;
+  /** The hook's reason, shown to the model. */
+  reason: string;
+  /** `hook` when a PreToolUse hook blocked, `permission` when permission was denied. */
+  by: "hook" | "permission";
+}
+
+/** True when a tool result is a {@link BlockedToolOutput}. */
+export function isBlockedOutput(output: unknown): output is BlockedToolOutput {
+  return (
+    typeof output === "object" &&
+    output !== null &&
+    (output as BlockedToolOutput).blocked === true &&
+    typeof (output as BlockedToolOutput).reason === "string"
+  );
+}
+
+/** The tools as {@link withHooks} returns them: a blocked call yields a {@link BlockedToolOutput}. */
+export type HookedTools<T extends ToolSet> = {
+  [K in keyof T]: T[K] extends Tool<infer I, infer O>
+    ? Tool<I, O | BlockedToolOutput> & T[K]
+    : T[K];
+};
+
+function blockedText(output: BlockedToolOutput): string {
+  return output.by === "hook"
+    ? `Blocked by a hook: ${output.reason}`
+    : `Permission denied: ${output.reason}`;
+}
+
+function isPlainObject(value: unknown): value is ToolArgs {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Names of the hooks whose patches changed the event, for error messages. */
+function modifiers(results: (HookResult | undefined)[]): string {
+  const names: string[] = [];
+  for (const result of results) {
+    for (const outcome of result?.outcomes ?? []) {
+      if (outcome.modifiedPaths?.length) names.push(JSON.stringify(outcome.name ?? outcome.hookId));
+    }
+  }
+  return names.length > 0 ? `hook ${names.join(", ")}` : "a hook";
+}
+
+async function lastValue(value: unknown): Promise<unknown> {
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function"
+  ) {
+    return value;
+  }
+  // A streaming tool's last value is its result; the preliminary ones are not forwarded.
+  let last: unknown;
+  for await (const item of value as AsyncIterable<unknown>) last = item;
+  return last;
+}
+
+function outputText(value: unknown): string {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value) ?? "";
+}
+
+function wrapTool(name: string, tool: Tool, engine: HookEngine, options: WithHooksOptions): Tool {
+  const execute = tool.execute;
+  if (typeof execute !== "function") return tool;
+  const schema = asSchema(tool.inputSchema);
+  const policy = options.requirePermission;
+  const hooked = async (input: unknown, call: ToolExecutionOptions): Promise<unknown> => {
+    if (!isPlainObject(input)) {
+      throw new HookError(
+        "INVALID_EVENT",
+        `${name}: hooks need an object input, got ${typeof input}`,
+        {
+          path: ["input"],
+        },
+      );
+    }
+    let value: unknown;
+    try {
+      const result = await runTool(
+        engine,
+        {
+          sessionId: options.sessionId,
+          tool: name,
+          args: input,
+          toolUseId: call.toolCallId,
+          ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
+        },
+        async (args) => {
+          value = await lastValue(await execute(args, call));
+          return { output: outputText(value) };
+        },
+        {
+          ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+          ...(call.abortSignal !== undefined ? { signal: call.abortSignal } : {}),
+          authorize: async (args, pre) => {
+            const required = typeof policy === "function" ? policy(name, args) : policy === true;
+            const decided = await authorizeCall(
+              {
+                engine,
+                sessionId: options.sessionId,
+                tool: name,
+                toolCallId: call.toolCallId,
+                required,
+                ask: options.ask,
+              },
+              args,
+              pre,
+            );
+            if (decided.args === input) return input;
+            // The model's input was checked by the SDK; what hooks wrote in its place is
+            // checked here, so the tool never sees arguments its schema rejects.
+            const checked = await schema.validate?.(decided.args);
+            if (checked && !checked.success) {
+              throw new HookError(
+                "INVALID_MODIFICATION",
+                `${name}: the arguments ${modifiers([pre, decided.request])} wrote do not fit the tool's input schema: ${checked.error.message}`,
+                { path: ["args"], cause: checked.error, details: { tool: name } },
+              );
+            }
+            return checked ? (checked.value as ToolArgs) : decided.args;
+          },
+        },
+      );
+      // A PostToolUse hook that rewrote the output gives the model its text instead.
+      return result.post.modified ? result.output : value;
+    } catch (error) {
+      if (error instanceof ToolBlockedError) {
+        return { blocked: true, reason: error.reason, by: "hook" } satisfies BlockedToolOutput;
+      }
+      if (error instanceof PermissionDeniedError) {
+        return {
+          blocked: true,
+          reason: error.reason,
+          by: "permission",
+        } satisfies BlockedToolOutput;
+      }
+      throw error;
+    }
+  };
+  const toModelOutput = tool.toModelOutput;
+  return {
+    ...tool,
+    execute: hooked,
+    ...(toModelOutput
+      ? {
+          toModelOutput: (part: Parameters<typeof toModelOutput>[0]) =>
+            isBlockedOutput(part.output)
+              ? { type: "text" as const, value: blockedText(part.output) }
+              : toModelOutput(part),
+        }
+      : {}),
+  } as Tool;
+}
+
+/**
+ * Wrap the `execute` of each tool with the hook flow: PreToolUse (hooks may block, retry or
+ * rewrite the arguments), PermissionRequest when a hook or `requirePermission` asks, the tool,
+ * then PostToolUse (hooks may rewrite the output) or PostToolUseFailure. A blocked or denied
+ * call returns a {@link BlockedToolOutput} the model reads, so the run goes on. Arguments a
+ * hook rewrote are checked against the tool's input schema; a misfit is a tool error naming
+ * the hook. Tools without `execute` are returned as they are.
+ *
+ * @example
+ * ```ts
+ * const engine = new HookEngine();
+ * engine.register({ event: "PreToolUse", matcher: "weather", handler: () => block("no weather today") });
+ * const result = await generateText({
+ *   model,
+ *   tools: withHooks({ weather }, engine, { sessionId: "s1" }),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: "Weather in Paris?",
+ * });
+ * ```
+ */
+export function withHooks<T extends ToolSet>(
+  tools: T,
+  engine: HookEngine,
+  options: WithHooksOptions,
+): HookedTools<T> {
+  if (typeof options?.sessionId !== "string") {
+    throw new HookError("INVALID_EVENT", "options.sessionId: expected a string", {
+      path: ["options", "sessionId"],
+    });
+  }
+  const out: Record<string, Tool> = {};
+  for (const [name, tool] of Object.entries(tools))
+    out[name] = wrapTool(name, tool as Tool, engine, options);
+  return out as HookedTools<T>;
+}
