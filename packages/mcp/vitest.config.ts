@@ -1,0 +1,3 @@
+import { packageConfig } from "../../vitest.shared.ts";
+
+export default packageConfig({ name: "mcp" });
