@@ -1,12 +1,11 @@
 import {
-  defaultTimers,
   eventSpecs,
   type HookEngine,
   HookError,
   type HookResult,
-  sleep,
   type Timers,
 } from "@a3s-lab/hooks-core";
+import { defaultTimers, sleep } from "@a3s-lab/hooks-core/internal";
 import type {
   HookCallback,
   HookCallbackMatcher,
