@@ -4,6 +4,8 @@ import {
   type HookResponse,
   type HookResult,
   normalizeHookOutput,
+  type PermissionRequestEvent,
+  type PreToolUseEvent,
 } from "@a3s-lab/hooks-core";
 import type {
   PermissionRequestHookSpecificOutput,
@@ -43,7 +45,7 @@ async function resultOf(
   event: "PreToolUse" | "PermissionRequest",
   args: Record<string, unknown>,
   responses: HookResponse[],
-): Promise<HookResult> {
+): Promise<HookResult<PreToolUseEvent | PermissionRequestEvent>> {
   const engine = new HookEngine({ auditLevel: "off" });
   for (const r of responses) engine.register({ event, handler: () => r });
   return engine.fire(createEvent(event, { sessionId: "s", tool: "Bash", args }));
@@ -105,7 +107,7 @@ describe("toSdkOutput", () => {
   });
 
   it("never answers allow for a result that blocks, on any event", async () => {
-    const events: BridgedSdkEvent[] = ["PreToolUse", "PermissionRequest"];
+    const events = ["PreToolUse", "PermissionRequest"] as const satisfies BridgedSdkEvent[];
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...events),
