@@ -150,7 +150,7 @@ describe("withHooks in a generateText loop", () => {
     engine.register({ event: "PostToolUseFailure", handler: (e) => void failures.push(e.error) });
     const broken = tool({
       inputSchema: weatherInput,
-      execute: async () => {
+      execute: async (): Promise<string> => {
         throw new Error("station offline");
       },
     });
@@ -285,7 +285,8 @@ describe("withHooks input", () => {
   });
 
   it("returns tools without execute as they are", () => {
-    const declared = tool({ inputSchema: weatherInput });
+    // A tool the host runs itself (or one awaiting client-side results).
+    const declared = { description: "declared only", inputSchema: weatherInput };
     const wrapped = withHooks({ declared }, new HookEngine(), { sessionId: "s1" });
     expect(wrapped.declared).toBe(declared);
   });
