@@ -37,6 +37,8 @@ export interface StoredHook {
   readonly source: string | undefined;
   readonly seq: number;
   readonly stats: { runs: number; blocks: number; failures: number; timeouts: number };
+  /** Its answers come checked already (see `answersChecked`): taken as they are. */
+  readonly checkedAnswers: boolean;
   detach?: () => void;
 }
 
@@ -177,7 +179,12 @@ class HookRun implements OutcomeInput, Expirable {
     if (this.settled) return;
     const end = this.#clock(async);
     // Fire and forget (no owner): nobody reads the answer.
-    const response = this.owner === undefined ? undefined : checkHookResponse(value);
+    const response =
+      this.owner === undefined
+        ? undefined
+        : this.hook.checkedAnswers
+          ? (value as HookResponse)
+          : checkHookResponse(value);
     if (response instanceof HookError) this.#settle("failed", undefined, response, end);
     else this.#settle("ok", response, undefined, end);
   }

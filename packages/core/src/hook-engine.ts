@@ -1,5 +1,6 @@
 import type { AuditEvent, AuditEventOf, AuditEventType, AuditLevel } from "./audit.js";
 import { AuditStream } from "./audit-stream.js";
+import { hasCheckedAnswers } from "./checked-answers.js";
 import { randomId } from "./create-event.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import {
@@ -111,6 +112,11 @@ export class HookEngine {
     this.#audit.level = level;
   }
 
+  /** The timeout, in milliseconds, of a hook registered without one (the `defaultTimeout` option). */
+  get defaultTimeout(): number {
+    return this.#defaultTimeout;
+  }
+
   /** How many hooks are registered, in all or for one event. */
   size(event?: HookEventName): number {
     return event === undefined ? this.#byId.size : (this.#byEvent.get(event)?.length ?? 0);
@@ -207,6 +213,7 @@ export class HookEngine {
       source: r.source,
       seq: this.#seq++,
       stats: { runs: 0, blocks: 0, failures: 0, timeouts: 0 },
+      checkedAnswers: hasCheckedAnswers(r.handler),
     };
   }
 

@@ -206,4 +206,6 @@ export type {
 export { DEFAULT_HOOK_PORT, isWireId, PROTOCOL, WIRE_HEADERS, wireSchemas } from "./wire.js";
 export type { WireFrame } from "./wire-frame.js";
 export { MAX_FRAME_CHARS, parseWireFrame, parseWireMessage, WS_CLOSE_CODES } from "./wire-frame.js";
-export { fromHookResponse, toHookResponse } from "./wire-response.js";
+export type { CheckedAnswer } from "./wire-response.js";
+export { fromHookResponse, readHookResponse, toHookResponse } from "./wire-response.js";
+export { answersChecked } from "./checked-answers.js";

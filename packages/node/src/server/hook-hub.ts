@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  answersChecked,
   defaultTimers,
   type HookEngine,
   HookError,
@@ -196,6 +197,7 @@ export class HookHub {
     }
     this.#checkClientLimits(client, event);
     const config = req.config ?? {};
+    // The engine applies the request's timeout or its own default: known here without asking it.
     const hook: RemoteHook = {
       hookId,
       // Engine ids and names reach block reasons that any caller of the agent may read: they
@@ -204,7 +206,7 @@ export class HookHub {
       event,
       matcher: req.matcher,
       config,
-      timeout: 0,
+      timeout: config.timeoutMs || this.engine.defaultTimeout,
       rejectedResponses: 0,
     };
     this.engine.register({
@@ -214,14 +216,14 @@ export class HookHub {
       matcher: toEngineMatcher(req.matcher) as never,
       // A remote client's patterns must not be able to stall the agent's event loop.
       regex: linearRegex,
-      handler: (e, ctx) => client.dispatch(hook, e, ctx),
+      // The client's answers are checked once, on arrival (RemoteClient.receive).
+      handler: answersChecked((e, ctx) => client.dispatch(hook, e, ctx)),
       ...(config.priority ? { priority: config.priority } : {}),
       ...(config.timeoutMs ? { timeout: config.timeoutMs } : {}),
       ...(config.failBehavior ? { failBehavior: config.failBehavior } : {}),
       ...(config.async ? { async: true } : {}),
       name: config.name || hookId,
     });
-    hook.timeout = this.#engineInfo(client.id).get(hook.engineId)?.timeout ?? 5000;
     client.hooks.set(hookId, hook);
     return { hookId };
   }
