@@ -92,8 +92,9 @@ export function parseWireFrame(input: unknown): ValidationResult<WireFrame> {
   }
   const id = validate(optionalFrameId, (value as { id?: unknown }).id, "INVALID_OUTPUT", ["id"]);
   if (!id.success) return id;
-  const fault = jsonFault(type as WireMessageType, value);
-  if (fault !== undefined) return { success: false, error: fault };
+  const limited = withinJsonLimits(type as WireMessageType, value);
+  if (!limited.success) return limited;
+  value = limited.data;
   // HookEvents are most of what a client reads: the common ones skip the schema.
   const event = type === "HookEvent" ? quickHookEvent(value, true) : undefined;
   if (event !== undefined) {
@@ -119,28 +120,31 @@ export function parseWireMessage<K extends WireMessageType>(
     const event = quickHookEvent(value);
     if (event !== undefined) return { success: true, data: event as WireMessageMap[K] };
   }
-  const fault = jsonFault(type, value);
-  if (fault !== undefined) return { success: false, error: fault };
-  return validate(wireSchemas[type] as z.ZodMiniType, value, "INVALID_OUTPUT", [
+  const limited = withinJsonLimits(type, value);
+  if (!limited.success) return limited;
+  return validate(wireSchemas[type] as z.ZodMiniType, limited.data, "INVALID_OUTPUT", [
     type,
   ]) as ValidationResult<WireMessageMap[K]>;
 }
 
 /**
- * What a peer sent past the JSON limits: a field nested deeper than {@link MAX_JSON_DEPTH}, or
- * a HookResponse whose `modified` holds a `__proto__`, `constructor` or `prototype` key (the
- * schema's record would drop one at the top level without a word). Checked before any schema
- * walks the message. HookEvents, the agent's own firings and the hot path of every client,
- * are not walked.
+ * Refuses what a peer sent past the JSON limits: a field nested deeper than
+ * {@link MAX_JSON_DEPTH}, or a HookResponse whose `modified` holds a `__proto__`,
+ * `constructor` or `prototype` key (the schema's record would drop one at the top level
+ * without a word). Checked before any schema walks the message. A HookResponse's `modified`
+ * comes back as a plain-data copy, so what the schema checks is what the engine later applies.
+ * HookEvents, the agent's own firings and the hot path of every client, are not walked.
  */
-function jsonFault(type: WireMessageType, value: unknown): HookError | undefined {
-  if (type === "HookEvent" || value === null || typeof value !== "object") return undefined;
+function withinJsonLimits(type: WireMessageType, value: unknown): ValidationResult<unknown> {
+  if (type === "HookEvent" || value === null || typeof value !== "object") {
+    return { success: true, data: value };
+  }
   const deep = tooDeepField(value, [type]);
-  if (deep !== undefined) return deep;
+  if (deep !== undefined) return { success: false, error: deep };
   const modified = type === "HookResponse" ? (value as { modified?: unknown }).modified : undefined;
-  if (modified === null || typeof modified !== "object") return undefined;
+  if (modified === null || typeof modified !== "object") return { success: true, data: value };
   const copy = copyJsonData(modified, [type, "modified"]);
-  return copy.success ? undefined : copy.error;
+  return copy.success ? { success: true, data: { ...value, modified: copy.data } } : copy;
 }
 
 function fail(

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HookError } from "./hook-error.js";
-import type { HookResponse } from "./hook-response.js";
-import { fromHookResponse, toHookResponse } from "./wire-response.js";
+import { CONTINUE, type HookResponse } from "./hook-response.js";
+import { parseWireMessage } from "./wire-frame.js";
+import { fromHookResponse, readHookResponse, toHookResponse } from "./wire-response.js";
 
 function errorOf(result: { success: boolean; error?: HookError }): HookError {
   expect(result.success).toBe(false);
@@ -124,5 +125,144 @@ describe("toHookResponse and the JSON limits", () => {
       success: false,
       error: { message: "HookResponse.modified.__proto__: this key is not allowed" },
     });
+  });
+});
+
+/**
+ * What the wire schema and then the response schema make of an answer, each checking all of
+ * it: the authority readHookResponse, checking once, must agree with.
+ */
+function bySchemas(raw: unknown) {
+  const parsed = parseWireMessage("HookResponse", raw);
+  if (!parsed.success) return parsed;
+  const response = toHookResponse(parsed.data);
+  if (!response.success) return response;
+  return {
+    success: true,
+    data: { hookId: parsed.data.hookId, eventId: parsed.data.eventId, response: response.data },
+  };
+}
+
+const id = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9._-]{1,100}$/),
+  fc.constantFrom("", "a b", "x".repeat(101), "ü"),
+);
+const text = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.constant(""),
+  fc.constant("r".repeat(70_000)),
+);
+const anything = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.integer(),
+  fc.boolean(),
+  text,
+);
+
+const hookId = fc.oneof({ weight: 4, arbitrary: id }, { weight: 1, arbitrary: anything });
+const eventId = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 300 }) },
+  { weight: 1, arbitrary: anything },
+);
+const action = fc.oneof(
+  fc.constantFrom("continue", "block", "retry", "skip", "deny", ""),
+  anything,
+);
+const reason = fc.oneof(text, anything);
+
+/** HookResponse-like messages: mostly plausible, often subtly wrong. */
+const message = fc.oneof(
+  // The shapes the fast path answers, and their near misses.
+  fc.record(
+    { hookId, eventId, action, reason },
+    { requiredKeys: ["hookId", "eventId"], noNullPrototype: true },
+  ),
+  // Every other field too: these go to the schemas.
+  fc.record(
+    {
+      hookId,
+      eventId,
+      action,
+      reason,
+      systemMessage: text,
+      error: text,
+      modified: fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue()),
+    },
+    { requiredKeys: ["hookId", "eventId"], noNullPrototype: true },
+  ),
+);
+
+describe("readHookResponse", () => {
+  it("agrees with the wire schema and the response schema together, for every answer", () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(message, (raw) => {
+        const once = readHookResponse(raw);
+        const twice = bySchemas(raw);
+        expect(once.success).toBe(twice.success);
+        if (once.success) {
+          accepted++;
+          expect(once.data).toEqual((twice as { data: unknown }).data);
+        } else expect(once.error.code).toBe((twice as { error: HookError }).error.code);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it("reads the common shapes without a copy: a bare continue and a block with a reason", () => {
+    expect(readHookResponse({ hookId: "h", eventId: "e" })).toEqual({
+      success: true,
+      data: { hookId: "h", eventId: "e", response: CONTINUE },
+    });
+    const cont = readHookResponse({ hookId: "h", eventId: "e", action: "continue" });
+    expect(cont.success && cont.data.response).toBe(CONTINUE);
+    expect(readHookResponse({ hookId: "h", eventId: "e", action: "block", reason: "no" })).toEqual({
+      success: true,
+      data: { hookId: "h", eventId: "e", response: { action: "block", reason: "no" } },
+    });
+  });
+
+  it("refuses what the rules refuse, naming the field", () => {
+    const cases: [unknown, string, string][] = [
+      [{ hookId: "h", eventId: "e", action: "block" }, "INVALID_OUTPUT", "HookResponse.reason"],
+      [
+        { hookId: "h", eventId: "e", action: "block", reason: "" },
+        "INVALID_OUTPUT",
+        "HookResponse.reason",
+      ],
+      [{ hookId: "h", eventId: "e", error: "boom" }, "HANDLER_FAILED", "boom"],
+      [
+        { hookId: "h", eventId: "e", action: "skip", permission: "allow" },
+        "INVALID_OUTPUT",
+        "HookResponse.permission",
+      ],
+      [{ hookId: "bad id", eventId: "e" }, "INVALID_OUTPUT", "HookResponse.hookId"],
+      [
+        { hookId: "h", eventId: "e", modified: JSON.parse('{"a":{"__proto__":{"x":1}}}') },
+        "INVALID_OUTPUT",
+        "HookResponse.modified.a.__proto__",
+      ],
+    ];
+    for (const [raw, code, text] of cases) {
+      const result = readHookResponse(raw);
+      expect(result.success).toBe(false);
+      if (!result.success) {
+        expect(result.error.code).toBe(code);
+        expect(result.error.message).toContain(text);
+      }
+    }
+  });
+
+  it("hands on a copy of the patch it checked, not the peer's object", () => {
+    const inner = { command: "ls" };
+    const raw = { hookId: "h", eventId: "e", action: "continue", modified: { args: inner } };
+    const result = readHookResponse(raw);
+    expect(result.success).toBe(true);
+    if (!result.success || result.data.response.action !== "continue") return;
+    expect(result.data.response.modified).toEqual({ args: { command: "ls" } });
+    inner.command = "rm -rf /";
+    expect(result.data.response.modified).toEqual({ args: { command: "ls" } });
   });
 });

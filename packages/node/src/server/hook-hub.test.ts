@@ -5,7 +5,7 @@ import {
   type HookError,
   type HookEventMessage,
 } from "@a3s-lab/hooks-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ManualTimers } from "../../../../test-support/manual-timers.ts";
 import { HookHub, type HookHubOptions } from "./hook-hub.js";
 import type { HubEvent } from "./hub-events.js";
@@ -349,6 +349,57 @@ describe("HookHub firings", () => {
     expect(c1.sent).toHaveLength(1);
   });
 
+  it("registers without reading the engine's hook list back: the request's timeout, else the engine's default", async () => {
+    const { engine, hub } = setup({}, { defaultTimeout: 2000 });
+    const list = vi.spyOn(engine, "list");
+    const c1 = open(hub, "c1");
+    hub.register(c1.caller, {
+      eventType: "PreToolUse",
+      hookId: "own",
+      config: { timeoutMs: 9000 },
+    });
+    hub.register(c1.caller, { eventType: "PreToolUse", hookId: "default" });
+    expect(list).not.toHaveBeenCalled();
+    const before = Date.now();
+    const firing = engine.fire(bash());
+    await vi.waitFor(() => expect(c1.sent).toHaveLength(2));
+    const deadline = (id: string) => c1.sent.find((m) => m.hookId === id)!.deadlineMs - before;
+    expect(deadline("own")).toBeGreaterThanOrEqual(9000);
+    expect(deadline("own")).toBeLessThan(9000 + 1000);
+    expect(deadline("default")).toBeGreaterThanOrEqual(2000);
+    expect(deadline("default")).toBeLessThan(2000 + 1000);
+    for (const m of c1.sent) c1.stream.receive({ hookId: m.hookId, eventId: m.eventId });
+    expect(await firing).toMatchObject({ action: "continue" });
+    expect(hub.list(c1.caller, {}).hooks.map((h) => h.config?.timeoutMs)).toEqual([9000, 2000]);
+  });
+
+  it("hands the engine the answer it checked on arrival: a patch applies once, a bad one fails the hook", async () => {
+    const { engine, hub } = setup();
+    const c1 = open(hub, "c1");
+    hub.register(c1.caller, { eventType: "PreToolUse", hookId: "h" });
+    const sent = c1.next();
+    const firing = engine.fire(bash("ls"));
+    const message = await sent;
+    c1.stream.receive({
+      hookId: "h",
+      eventId: message.eventId,
+      action: "continue",
+      modified: { args: { command: "ls -la" } },
+      systemMessage: "patched",
+    });
+    const result = await firing;
+    expect(result.event.args).toEqual({ command: "ls -la" });
+    expect(result.systemMessages).toEqual(["patched"]);
+    const sentAgain = c1.next();
+    const bad = engine.fire(bash("ls"));
+    const second = await sentAgain;
+    c1.stream.receive({ hookId: "h", eventId: second.eventId, action: "block", reason: "" });
+    expect((await bad).outcomes[0]).toMatchObject({
+      status: "failed",
+      error: { code: "INVALID_OUTPUT" },
+    });
+  });
+
   it("fails at once while the client is away, with its fail behaviour, naming no client", async () => {
     const { engine, hub } = setup();
     const c1 = open(hub, "client-one");
@@ -394,7 +445,8 @@ describe("HookHub firings", () => {
 
   it("throws away malformed, late and unknown answers, counts them, and says so", async () => {
     const { engine, hub, events } = setup();
-    const c1 = open(hub, "c1");
+    // Not "c1": the warnings carry event ids (UUIDs), whose hex digits may spell it.
+    const c1 = open(hub, "client-x");
     hub.register(c1.caller, { eventType: "PreToolUse", hookId: "h" });
     const audited: string[] = [];
     engine.on("warning", (w) => audited.push(w.message));
@@ -418,14 +470,14 @@ describe("HookHub firings", () => {
     const warnings = events.filter((e) => e.type === "warning");
     expect(warnings).toHaveLength(5);
     expect(warnings[1]).toMatchObject({
-      clientId: "c1",
+      clientId: "client-x",
       message: expect.stringContaining("no firing waits for that answer"),
     });
     expect(warnings[3]?.message).toContain("malformed HookResponse");
     // The same warnings reach the engine's audit stream, which may be shown to others: no id.
     expect(audited).toHaveLength(5);
     expect(audited[1]).toMatch(/^remote client: .*no firing waits for that answer/);
-    expect(audited.join("\n")).not.toContain("c1");
+    expect(audited.join("\n")).not.toContain("client-x");
     // Four of the five named hook h: malformed, late, unknown event, undecodable.
     expect(hub.list(c1.caller, {}).hooks[0]?.counters).toMatchObject({
       runs: 1,

@@ -1,13 +1,10 @@
 import {
-  CONTINUE,
   type HookContext,
   HookError,
   type HookEvent,
   type HookEventMessage,
   type HookResponse,
-  isWireId,
-  parseWireMessage,
-  toHookResponse,
+  readHookResponse,
 } from "@a3s-lab/hooks-core";
 import type { RateLimiter } from "./rate-limiter.js";
 import type { RemoteHook } from "./remote-hook.js";
@@ -47,49 +44,6 @@ function listen(signal: AbortSignal, onAbort: (reason: unknown) => void): () => 
   const listener = () => onAbort(signal.reason);
   signal.addEventListener("abort", listener, { once: true });
   return () => signal.removeEventListener("abort", listener);
-}
-
-const ACTIONS = new Set(["continue", "block", "retry", "skip"]);
-
-/**
- * The common answers, read without the schemas: a bare continue (`{hookId, eventId}`, with
- * `action: "continue"` or none) and a block with a non-empty reason, nothing else. Returns
- * what `parseWireMessage` + `toHookResponse` would return for them, or undefined for anything
- * else (which then goes through the schemas, the authority on every other shape).
- */
-export function quickResponse(
-  raw: unknown,
-): { hookId: string; eventId: string; response: HookResponse } | undefined {
-  if (raw === null || typeof raw !== "object" || Object.getPrototypeOf(raw) !== Object.prototype) {
-    return undefined;
-  }
-  const message = raw as Record<string, unknown>;
-  const { hookId, eventId, action, reason } = message;
-  let fields = 2;
-  if (action !== undefined) fields++;
-  if (reason !== undefined) fields++;
-  if (
-    Object.keys(message).length !== fields ||
-    !isWireId(hookId) ||
-    typeof eventId !== "string" ||
-    eventId.length === 0 ||
-    eventId.length > 256 ||
-    (action !== undefined && !ACTIONS.has(action as string))
-  ) {
-    return undefined;
-  }
-  if (action === undefined || action === "continue") {
-    return reason === undefined ? { hookId, eventId, response: CONTINUE } : undefined;
-  }
-  if (
-    action === "block" &&
-    typeof reason === "string" &&
-    reason !== "" &&
-    reason.length <= 65_536
-  ) {
-    return { hookId, eventId, response: { action: "block", reason } };
-  }
-  return undefined;
 }
 
 function idOf(value: unknown, field: string): string | undefined {
@@ -217,23 +171,18 @@ export class RemoteClient {
    * waiting firing (well or badly): such answers are bounded by the firings sent.
    */
   receive(raw: unknown, decodeError?: HookError): boolean {
-    // Most answers are a bare continue or a block with a reason: read those without a schema
-    // run (the result is the same); anything else goes through the schemas.
-    const quick = decodeError ? undefined : quickResponse(raw);
-    if (quick !== undefined) {
-      const pending = this.#take(key(quick.eventId, quick.hookId));
-      if (pending) {
-        pending.resolve(quick.response);
-        return true;
-      }
-    }
-    const parsed = decodeError
+    // The one check of an answer on its way to the engine, which takes it as it is.
+    const answer = decodeError
       ? { success: false as const, error: decodeError }
-      : parseWireMessage("HookResponse", raw);
-    const hookId = parsed.success ? parsed.data.hookId : idOf(raw, "hookId");
-    const eventId = parsed.success ? parsed.data.eventId : idOf(raw, "eventId");
+      : readHookResponse(raw);
+    const hookId = answer.success ? answer.data.hookId : idOf(raw, "hookId");
+    const eventId = answer.success ? answer.data.eventId : idOf(raw, "eventId");
     const pending =
       hookId !== undefined && eventId !== undefined ? this.#take(key(eventId, hookId)) : undefined;
+    if (pending && answer.success) {
+      pending.resolve(answer.data.response);
+      return true;
+    }
     const fields = {
       ...(hookId !== undefined ? { hookId } : {}),
       ...(eventId !== undefined ? { eventId } : {}),
@@ -242,19 +191,14 @@ export class RemoteClient {
       const hook = hookId === undefined ? undefined : this.hooks.get(hookId);
       if (hook) hook.rejectedResponses++;
       this.#warn(
-        parsed.success
+        answer.success
           ? `the client answered event ${eventId} for hook ${hookId}, but no firing waits for that answer (late, cancelled or unknown)`
-          : `the client sent a malformed HookResponse: ${parsed.error.message}`,
+          : `the client sent a malformed HookResponse: ${answer.error.message}`,
         fields,
       );
       return false;
     }
-    const response = parsed.success ? toHookResponse(parsed.data) : parsed;
-    if (response.success) {
-      pending.resolve(response.data);
-      return true;
-    }
-    const error = response.error;
+    const error = (answer as { error: HookError }).error;
     // Reaches block reasons: name the hook, never the client (see HookHub.register).
     const label = `remote hook ${pending.hook.config.name || pending.hook.hookId}`;
     if (error.code !== "HANDLER_FAILED") {

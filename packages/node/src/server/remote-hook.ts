@@ -19,7 +19,7 @@ export interface RemoteHook {
   readonly matcher: HookMatcherMessage | undefined;
   readonly config: HookConfigMessage;
   /** The timeout the engine applies (the request's, or the engine's default). */
-  timeout: number;
+  readonly timeout: number;
   /** Answers thrown away: malformed, late, or for an unknown event id. */
   rejectedResponses: number;
 }
