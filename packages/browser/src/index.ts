@@ -8,10 +8,9 @@
 // WS_CLOSE_CODES is the protocol's, defined in core; kept here for code that imported it from this package.
 export { WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 // ── For pages: what their hooks did, kept, shown and logged ──────────────────
-export type { AuditConsole, LogAuditOptions } from "./audit-format.js";
-export { formatAuditRecord, logAudit } from "./audit-format.js";
-export type { AuditTrailOptions } from "./audit-trail.js";
-export { AuditTrail } from "./audit-trail.js";
+// They live in core, which every runtime has; kept here for code that imported them from this package.
+export type { AuditConsole, AuditTrailOptions, LogAuditOptions } from "@a3s-lab/hooks-core";
+export { AuditTrail, formatAuditRecord, logAudit } from "@a3s-lab/hooks-core";
 // ── For other libraries (continued) ───────────────────────────────────────────
 export { closeError } from "./close-error.js";
 export type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";

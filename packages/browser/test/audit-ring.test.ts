@@ -5,7 +5,7 @@
 import { HookEngine } from "@a3s-lab/hooks-core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AuditTrail } from "../src/audit-trail.js";
+import { AuditTrail } from "../src/index.js";
 
 const messages = (trail: AuditTrail) =>
   trail.records.map((r) => (r as { message: string }).message);

@@ -4,14 +4,10 @@
  * platforms and transports from. `A3sClient` and `createWebSocketTransport` are not here: each
  * entry binds them to its platform. A test keeps the two entries' names equal.
  */
-export type {
-  AuditConsole,
-  AuditTrailOptions,
-  LogAuditOptions,
-  WebSocketTransportOptions,
-} from "@a3s-lab/hooks-browser";
+export type { WebSocketTransportOptions } from "@a3s-lab/hooks-browser";
+export type { AuditConsole, AuditTrailOptions, LogAuditOptions } from "@a3s-lab/hooks-core";
 // What a page's (or a process's) own hooks did: a bounded trail, one-line text, the console.
-export { AuditTrail, formatAuditRecord, logAudit } from "@a3s-lab/hooks-browser";
+export { AuditTrail, formatAuditRecord, logAudit } from "@a3s-lab/hooks-core";
 // ── For SDK users ──────────────────────────────────────────────────────────────
 export type {
   AuditEvent,

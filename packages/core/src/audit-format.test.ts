@@ -1,13 +1,10 @@
-import {
-  type AuditEvent,
-  block,
-  createEvent,
-  HookEngine,
-  HookError,
-  modify,
-} from "@a3s-lab/hooks-core";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AuditEvent } from "./audit.js";
 import { type AuditConsole, formatAuditRecord, logAudit } from "./audit-format.js";
+import { createEvent } from "./create-event.js";
+import { HookEngine } from "./hook-engine.js";
+import { HookError } from "./hook-error.js";
+import { block, modify } from "./hook-response.js";
 
 const base = { time: 1_700_000_000_000, event: "PreToolUse" as const, eventId: "e1" };
 const stop = () => createEvent("Stop", { sessionId: "s", stopHookActive: false });

@@ -3,12 +3,11 @@ import {
   type AuditEventType,
   type AuditSource,
   auditTypeFilter,
-  describeValue,
-  HookError,
   onAudit,
-  type Unsubscribe,
-} from "@a3s-lab/hooks-core";
+} from "./audit.js";
 import { checkOptions, reportListenerError } from "./audit-trail.js";
+import type { Unsubscribe } from "./emitter.js";
+import { describeValue, HookError } from "./hook-error.js";
 
 /** The longest line {@link formatAuditRecord} returns, in UTF-16 code units. */
 const MAX_LINE = 500;

@@ -1,13 +1,10 @@
-import {
-  type AuditEvent,
-  block,
-  createEvent,
-  HookEngine,
-  HookError,
-  modify,
-} from "@a3s-lab/hooks-core";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AuditEvent } from "./audit.js";
 import { AuditTrail } from "./audit-trail.js";
+import { createEvent } from "./create-event.js";
+import { HookEngine } from "./hook-engine.js";
+import { HookError } from "./hook-error.js";
+import { block, modify } from "./hook-response.js";
 
 const bash = (command: string) =>
   createEvent("PreToolUse", { sessionId: "s1", tool: "Bash", args: { command } });

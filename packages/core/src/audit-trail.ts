@@ -3,11 +3,10 @@ import {
   type AuditEventType,
   type AuditSource,
   auditTypeFilter,
-  describeValue,
-  HookError,
   onAudit,
-  type Unsubscribe,
-} from "@a3s-lab/hooks-core";
+} from "./audit.js";
+import type { Unsubscribe } from "./emitter.js";
+import { describeValue, HookError } from "./hook-error.js";
 
 /** {@link AuditTrail}'s options. */
 export interface AuditTrailOptions {

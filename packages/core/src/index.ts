@@ -12,6 +12,10 @@ export type {
 } from "./audit.js";
 // ── Audit ─────────────────────────────────────────────────────────────────────
 export { auditLevelOf, auditTypeFilter, onAudit } from "./audit.js";
+export type { AuditConsole, LogAuditOptions } from "./audit-format.js";
+export { formatAuditRecord, logAudit } from "./audit-format.js";
+export type { AuditTrailOptions } from "./audit-trail.js";
+export { AuditTrail } from "./audit-trail.js";
 export type { EventInit } from "./create-event.js";
 // ── Events ────────────────────────────────────────────────────────────────────
 export { createEvent, randomId, tryCreateEvent, validateEvent } from "./create-event.js";
