@@ -3,10 +3,15 @@
  * Ctrl-C. The agent's address and token come from A3S_ADDRESS and A3S_TOKEN.
  *
  *   pnpm --filter @a3s-lab/examples start security-policy
+ *
+ * The adapter examples run on their own, offline, and exit:
+ *
+ *   pnpm --filter @a3s-lab/examples start claude-agent-sdk
  */
 import { createInterface } from "node:readline/promises";
 import { A3sClient } from "@a3s-lab/box";
 import { autoFormat } from "./auto-format.js";
+import { claudeAgentSdkSession } from "./claude-agent-sdk.js";
 import { costTracking } from "./cost-tracking.js";
 import { permissionEscalation } from "./permission-escalation.js";
 import { securityPolicy } from "./security-policy.js";
@@ -25,10 +30,20 @@ const examples: Record<string, (client: A3sClient) => void> = {
     }),
 };
 
+/** Examples that need no agent: they run, print what happened, and exit. */
+const offline: Record<string, () => Promise<unknown>> = {
+  "claude-agent-sdk": () => claudeAgentSdkSession(),
+};
+
 const name = process.argv[2] ?? "";
+const runOffline = offline[name];
+if (runOffline) {
+  await runOffline();
+  process.exit(0);
+}
 const install = examples[name];
 if (!install) {
-  console.error(`usage: start <${Object.keys(examples).join("|")}>`);
+  console.error(`usage: start <${[...Object.keys(examples), ...Object.keys(offline)].join("|")}>`);
   process.exit(2);
 }
 const client = new A3sClient();
