@@ -11,7 +11,6 @@ import {
   FILESYSTEM_SERVER,
   type ProxyProcess,
   scratch,
-  spawnProxy,
   startProxy,
   TINY_SERVER,
   writeSettings,
