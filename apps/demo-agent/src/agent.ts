@@ -1,10 +1,5 @@
-import {
-  createEvent,
-  type HookEngine,
-  randomId,
-  type TokenUsage,
-  type ToolArgs,
-} from "@a3s-lab/hooks-core";
+import { createEvent, type HookEngine, type TokenUsage, type ToolArgs } from "@a3s-lab/hooks-core";
+import { randomId } from "@a3s-lab/hooks-core/internal";
 import * as z from "zod";
 import { AgentError } from "./agent-error.js";
 import { type LoopResult, runLoop } from "./agent-loop.js";

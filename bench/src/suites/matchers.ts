@@ -1,10 +1,5 @@
-import {
-  type CompiledMatcher,
-  compileMatcher,
-  createEvent,
-  type HookEvent,
-  type Matcher,
-} from "@a3s-lab/hooks-core";
+import { createEvent, type HookEvent, type Matcher } from "@a3s-lab/hooks-core";
+import { type CompiledMatcher, compileMatcher } from "@a3s-lab/hooks-core/internal";
 import picomatch from "picomatch";
 import { BenchError } from "../bench-error.js";
 import { goals, makeRow, type Row, side } from "../row.js";

@@ -1,6 +1,5 @@
 import {
   type CallOptions,
-  defaultTimers,
   type GenerateEventMessage,
   type GenerateRequest,
   HookError,
@@ -14,6 +13,7 @@ import {
   type UnaryCalls,
   type UnaryMethod,
 } from "@a3s-lab/hooks-core";
+import { defaultTimers } from "@a3s-lab/hooks-core/internal";
 import { aborted, raceAbort } from "./abort.js";
 import type { WebSocketConstructor } from "./websocket-like.js";
 import { webSocketUrl } from "./websocket-url.js";

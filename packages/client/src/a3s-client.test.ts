@@ -160,6 +160,22 @@ describe("A3sClient registration", () => {
     expect(client.unregisterHook(second)).toBe(false);
   });
 
+  it("subscribes nothing with an already-aborted signal, and stops on a later abort", async () => {
+    const { client } = setup();
+    const heard: string[] = [];
+    client.on("state", ({ state }) => heard.push(`aborted:${state}`), {
+      signal: AbortSignal.abort(),
+    });
+    client.onAudit((r) => heard.push(`audit:${r.type}`), { signal: AbortSignal.abort() });
+    const controller = new AbortController();
+    client.on("state", ({ state }) => heard.push(`live:${state}`), { signal: controller.signal });
+    await client.ready();
+    controller.abort();
+    await client.close();
+    expect(heard.filter((h) => !h.startsWith("live:"))).toEqual([]);
+    expect(heard).not.toContain("live:closed");
+  });
+
   it("unregisters on an aborted signal, and never registers with one aborted already", async () => {
     const { engine, client } = setup();
     const controller = new AbortController();

@@ -3,21 +3,20 @@ import {
   type AuditLevel,
   auditLevelOf,
   DEFAULT_HOOK_PORT,
-  defaultTimers,
   type ExecuteToolResponse,
   type GenerateEventMessage,
   type GenerateProgress,
   type GenerateResult,
   HookError,
   type HookEventNameInput,
-  parseOrThrow,
-  randomId,
+  type SubscribeOptions,
   type Transport,
   type Unsubscribe,
 } from "@a3s-lab/hooks-core";
+import { defaultTimers, Emitter, parseOrThrow, randomId } from "@a3s-lab/hooks-core/internal";
 import { Backoff } from "./backoff.js";
 import { ClientConnection, closedError } from "./client-connection.js";
-import { type A3sClientEventName, type A3sClientEvents, ClientEmitter } from "./client-events.js";
+import type { A3sClientEventName, A3sClientEvents } from "./client-events.js";
 import { optionsSchema } from "./client-options.js";
 import { HookRunner } from "./hook-runner.js";
 import { HookSync, type SyncedHook } from "./hook-sync.js";
@@ -43,7 +42,9 @@ export class A3sClientBase {
   /** Where the agent's hook server is. */
   readonly address: string;
   readonly #transport: Transport;
-  readonly #events = new ClientEmitter();
+  // Unlike Node's emitter, an `error` with no listener is not thrown: a hooks client must never
+  // crash its host process over a handler's mistake.
+  readonly #events = new Emitter<A3sClientEvents>();
   readonly #hooks = new Map<string, SyncedHook>();
   readonly #sync: HookSync;
   readonly #runner: HookRunner;
@@ -134,9 +135,23 @@ export class A3sClientBase {
   on<K extends A3sClientEventName>(
     name: K,
     listener: (value: A3sClientEvents[K]) => void,
-    options?: { signal?: AbortSignal },
+    options?: SubscribeOptions,
   ): Unsubscribe {
     return this.#events.on(name, listener, options);
+  }
+
+  /**
+   * This client's own hooks at work, at the level `setHookAuditLevel` chose: the same call as
+   * `HookEngine.onAudit`, so audit sinks (`writeAuditLog`, `AuditTrail`) take either.
+   *
+   * @example
+   * ```ts
+   * client.setHookAuditLevel("verbose");
+   * client.onAudit((record) => console.log(record.type));
+   * ```
+   */
+  onAudit(listener: (record: AuditEvent) => void, options?: SubscribeOptions): Unsubscribe {
+    return this.#events.on("audit", listener, options);
   }
 
   /**
@@ -345,7 +360,9 @@ export class A3sClientBase {
   }
 
   #wants(type: AuditEvent["type"]): boolean {
-    return this.#auditRank >= LEVEL_RANK[auditLevelOf[type]] && this.#events.has("audit");
+    return (
+      this.#auditRank >= LEVEL_RANK[auditLevelOf[type]] && this.#events.listenerCount("audit") > 0
+    );
   }
 
   #audit(record: AuditEvent): void {

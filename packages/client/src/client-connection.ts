@@ -5,8 +5,9 @@ import {
   type Timers,
   type Transport,
 } from "@a3s-lab/hooks-core";
+import type { Emitter } from "@a3s-lab/hooks-core/internal";
 import type { Backoff } from "./backoff.js";
-import type { ClientEmitter } from "./client-events.js";
+import type { A3sClientEvents } from "./client-events.js";
 import type { HookRunner } from "./hook-runner.js";
 import type { HookSync } from "./hook-sync.js";
 import type { ConnectionState } from "./types.js";
@@ -19,7 +20,7 @@ export interface ClientConnectionDeps {
   transport: Transport;
   sync: HookSync;
   runner: HookRunner;
-  events: ClientEmitter;
+  events: Emitter<A3sClientEvents>;
   timers: Timers;
   backoff: Backoff;
   connectTimeoutMs: number;

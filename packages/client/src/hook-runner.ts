@@ -8,10 +8,9 @@ import {
   type HookEventName,
   type HookResponse,
   type HookResponseMessage,
-  InvocationContext,
-  patchPaths,
   validateEvent,
 } from "@a3s-lab/hooks-core";
+import { InvocationContext, patchPaths } from "@a3s-lab/hooks-core/internal";
 import type { RemoteHookContext, RemoteHookHandler } from "./types.js";
 
 /** One hook this client registered, as it keeps it locally. */

@@ -1,5 +1,4 @@
 import {
-  compileMatcher,
   type HookConfigMessage,
   HookError,
   type HookEventNameInput,
@@ -7,11 +6,10 @@ import {
   type HookMatcherMessage,
   isWireId,
   MAX_DELAY_MS,
-  parseOrThrow,
-  randomId,
   resolveEventName,
   type ToolMatcher,
 } from "@a3s-lab/hooks-core";
+import { compileMatcher, parseOrThrow, randomId } from "@a3s-lab/hooks-core/internal";
 import * as z from "zod/mini";
 import type { SyncedHook } from "./hook-sync.js";
 import type {

@@ -74,6 +74,11 @@ function detail(record: Record<string, unknown>): string {
           : "";
       return `${paths}${conflicts}`;
     }
+    case "fired": {
+      const hooks = Array.isArray(record.hookIds) ? record.hookIds.length : 0;
+      const reason = record.reason === undefined ? "" : `: ${text(record.reason)}`;
+      return `${text(record.action)} after ${hooks} hook(s) in ${text(record.duration)} ms${reason}`;
+    }
     case "warning":
       return text(record.message);
     default:
@@ -136,6 +141,7 @@ const SEVERITY: Readonly<Record<AuditEventType, keyof AuditConsole>> = {
   registered: "info",
   unregistered: "info",
   modified: "info",
+  fired: "debug",
 };
 
 /**

@@ -1,4 +1,3 @@
-import { EventEmitter } from "eventemitter3";
 import {
   type AuditEvent,
   type AuditEventOf,
@@ -6,11 +5,14 @@ import {
   type AuditLevel,
   auditLevelOf,
 } from "./audit.js";
+import { Emitter, type SubscribeOptions, type Unsubscribe } from "./emitter.js";
 import type { HookEvent, HookEventName } from "./event-schemas.js";
 import type { StoredHook } from "./firing.js";
-import type { Unsubscribe } from "./hook-engine-options.js";
 import { HookError } from "./hook-error.js";
 import type { HookResult } from "./merge.js";
+
+/** Each record under its own type, and every record under `"*"`. */
+export type AuditEvents = { [T in AuditEventType]: AuditEventOf<T> } & { "*": AuditEvent };
 
 const LEVEL_RANK: Record<AuditLevel, number> = { off: 0, info: 1, verbose: 2 };
 
@@ -20,9 +22,7 @@ const LEVEL_RANK: Record<AuditLevel, number> = { off: 0, info: 1, verbose: 2 };
  * listens, so an engine nobody audits pays one comparison per firing.
  */
 export class AuditStream {
-  readonly #emitter = new EventEmitter();
-  /** Subscriptions open now: with none, a firing skips its audit pass altogether. */
-  #subscribers = 0;
+  readonly #emitter = new Emitter<AuditEvents>();
   #rank: number;
 
   constructor(level: AuditLevel) {
@@ -48,38 +48,18 @@ export class AuditStream {
   }
 
   /** See `HookEngine.on`. */
-  on<T extends AuditEventType>(
-    type: T | "*",
-    listener: (record: T extends AuditEventType ? AuditEventOf<T> : AuditEvent) => void,
-    options: { signal?: AbortSignal } = {},
+  on<T extends AuditEventType | "*">(
+    type: T,
+    listener: (record: AuditEvents[T]) => void,
+    options: SubscribeOptions = {},
   ): Unsubscribe {
-    const fn = (record: AuditEvent) => {
-      try {
-        (listener as (record: AuditEvent) => void)(record);
-      } catch (error) {
-        // A broken listener must not break a firing (nor the listeners after it): the firing's
-        // result is what keeps an agent safe. Reported where the platform has a place for it.
-        (globalThis as { reportError?: (error: unknown) => void }).reportError?.(error);
-      }
-    };
-    this.#emitter.on(type, fn);
-    this.#subscribers++;
-    let subscribed = true;
-    const stop = () => {
-      if (!subscribed) return;
-      subscribed = false;
-      this.#subscribers--;
-      this.#emitter.off(type, fn);
-    };
-    const off = Object.assign(stop, { [Symbol.dispose]: stop });
-    options.signal?.addEventListener("abort", off, { once: true });
-    return off;
+    return this.#emitter.on(type, listener, options);
   }
 
   /** True when a record of this type would reach a listener: build it only then. */
   wants(type: AuditEventType): boolean {
     return (
-      this.#subscribers > 0 &&
+      this.#emitter.listenerCount() > 0 &&
       this.#rank >= LEVEL_RANK[auditLevelOf[type]] &&
       (this.#emitter.listenerCount(type) > 0 || this.#emitter.listenerCount("*") > 0)
     );
@@ -126,8 +106,13 @@ export class AuditStream {
   }
 
   /** The records of one finished firing. */
-  report(event: HookEvent, hooks: readonly StoredHook[], result: HookResult): void {
-    if (this.#rank === 0 || this.#subscribers === 0) return;
+  report(
+    event: HookEvent,
+    hooks: readonly StoredHook[],
+    result: HookResult,
+    duration: number,
+  ): void {
+    if (this.#rank === 0 || this.#emitter.listenerCount() === 0) return;
     const time = Date.now();
     const base = { time, event: event.eventType, eventId: event.eventId };
     const outcomes = result.outcomes;
@@ -173,5 +158,28 @@ export class AuditStream {
     for (const message of result.warnings) {
       if (this.wants("warning")) this.emit({ type: "warning", ...base, message });
     }
+    if (this.wants("fired")) this.fired(event, result, duration);
+  }
+
+  /** The summary of one firing; with no hook matched, `hookIds` is empty and `duration` 0. */
+  fired(event: HookEvent, result: HookResult, duration: number): void {
+    const record = {
+      type: "fired",
+      time: Date.now(),
+      event: event.eventType,
+      eventId: event.eventId,
+      hookIds: result.outcomes.map((o) => o.hookId),
+      action: result.action,
+      duration,
+      modified: result.modified,
+      ...(result.reason !== undefined ? { reason: result.reason } : {}),
+    } as AuditEventOf<"fired">;
+    // The live objects, for observers in this process; left out of JSON and of spreads, so an
+    // audit log keeps the summary and never the event's arguments.
+    Object.defineProperties(record, {
+      input: { value: event, enumerable: false },
+      result: { value: result, enumerable: false },
+    });
+    this.emit(record);
   }
 }

@@ -61,8 +61,8 @@ describe("AuditTrail on a HookEngine", () => {
     const engine = guardedEngine("verbose");
     const trail = new AuditTrail(engine);
     await engine.fire(bash("ls"));
-    // Only the time-limit hook matches `ls`.
-    expect(trail.records.map((r) => r.type)).toEqual(["started", "completed", "modified"]);
+    // Only the time-limit hook matches `ls`; the firing's summary comes last.
+    expect(trail.records.map((r) => r.type)).toEqual(["started", "completed", "modified", "fired"]);
     expect(trail.records[2]).toMatchObject({ hookId: "limits", paths: ["args.timeout"] });
   });
 

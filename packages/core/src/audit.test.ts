@@ -32,13 +32,13 @@ describe("onAudit", () => {
     expect(records.map((r) => r.type === "registered" && r.hookId)).toEqual(["a", "a"]);
   });
 
-  it("hears a client's records under its 'audit' event", () => {
+  it("hears a client's records through its onAudit", () => {
     const listeners = new Map<string, (record: AuditEvent) => void>();
-    // The shape of an A3sClient: on(name, listener) → unsubscribe, and no fire().
+    // The shape of an A3sClient: onAudit(listener) → unsubscribe, and no fire().
     const client = {
-      on(name: "audit", listener: (record: AuditEvent) => void) {
-        listeners.set(name, listener);
-        const stop = () => void listeners.delete(name);
+      onAudit(listener: (record: AuditEvent) => void) {
+        listeners.set("audit", listener);
+        const stop = () => void listeners.delete("audit");
         return Object.assign(stop, { [Symbol.dispose]: stop });
       },
     } satisfies AuditSource;
@@ -52,7 +52,7 @@ describe("onAudit", () => {
   });
 
   it("names the argument that is not a source or a listener", () => {
-    for (const bad of [null, undefined, 42, "engine", {}, { on: "x" }]) {
+    for (const bad of [null, undefined, 42, "engine", {}, { onAudit: "x" }, { on: () => {} }]) {
       expect(() => onAudit(bad as never, () => undefined)).toThrow(
         expect.objectContaining({ code: "INVALID_REGISTRATION", path: ["source"] }),
       );

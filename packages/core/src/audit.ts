@@ -1,7 +1,8 @@
-import type { HookEventName } from "./event-schemas.js";
-import type { Unsubscribe } from "./hook-engine-options.js";
+import type { SubscribeOptions, Unsubscribe } from "./emitter.js";
+import type { HookEvent, HookEventName } from "./event-schemas.js";
 import { describeValue, HookError } from "./hook-error.js";
 import type { HookAction } from "./hook-response.js";
+import type { HookResult } from "./merge.js";
 
 /** How much the engine reports: `off`, `info` (decisions and failures), `verbose` (every run). */
 export type AuditLevel = "off" | "info" | "verbose";
@@ -62,6 +63,26 @@ export type AuditEvent =
       conflicts: string[];
     })
   | (AuditBase & {
+      type: "fired";
+      event: HookEventName;
+      eventId: string;
+      /** The hooks that ran, in execution order; empty when none matched. */
+      hookIds: string[];
+      /** The merged decision. */
+      action: HookResult["action"];
+      /** Milliseconds from the first hook's start to the merged result (0 when none ran). */
+      duration: number;
+      /** True when a hook's patch changed the event. */
+      modified: boolean;
+      reason?: string;
+      /**
+       * The event as fired and the merged result, for observers in this process. Not
+       * enumerable: JSON and object spreads keep the summary above, never the event's data.
+       */
+      readonly input: HookEvent;
+      readonly result: HookResult;
+    })
+  | (AuditBase & {
       type: "warning";
       event?: HookEventName;
       eventId?: string;
@@ -83,27 +104,25 @@ export const auditLevelOf: Readonly<Record<AuditEventType, Exclude<AuditLevel, "
     timed_out: "info",
     blocked: "info",
     modified: "info",
+    fired: "verbose",
     warning: "info",
   });
 
 type AuditListener = (record: AuditEvent) => void;
-type SubscribeOptions = { signal?: AbortSignal };
 
 /**
- * Anything that reports audit records: a `HookEngine` (every record, through `on("*")`), or an
- * `A3sClient` of `@a3s-lab/box` (its own hooks' records, through `on("audit")`). Sinks such as
- * the JSON Lines log of `@a3s-lab/hooks-node` and the browser's audit trail take either.
+ * Anything that reports audit records through `onAudit`: a `HookEngine` (every record), or an
+ * `A3sClient` of `@a3s-lab/box` (its own hooks' records). Sinks such as the JSON Lines log of
+ * `@a3s-lab/hooks-node` and the audit trail take either.
  */
-export type AuditSource =
-  | {
-      readonly fire: unknown;
-      on(type: "*", listener: AuditListener, options?: SubscribeOptions): Unsubscribe;
-    }
-  | { on(type: "audit", listener: AuditListener, options?: SubscribeOptions): Unsubscribe };
+export interface AuditSource {
+  onAudit(listener: AuditListener, options?: SubscribeOptions): Unsubscribe;
+}
 
 /**
- * Listen to the audit records of an engine or a client. Returns the way to stop (also
- * `using`-disposable, and tied to `options.signal` when given).
+ * Listen to the audit records of an engine or a client: the same as `source.onAudit(…)`, with
+ * its arguments checked. Returns the way to stop (also `using`-disposable, and tied to
+ * `options.signal` when given; an already-aborted signal subscribes nothing).
  *
  * @example
  * ```ts
@@ -115,10 +134,10 @@ export function onAudit(
   listener: AuditListener,
   options: SubscribeOptions = {},
 ): Unsubscribe {
-  if (typeof (source as { on?: unknown } | null)?.on !== "function") {
+  if (typeof (source as { onAudit?: unknown } | null)?.onAudit !== "function") {
     throw new HookError(
       "INVALID_REGISTRATION",
-      "source: expected a HookEngine or an A3sClient (something with an on() method)",
+      "source: expected a HookEngine or an A3sClient (something with an onAudit() method)",
       { path: ["source"] },
     );
   }
@@ -132,10 +151,7 @@ export function onAudit(
       path: ["options"],
     });
   }
-  // A HookEngine reports every record under "*"; a client reports its own under "audit".
-  return "fire" in source && typeof source.fire === "function"
-    ? (source as Extract<AuditSource, { fire: unknown }>).on("*", listener, options)
-    : (source as Exclude<AuditSource, { fire: unknown }>).on("audit", listener, options);
+  return source.onAudit(listener, options);
 }
 
 /**

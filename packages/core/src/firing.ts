@@ -50,7 +50,12 @@ export interface FiringHost {
   readonly deadlines: DeadlineScheduler;
   readonly mergeOptions: MergeOptions;
   /** Emit the audit records of a finished firing. */
-  report(event: HookEvent, hooks: readonly StoredHook[], result: HookResult): void;
+  report(
+    event: HookEvent,
+    hooks: readonly StoredHook[],
+    result: HookResult,
+    duration: number,
+  ): void;
   /** Emit `started` (verbose audit). */
   started(hook: StoredHook, event: HookEvent): void;
   /** A fire-and-forget hook failed or timed out after its firing was answered. */
@@ -271,6 +276,8 @@ export class Firing<E extends HookEvent> implements RunOwner {
   #next = 0;
   /** The last clock reading: a parallel firing's start, or when the last sequential hook ended. */
   #now = 0;
+  /** When `run` began, for the `fired` record's duration. */
+  #began = 0;
   #waiting = 0;
   sharesClock: boolean | undefined;
   #over = false;
@@ -299,7 +306,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
     const host = this.#host;
     try {
       // Parallel hooks start together, so one clock reading serves them all.
-      this.#now = host.timers.now();
+      this.#now = this.#began = host.timers.now();
       if (this.#folder !== undefined) this.#step();
       else for (const hook of this.#hooks) this.#outcomes.push(this.#start(hook, this.#event));
       if (this.#waiting === 0) return this.#settled();
@@ -472,7 +479,8 @@ export class Firing<E extends HookEvent> implements RunOwner {
 
   #report(result: HookResult<E>): void {
     try {
-      this.#host.report(this.#event, this.#hooks, result);
+      const host = this.#host;
+      host.report(this.#event, this.#hooks, result, host.timers.now() - this.#began);
     } catch {
       // Audit listeners are isolated; whatever else fails here must not change the answer.
     }

@@ -52,9 +52,6 @@ export interface HookInfo {
   stats: { runs: number; blocks: number; failures: number; timeouts: number };
 }
 
-/** A function that stops a subscription; also `using`-disposable. */
-export type Unsubscribe = (() => void) & Disposable;
-
 /** Validates `new HookEngine(options)`; errors name the field (`options.maxTotalHooks`). */
 export const engineOptionsSchema = z.object({
   mode: z.optional(z.enum(["parallel", "sequential"])),

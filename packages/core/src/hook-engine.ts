@@ -1,8 +1,9 @@
-import type { AuditEvent, AuditEventOf, AuditEventType, AuditLevel } from "./audit.js";
-import { AuditStream } from "./audit-stream.js";
+import type { AuditEvent, AuditEventType, AuditLevel } from "./audit.js";
+import { type AuditEvents, AuditStream } from "./audit-stream.js";
 import { hasCheckedAnswers } from "./checked-answers.js";
 import { randomId } from "./create-event.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
+import type { SubscribeOptions, Unsubscribe } from "./emitter.js";
 import {
   eventSchemas,
   type HookEvent,
@@ -17,7 +18,6 @@ import {
   type HookEngineOptions,
   type HookInfo,
   type InputSchema,
-  type Unsubscribe,
 } from "./hook-engine-options.js";
 import { HookError } from "./hook-error.js";
 import { JobClock } from "./job-clock.js";
@@ -90,7 +90,7 @@ export class HookEngine {
       jobClock: new JobClock(timers),
       deadlines: new DeadlineScheduler(timers),
       mergeOptions: { validateEvent: (next) => this.#validateModified(next) },
-      report: (event, hooks, result) => audit.report(event, hooks, result),
+      report: (event, hooks, result, duration) => audit.report(event, hooks, result, duration),
       started: (hook, event) => audit.started(hook, event),
       late: (hook, eventId, error) => audit.late(hook, eventId, error),
       warn: (message, about) => audit.warn(message, about),
@@ -293,15 +293,37 @@ export class HookEngine {
   }
 
   /**
-   * Subscribe to the audit stream: one record type, or `"*"` for all. Returns the way to stop.
-   * The engine's audit level decides which records are emitted at all.
+   * Subscribe to the audit stream: one record type, or `"*"` for all. Returns the way to stop
+   * (also `using`-disposable, and tied to `options.signal`). The engine's audit level decides
+   * which records are emitted at all.
+   *
+   * @example
+   * ```ts
+   * using stop = engine.on("blocked", (record) => console.warn(record.hookId, record.reason));
+   * ```
    */
-  on<T extends AuditEventType>(
-    type: T | "*",
-    listener: (record: T extends AuditEventType ? AuditEventOf<T> : AuditEvent) => void,
-    options: { signal?: AbortSignal } = {},
+  on<T extends AuditEventType | "*">(
+    type: T,
+    listener: (record: AuditEvents[T]) => void,
+    options: SubscribeOptions = {},
   ): Unsubscribe {
     return this.#audit.on(type, listener, options);
+  }
+
+  /**
+   * Every audit record, the same call as `A3sClient.onAudit`, so audit sinks take either.
+   * `fired` records summarise each firing (hooks run, decision, duration) and hold the event
+   * and merged result for observers in this process.
+   *
+   * @example
+   * ```ts
+   * engine.onAudit((record) => {
+   *   if (record.type === "fired") console.log(record.event, record.action, record.duration);
+   * });
+   * ```
+   */
+  onAudit(listener: (record: AuditEvent) => void, options: SubscribeOptions = {}): Unsubscribe {
+    return this.#audit.on("*", listener, options);
   }
 
   /**
@@ -331,7 +353,7 @@ export class HookEngine {
     const hooks = this.#byEvent.get(event?.eventType);
     if (hooks === undefined || !this.#enabled) {
       if (!isHookEventName(event?.eventType)) return Promise.reject(unknownEvent(event));
-      return Promise.resolve(emptyResult(event));
+      return Promise.resolve(this.#nothingRan(event));
     }
     // The lists are copied on write, never changed in place, so while every hook matches (the
     // usual case) the list itself is the firing's: no array per firing, and none when no hook
@@ -344,7 +366,7 @@ export class HookEngine {
         if (hook.once) this.unregister(hook.id, "once");
       } else if (matched === hooks) matched = i > 0 ? hooks.slice(0, i) : undefined;
     }
-    if (matched === undefined) return Promise.resolve(emptyResult(event));
+    if (matched === undefined) return Promise.resolve(this.#nothingRan(event));
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(aborted(signal));
     return new Firing(
@@ -355,6 +377,13 @@ export class HookEngine {
       signal,
       this.#audit.wantsStarts,
     ).run();
+  }
+
+  /** The answer when no hook ran; its `fired` record only when somebody listens for one. */
+  #nothingRan<E extends HookEvent>(event: E): HookResult<E> {
+    const result = emptyResult(event);
+    if (this.#audit.wants("fired")) this.#audit.fired(event, result, 0);
+    return result;
   }
 
   #matches(hook: StoredHook, event: HookEvent): boolean {
@@ -412,5 +441,4 @@ export type {
   HookEventMap,
   HookInfo,
   InputSchema,
-  Unsubscribe,
 };

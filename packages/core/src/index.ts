@@ -1,24 +1,12 @@
 /**
- * @a3s-lab/hooks-core: the platform-free heart of A3S hooks.
- * Runs unchanged in Node and in browsers.
+ * @a3s-lab/hooks-core: the platform-free heart of A3S hooks. Runs unchanged in Node and in
+ * browsers. Plumbing shared between the A3S packages is in `@a3s-lab/hooks-core/internal`.
  */
 
-export type {
-  AuditEvent,
-  AuditEventOf,
-  AuditEventType,
-  AuditLevel,
-  AuditSource,
-} from "./audit.js";
-// ── Audit ─────────────────────────────────────────────────────────────────────
-export { auditLevelOf, auditTypeFilter, onAudit } from "./audit.js";
-export type { AuditConsole, LogAuditOptions } from "./audit-format.js";
-export { formatAuditRecord, logAudit } from "./audit-format.js";
-export type { AuditTrailOptions } from "./audit-trail.js";
-export { AuditTrail } from "./audit-trail.js";
+// ── For hook authors: events, responses, registrations ─────────────────────────
+
 export type { EventInit } from "./create-event.js";
-// ── Events ────────────────────────────────────────────────────────────────────
-export { createEvent, randomId, tryCreateEvent, validateEvent } from "./create-event.js";
+export { createEvent, tryCreateEvent, validateEvent } from "./create-event.js";
 export type {
   ContextWarningEvent,
   GenerateEndEvent,
@@ -51,38 +39,16 @@ export type {
   ToolResult,
   UserPromptSubmitEvent,
 } from "./event-schemas.js";
-export {
-  eventSchemas,
-  hookEventSchema,
-  jsonObjectSchema,
-  messageSchema,
-  modelConfigSchema,
-  tokenUsageSchema,
-  toolCallSchema,
-  toolContextSchema,
-  toolResultSchema,
-} from "./event-schemas.js";
 export type { EventSpec, MatcherTarget } from "./event-spec.js";
 export {
   eventAliases,
   eventSpecs,
   hookEventNames,
   isHookEventName,
-  matcherSubject,
   resolveEventName,
-  snakeCaseEventName,
 } from "./event-spec.js";
-export type {
-  FireOptions,
-  HookEngineOptions,
-  HookInfo,
-  InputSchema,
-  Unsubscribe,
-} from "./hook-engine.js";
-// ── For hook authors and agent hosts ──────────────────────────────────────────
-export { HookEngine } from "./hook-engine.js";
 export type { HookErrorCode, HookErrorOptions } from "./hook-error.js";
-export { describeValue, HookError } from "./hook-error.js";
+export { HookError } from "./hook-error.js";
 export type {
   BlockResponse,
   ContinueResponse,
@@ -107,31 +73,7 @@ export {
   retry,
   skip,
 } from "./hook-response.js";
-export { InvocationContext } from "./invocation-context.js";
-export { copyJsonData, MAX_JSON_DEPTH, MAX_JSON_NODES, tooDeepField } from "./json-limits.js";
-export { applyMergePatch, patchPaths } from "./json-merge-patch.js";
-export type {
-  CompiledMatcher,
-  Matcher,
-  MatcherOptions,
-  RegexCompiler,
-  RegexTest,
-  ToolMatcher,
-} from "./matcher.js";
-export { compileMatcher, compileNameMatcher } from "./matcher.js";
-export type {
-  FailBehavior,
-  HookOutcome,
-  HookResult,
-  MergeOptions,
-  OutcomeInput,
-  OutcomeStatus,
-  PatchConflict,
-} from "./merge.js";
-export { emptyResult, mergeOutcomes, ResultFolder } from "./merge.js";
-export type { NormalizeOptions } from "./normalize-output.js";
-// ── For other libraries: transports, executors, settings loaders ─────────────
-export { normalizeHookOutput, tryNormalizeHookOutput } from "./normalize-output.js";
+export type { Matcher, RegexCompiler, ToolMatcher } from "./matcher.js";
 export type {
   CanonicalEventName,
   HookContext,
@@ -142,13 +84,35 @@ export type {
   HookOptions,
   HookRegistration,
   MultiEventHook,
-  ValidRegistration,
 } from "./registration.js";
-export { normalizeRegistration } from "./registration.js";
-export type { CompiledTemplate, Escaper, PlaceholderContext } from "./template.js";
-export { compileTemplate, renderTemplate } from "./template.js";
+
+// ── For hosts: the engine, the tool flow, the audit stream, limits ─────────────
+
+export type { AuditEvent, AuditEventOf, AuditEventType, AuditLevel, AuditSource } from "./audit.js";
+export { auditLevelOf, auditTypeFilter, onAudit } from "./audit.js";
+export type { AuditConsole, LogAuditOptions } from "./audit-format.js";
+export { formatAuditRecord, logAudit } from "./audit-format.js";
+export type { AuditTrailOptions } from "./audit-trail.js";
+export { AuditTrail } from "./audit-trail.js";
+export type { SubscribeOptions, Unsubscribe } from "./emitter.js";
+export {
+  eventSchemas,
+  hookEventSchema,
+  jsonObjectSchema,
+  messageSchema,
+  modelConfigSchema,
+  tokenUsageSchema,
+  toolCallSchema,
+  toolContextSchema,
+  toolResultSchema,
+} from "./event-schemas.js";
+export type { FireOptions, HookEngineOptions, HookInfo, InputSchema } from "./hook-engine.js";
+export { HookEngine } from "./hook-engine.js";
+export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./json-limits.js";
+export type { FailBehavior, HookOutcome, HookResult, PatchConflict } from "./merge.js";
+export type { NormalizeOptions } from "./normalize-output.js";
+export { normalizeHookOutput, tryNormalizeHookOutput } from "./normalize-output.js";
 export type { Timers } from "./timers.js";
-export { defaultTimers, sleep } from "./timers.js";
 export type {
   GuardedToolResult,
   RunToolOptions,
@@ -156,7 +120,11 @@ export type {
   ToolOutput,
 } from "./tool-guard.js";
 export { runTool, ToolBlockedError } from "./tool-guard.js";
-// ── Remote hooks: the wire form of hooks.proto, and the client's transport seam ──
+export type { ValidationResult } from "./validation.js";
+
+// ── For transports: the wire form of hooks.proto, and the client's transport seam ──
+
+export { answersChecked } from "./checked-answers.js";
 export type {
   CallOptions,
   HookStream,
@@ -167,15 +135,6 @@ export type {
   UnaryCalls,
   UnaryMethod,
 } from "./transport.js";
-export type { ValidationResult } from "./validation.js";
-export {
-  describeZodIssue,
-  formatPath,
-  parseOrThrow,
-  toHookError,
-  validate,
-  valueAt,
-} from "./validation.js";
 export type {
   CancelMessage,
   CreateSessionRequest,
@@ -212,4 +171,3 @@ export type { WireFrame } from "./wire-frame.js";
 export { MAX_FRAME_CHARS, parseWireFrame, parseWireMessage, WS_CLOSE_CODES } from "./wire-frame.js";
 export type { CheckedAnswer } from "./wire-response.js";
 export { fromHookResponse, readHookResponse, toHookResponse } from "./wire-response.js";
-export { answersChecked } from "./checked-answers.js";

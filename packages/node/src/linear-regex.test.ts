@@ -1,4 +1,5 @@
-import { compileMatcher, createEvent, HookEngine, HookError } from "@a3s-lab/hooks-core";
+import { createEvent, HookEngine, HookError } from "@a3s-lab/hooks-core";
+import { compileMatcher } from "@a3s-lab/hooks-core/internal";
 import { describe, expect, it } from "vitest";
 import { linearRegex } from "./linear-regex.js";
 

@@ -1,4 +1,5 @@
-import { type Escaper, HookError, type PlaceholderContext } from "@a3s-lab/hooks-core";
+import { HookError } from "@a3s-lab/hooks-core";
+import type { Escaper, PlaceholderContext } from "@a3s-lab/hooks-core/internal";
 
 /**
  * Where a placeholder sits in a shell command: outside quotes, inside `'…'`, or inside `"…"`

@@ -1,4 +1,5 @@
-import { type ToolOutput, validate } from "@a3s-lab/hooks-core";
+import type { ToolOutput } from "@a3s-lab/hooks-core";
+import { validate } from "@a3s-lab/hooks-core/internal";
 import type * as z from "zod";
 import { AgentError } from "../agent-error.js";
 

@@ -126,8 +126,7 @@ describe("writeAuditLog", () => {
     // A file it cannot open leaves no listener behind.
     let listening = 0;
     const source = {
-      fire: () => undefined,
-      on: (_type: "*", _listener: (record: AuditEvent) => void) => {
+      onAudit: (_listener: (record: AuditEvent) => void) => {
         listening++;
         const stop = () => void listening--;
         return Object.assign(stop, { [Symbol.dispose]: stop });

@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { resolve } from "node:path";
-import { describeValue, HookEngine, type HookResult, matcherSubject } from "@a3s-lab/hooks-core";
+import { HookEngine, type HookResult } from "@a3s-lab/hooks-core";
+import { describeValue, matcherSubject } from "@a3s-lab/hooks-core/internal";
 import type { CommandRunReport } from "../command/command-hook.js";
 import { applyHookSettings, engineOptionsFromSettings } from "../settings/apply-hook-settings.js";
 import type { SettingsHook } from "../settings/hook-settings.js";

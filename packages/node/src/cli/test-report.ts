@@ -1,5 +1,5 @@
 import type { HookEvent, HookOutcome, HookResult } from "@a3s-lab/hooks-core";
-import { matcherSubject } from "@a3s-lab/hooks-core";
+import { matcherSubject } from "@a3s-lab/hooks-core/internal";
 import type { CommandRunReport } from "../command/command-hook.js";
 import type { SkipReason } from "../settings/apply-hook-settings.js";
 import type { SettingsHook } from "../settings/hook-settings.js";

@@ -10,8 +10,8 @@ import {
   type HookRegistration,
   type HookResponse,
   type Matcher,
-  validate,
 } from "@a3s-lab/hooks-core";
+import { validate } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 import {
   type CommandHookDefinition,

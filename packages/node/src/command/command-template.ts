@@ -1,9 +1,5 @@
-import {
-  type CompiledTemplate,
-  compileTemplate,
-  HookError,
-  type HookEvent,
-} from "@a3s-lab/hooks-core";
+import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
+import { type CompiledTemplate, compileTemplate } from "@a3s-lab/hooks-core/internal";
 import { shellEscaper } from "../shell-quote.js";
 import { type CommandHookDefinition, describeCommand } from "./command-definition.js";
 import { TEMPLATE_VARIABLES, templateVariables } from "./template-variables.js";

@@ -1,4 +1,5 @@
-import { eventSpecs, type HookEvent, snakeCaseEventName } from "@a3s-lab/hooks-core";
+import { eventSpecs, type HookEvent } from "@a3s-lab/hooks-core";
+import { snakeCaseEventName } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 
 /** Where the hook runs, for the `cwd` field. */

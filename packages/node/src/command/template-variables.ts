@@ -1,4 +1,5 @@
-import { type HookEvent, snakeCaseEventName } from "@a3s-lab/hooks-core";
+import type { HookEvent } from "@a3s-lab/hooks-core";
+import { snakeCaseEventName } from "@a3s-lab/hooks-core/internal";
 
 /** Every `{{variable}}` a command may use, with what it holds. */
 export const TEMPLATE_VARIABLES: Readonly<Record<string, string>> = Object.freeze({

@@ -4,10 +4,10 @@ import {
   DEFAULT_HOOK_PORT,
   type HookEngine,
   HookError,
-  parseOrThrow,
   type Timers,
   type Unsubscribe,
 } from "@a3s-lab/hooks-core";
+import { parseOrThrow } from "@a3s-lab/hooks-core/internal";
 import { type ConnectionInjector, Server, ServerCredentials } from "@grpc/grpc-js";
 import * as z from "zod/mini";
 import { loadHooksProto } from "../grpc/hooks-proto.js";

@@ -1,10 +1,10 @@
 import {
-  defaultTimers,
   HookError,
   WIRE_HEADERS,
   type WireMessageMap,
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
+import { defaultTimers } from "@a3s-lab/hooks-core/internal";
 import {
   Metadata,
   type ServerDuplexStream,

@@ -65,6 +65,20 @@ function open(hub: HookHub, clientId: string, line = sink()) {
   return { ...line, stream, caller: { clientId, clientSecret: stream.clientSecret } };
 }
 
+describe("HookHub events", () => {
+  it("subscribes nothing for a signal already aborted, and stops on a later abort", () => {
+    const { hub } = setup();
+    const heard: string[] = [];
+    hub.on("*", (e) => heard.push(`aborted:${e.type}`), { signal: AbortSignal.abort() });
+    const controller = new AbortController();
+    hub.on("client_connected", (e) => heard.push(`live:${e.type}`), { signal: controller.signal });
+    open(hub, "a");
+    controller.abort();
+    open(hub, "b");
+    expect(heard).toEqual(["live:client_connected"]);
+  });
+});
+
 describe("HookHub registration", () => {
   it("registers on the engine as remote:<client>, idempotently for the same definition", () => {
     const { engine, hub } = setup();

@@ -1,20 +1,20 @@
 import { randomBytes } from "node:crypto";
 import {
   answersChecked,
-  defaultTimers,
   type HookEngine,
   HookError,
   type HookEventName,
   type ListHooksResponse,
   parseWireMessage,
   type RegisterHookResponse,
-  randomId,
   resolveEventName,
+  type SubscribeOptions,
   type Timers,
   type UnregisterHookResponse,
   type Unsubscribe,
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
+import { defaultTimers, randomId } from "@a3s-lab/hooks-core/internal";
 import { linearRegex } from "../linear-regex.js";
 import { sameSecret } from "./authenticator.js";
 import { HubEmitter, type HubEvent, type HubEventType, type HubListener } from "./hub-events.js";
@@ -146,11 +146,14 @@ export class HookHub {
     this.#rate = options.registrationRate ?? { burst: 50, perSecond: 10 };
   }
 
-  /** Subscribe to client connects, disconnects, expiries and warnings. */
+  /**
+   * Subscribe to client connects, disconnects, expiries and warnings (`"*"` for all). Returns
+   * the way to stop; an already-aborted `options.signal` subscribes nothing.
+   */
   on<T extends HubEventType | "*">(
     type: T,
     listener: HubListener<T>,
-    options?: { signal?: AbortSignal },
+    options?: SubscribeOptions,
   ): Unsubscribe {
     return this.#events.on(type, listener, options);
   }
@@ -475,6 +478,6 @@ export class HookHub {
   #emit(
     event: HubEvent extends infer E ? (E extends HubEvent ? Omit<E, "time"> : never) : never,
   ): void {
-    this.#events.emit({ ...event, time: Date.now() } as HubEvent);
+    this.#events.report({ ...event, time: Date.now() } as HubEvent);
   }
 }

@@ -1,4 +1,4 @@
-import type { Unsubscribe } from "@a3s-lab/hooks-core";
+import { Emitter } from "@a3s-lab/hooks-core/internal";
 
 interface HubEventBase {
   /** Milliseconds since the epoch. */
@@ -31,37 +31,17 @@ export type HubEvent =
 
 export type HubEventType = HubEvent["type"];
 export type HubEventOf<T extends HubEventType> = Extract<HubEvent, { type: T }>;
-export type HubListener<T extends HubEventType | "*"> = (
-  event: T extends HubEventType ? HubEventOf<T> : HubEvent,
-) => void;
+/** A listener for one hub event type, or for all of them (`"*"`). */
+export type HubListener<T extends HubEventType | "*"> = (event: HubEvents[T]) => void;
 
-/** A tiny typed emitter: listeners that throw are isolated from the hub and from each other. */
-export class HubEmitter {
-  readonly #listeners = new Map<string, Set<(event: HubEvent) => void>>();
+/** Each hub event under its own type, and every one under `"*"`. */
+export type HubEvents = { [T in HubEventType]: HubEventOf<T> } & { "*": HubEvent };
 
-  on<T extends HubEventType | "*">(
-    type: T,
-    listener: HubListener<T>,
-    options: { signal?: AbortSignal } = {},
-  ): Unsubscribe {
-    const fn = listener as (event: HubEvent) => void;
-    let set = this.#listeners.get(type);
-    if (!set) this.#listeners.set(type, (set = new Set()));
-    set.add(fn);
-    const off = () => void set.delete(fn);
-    options.signal?.addEventListener("abort", off, { once: true });
-    return Object.assign(off, { [Symbol.dispose]: off });
-  }
-
-  emit(event: HubEvent): void {
-    for (const type of [event.type, "*"]) {
-      for (const fn of this.#listeners.get(type) ?? []) {
-        try {
-          fn(event);
-        } catch {
-          // A broken audit listener must not break the hub's bookkeeping.
-        }
-      }
-    }
+/** The hub's emitter: core's, with each event also delivered under `"*"`. */
+export class HubEmitter extends Emitter<HubEvents> {
+  /** Deliver an event under its type, then under `"*"`. */
+  report(event: HubEvent): void {
+    this.emit(event.type, event as never);
+    this.emit("*", event);
   }
 }

@@ -1,5 +1,4 @@
 import {
-  defaultTimers,
   HookError,
   type HookErrorCode,
   MAX_FRAME_CHARS,
@@ -8,6 +7,7 @@ import {
   type WireFrame,
   WS_CLOSE_CODES,
 } from "@a3s-lab/hooks-core";
+import { defaultTimers } from "@a3s-lab/hooks-core/internal";
 import type { RawData, WebSocket } from "ws";
 import type { AgentService } from "./agent-service.js";
 import type { Authenticator } from "./authenticator.js";

@@ -1,4 +1,4 @@
-import { describeValue } from "@a3s-lab/hooks-core";
+import { describeValue } from "@a3s-lab/hooks-core/internal";
 import { parseDocument } from "yaml";
 import { emptySettings, type HookSettings } from "./hook-settings.js";
 import { lineAndColumn } from "./json-text.js";

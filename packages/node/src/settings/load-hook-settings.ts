@@ -1,7 +1,8 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { describeValue, HookError } from "@a3s-lab/hooks-core";
+import { HookError } from "@a3s-lab/hooks-core";
+import { describeValue } from "@a3s-lab/hooks-core/internal";
 import type {
   HookSettings,
   ProjectTrustState,

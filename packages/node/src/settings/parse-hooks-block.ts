@@ -1,12 +1,10 @@
 import {
-  compileMatcher,
-  describeValue,
-  formatPath,
   HookError,
   type HookEventName,
   resolveEventName,
   type ToolMatcher,
 } from "@a3s-lab/hooks-core";
+import { compileMatcher, describeValue, formatPath } from "@a3s-lab/hooks-core/internal";
 import type { z } from "zod";
 import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
 import { CommandTemplate } from "../command/command-template.js";

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { isAbsolute, relative, sep } from "node:path";
-import { describeZodIssue, formatPath, valueAt } from "@a3s-lab/hooks-core";
+import { describeZodIssue, formatPath, valueAt } from "@a3s-lab/hooks-core/internal";
 import type { z } from "zod";
 
 /** How bad a problem is: an `error` drops what it concerns, a `warning` only informs. */

@@ -1,0 +1,30 @@
+/**
+ * @a3s-lab/hooks-core/internal: the plumbing the A3S hooks packages share with each other (the
+ * emitter, the fold, matcher compilation, validation helpers, templates). Hook authors, hosts
+ * and transports need none of it, and it may change in any release.
+ */
+
+export { randomId } from "./create-event.js";
+export { Emitter } from "./emitter.js";
+export { matcherSubject, snakeCaseEventName } from "./event-spec.js";
+export { describeValue } from "./hook-error.js";
+export { InvocationContext } from "./invocation-context.js";
+export { copyJsonData, tooDeepField } from "./json-limits.js";
+export { applyMergePatch, patchPaths } from "./json-merge-patch.js";
+export type { CompiledMatcher, MatcherOptions, RegexTest } from "./matcher.js";
+export { compileMatcher, compileNameMatcher } from "./matcher.js";
+export type { MergeOptions, OutcomeInput, OutcomeStatus } from "./merge.js";
+export { emptyResult, mergeOutcomes, ResultFolder } from "./merge.js";
+export type { ValidRegistration } from "./registration.js";
+export { normalizeRegistration } from "./registration.js";
+export type { CompiledTemplate, Escaper, PlaceholderContext } from "./template.js";
+export { compileTemplate, renderTemplate } from "./template.js";
+export { defaultTimers, sleep } from "./timers.js";
+export {
+  describeZodIssue,
+  formatPath,
+  parseOrThrow,
+  toHookError,
+  validate,
+  valueAt,
+} from "./validation.js";
