@@ -1,4 +1,5 @@
 import type { Suite } from "../suite.js";
+import { claudeAgentSdkSuite } from "./claude-agent-sdk.js";
 import { commandSuite } from "./command.js";
 import { fireHooksSuite } from "./fire-hooks.js";
 import { fireNoMatchSuite } from "./fire-no-match.js";
@@ -16,4 +17,5 @@ export const suites: readonly Suite[] = [
   remoteGrpcSuite,
   remoteWsSuite,
   memorySuite,
+  claudeAgentSdkSuite,
 ];
