@@ -2,7 +2,7 @@
  * @a3s-lab/box for Node: `A3sClient` with the gRPC transport of `@a3s-lab/hooks-node` and
  * the `A3S_ADDRESS` / `A3S_TOKEN` environment variables as defaults.
  */
-import { createGrpcTransport } from "@a3s-lab/hooks-node";
+import { createGrpcTransport } from "@a3s-lab/hooks-node/grpc-client";
 import { A3sClientBase } from "./a3s-client.js";
 import type { A3sClientOptions, ClientPlatform } from "./types.js";
 
