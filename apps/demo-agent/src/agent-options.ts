@@ -7,7 +7,7 @@ import type { ToolCallOutcome } from "./tool-call.js";
 import type { Tool } from "./tools/tool.js";
 
 export interface AgentOptions {
-  /** The hook engine every event goes through. Default: a `TracingHookEngine` that knows the tools' schemas. */
+  /** The hook engine every event goes through. Default: an engine that knows the tools' schemas and reports every firing. */
   engine?: HookEngine;
   /** Default: the `ScriptedModel`. */
   model?: Model;

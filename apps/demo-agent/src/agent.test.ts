@@ -11,10 +11,10 @@ import {
 } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent } from "./agent.js";
+import { type Firing, onFiring } from "./firings.js";
 import type { Model, ModelRequest } from "./model.js";
 import { PermissionPolicy } from "./permission-policy.js";
 import { SkillManager } from "./skill-manager.js";
-import type { Firing, TracingHookEngine } from "./tracing-engine.js";
 
 let workdir: string;
 beforeEach(async () => {
@@ -26,7 +26,7 @@ afterEach(async () => {
 
 function record(agent: Agent) {
   const fired: Firing[] = [];
-  (agent.engine as TracingHookEngine).onFiring((f) => fired.push(f));
+  onFiring(agent.engine, (f) => fired.push(f));
   return {
     fired,
     names: () => fired.map((f) => f.event.eventType as HookEventName),

@@ -1,4 +1,4 @@
-import { createEvent, type HookEngine, type TokenUsage, type ToolArgs } from "@a3s-lab/hooks-core";
+import { createEvent, HookEngine, type TokenUsage, type ToolArgs } from "@a3s-lab/hooks-core";
 import { randomId } from "@a3s-lab/hooks-core/internal";
 import * as z from "zod";
 import { AgentError } from "./agent-error.js";
@@ -7,6 +7,7 @@ import type { AgentOptions, CreateSessionOptions, Reply, RespondOptions } from "
 import type { Compaction } from "./compact-messages.js";
 import { ContextBudget } from "./context-budget.js";
 import { ContextManager } from "./context-manager.js";
+import { DEMO_ENGINE_AUDIT_LEVEL } from "./firings.js";
 import type { Model, ToolSpec } from "./model.js";
 import { PermissionPolicy } from "./permission-policy.js";
 import { runSubagent } from "./run-subagent.js";
@@ -19,10 +20,8 @@ import {
   type ToolCallDeps,
   type ToolCallOutcome,
 } from "./tool-call.js";
-
 import { builtinTools } from "./tools/builtin-tools.js";
 import { type Tool, type ToolContext, toolSchemasOf } from "./tools/tool.js";
-import { TracingHookEngine } from "./tracing-engine.js";
 
 const DEFAULT_SYSTEM_PROMPT =
   "You are the A3S demo agent. Use the tools to work inside the working directory; answer briefly.";
@@ -65,7 +64,9 @@ export class Agent {
       description: t.description,
       parameters: z.toJSONSchema(t.inputSchema, { io: "input" }) as Record<string, unknown>,
     }));
-    this.engine = options.engine ?? new TracingHookEngine({ toolSchemas: toolSchemasOf(tools) });
+    this.engine =
+      options.engine ??
+      new HookEngine({ toolSchemas: toolSchemasOf(tools), auditLevel: DEMO_ENGINE_AUDIT_LEVEL });
     this.model = options.model ?? new ScriptedModel();
     this.budget =
       options.budget instanceof ContextBudget ? options.budget : new ContextBudget(options.budget);

@@ -1,14 +1,14 @@
-import type { AuditLevel } from "@a3s-lab/hooks-core";
+import { type AuditLevel, HookEngine } from "@a3s-lab/hooks-core";
 import { Agent } from "./agent.js";
 import type { ContextBudgetOptions } from "./context-budget.js";
 import { registerDemoHooks } from "./demo-hooks.js";
 import { attachAuditLog, attachEventLog } from "./event-log.js";
+import { DEMO_ENGINE_AUDIT_LEVEL } from "./firings.js";
 import type { Model } from "./model.js";
 import type { PermissionPolicy } from "./permission-policy.js";
 import { type SkillHookInstaller, SkillManager } from "./skill-manager.js";
 import { builtinTools } from "./tools/builtin-tools.js";
 import { toolSchemasOf } from "./tools/tool.js";
-import { TracingHookEngine } from "./tracing-engine.js";
 
 /** Where hooks other than in-process ones come from (settings files, skill frontmatter). */
 export interface HookSources {
@@ -18,7 +18,7 @@ export interface HookSources {
    * untrusted hooks).
    */
   applySettings?(
-    engine: TracingHookEngine,
+    engine: HookEngine,
     where: { cwd: string; home?: string | undefined; files: readonly string[] },
   ): Promise<{ unregister(): void; messages: string[] }>;
   /** Register the hooks a skill's frontmatter declares. */
@@ -50,7 +50,7 @@ export interface DemoAgentOptions {
 /** An agent with its hook sources attached, and the way to detach them. */
 export interface DemoAgent {
   agent: Agent;
-  engine: TracingHookEngine;
+  engine: HookEngine;
   /** Lines to show the user: settings problems, untrusted hooks, … */
   messages: string[];
   close(): void;
@@ -68,7 +68,8 @@ export interface DemoAgent {
  * ```
  */
 export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAgent> {
-  const engine = new TracingHookEngine({
+  const engine = new HookEngine({
+    auditLevel: DEMO_ENGINE_AUDIT_LEVEL,
     toolSchemas: toolSchemasOf(builtinTools),
     // Three sources of hooks share the engine under core's default limits (seed 000's).
     ...(options.auditLevel !== undefined ? { auditLevel: options.auditLevel } : {}),
@@ -78,7 +79,7 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
     for (const fn of undo.splice(0).reverse()) fn();
   };
   try {
-    if (options.auditFile) undo.push(attachAuditLog(engine, options.auditFile));
+    if (options.auditFile) undo.push(attachAuditLog(engine, options.auditFile, options.auditLevel));
     if (options.eventsFile) undo.push(attachEventLog(engine, options.eventsFile));
     if (options.demoHooks !== false) {
       const handles = registerDemoHooks(engine);

@@ -1,6 +1,6 @@
 import { type HookEventName, hookEventNames } from "@a3s-lab/hooks-core";
+import type { Firing } from "./firings.js";
 import type { Style } from "./style.js";
-import type { Firing } from "./tracing-engine.js";
 import { mainArgument } from "./transcript.js";
 
 /** Counts for one event. */
@@ -20,7 +20,7 @@ export interface TallyRow {
  * @example
  * ```ts
  * const tally = new EventTally();
- * engine.onFiring((f) => tally.add(f));
+ * onFiring(engine, (f) => tally.add(f));
  * console.log(tally.render(createStyle(false)));
  * ```
  */

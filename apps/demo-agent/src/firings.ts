@@ -1,4 +1,11 @@
-import { type FireOptions, HookEngine, type HookEvent, type HookResult } from "@a3s-lab/hooks-core";
+import type {
+  AuditLevel,
+  HookEngine,
+  HookEvent,
+  HookResult,
+  SubscribeOptions,
+  Unsubscribe,
+} from "@a3s-lab/hooks-core";
 
 /** One event the agent fired, and what its hooks decided. */
 export interface Firing<E extends HookEvent = HookEvent> {
@@ -9,37 +16,30 @@ export interface Firing<E extends HookEvent = HookEvent> {
 export type FiringListener = (firing: Firing) => void;
 
 /**
- * A `HookEngine` that also tells listeners about every firing and its merged result. The
- * transcript, the summary table and the `--events` log all read this one stream, so they show
- * exactly what the hooks saw, including firings inside core's tool guard.
+ * The demo's engines run at this audit level so that every firing is reported (`fired` is a
+ * verbose record); what reaches the audit file is filtered to the level the user chose.
+ */
+export const DEMO_ENGINE_AUDIT_LEVEL: AuditLevel = "verbose";
+
+/**
+ * Call `listener` after each firing settles, with the event and the merged result. The
+ * transcript, the summary table and the `--events` log all read the engine's `fired` records,
+ * so they show exactly what the hooks saw, including firings inside core's tool guard.
  *
  * @example
  * ```ts
- * const engine = new TracingHookEngine();
- * engine.onFiring(({ event, result }) => console.log(event.eventType, result.action));
+ * const engine = new HookEngine({ auditLevel: "verbose" });
+ * onFiring(engine, ({ event, result }) => console.log(event.eventType, result.action));
  * ```
  */
-export class TracingHookEngine extends HookEngine {
-  readonly #listeners = new Set<FiringListener>();
-
-  /** Call `listener` after each firing settles. Returns the way to stop. */
-  onFiring(listener: FiringListener): () => void {
-    this.#listeners.add(listener);
-    return () => void this.#listeners.delete(listener);
-  }
-
-  override fire<E extends HookEvent>(event: E, options?: FireOptions): Promise<HookResult<E>> {
-    const fired = super.fire(event, options);
-    if (this.#listeners.size === 0) return fired;
-    return fired.then((result) => {
-      for (const listener of this.#listeners) {
-        try {
-          listener({ event, result } as unknown as Firing);
-        } catch {
-          // An observer must never change what the agent does.
-        }
-      }
-      return result;
-    });
-  }
+export function onFiring(
+  engine: HookEngine,
+  listener: FiringListener,
+  options?: SubscribeOptions,
+): Unsubscribe {
+  return engine.on(
+    "fired",
+    (record) => listener({ event: record.input, result: record.result }),
+    options,
+  );
 }

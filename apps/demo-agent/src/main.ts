@@ -6,6 +6,7 @@ import { createReadlineAsker, runChat } from "./chat-command.js";
 import { type CliArgs, type CommandName, parseCliArgs, USAGE } from "./cli-args.js";
 import { createModel } from "./create-model.js";
 import { type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
+import { onFiring } from "./firings.js";
 import { PermissionPolicy } from "./permission-policy.js";
 import { runScenario } from "./run-command.js";
 import { runServe } from "./serve-command.js";
@@ -124,7 +125,7 @@ async function chat(
     hookSources,
   });
   const transcript = new Transcript(style, lineWriter(io.stdout));
-  const off = demo.engine.onFiring((f) => transcript.render(f));
+  const off = onFiring(demo.engine, (f) => transcript.render(f));
   try {
     for (const message of demo.messages) io.stdout.write(`${style.yellow(`! ${message}`)}\n`);
     await runChat({

@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent } from "./agent.js";
+import { type Firing, onFiring } from "./firings.js";
 import { OpenAiModel } from "./openai-model.js";
-import type { Firing, TracingHookEngine } from "./tracing-engine.js";
 
 interface Exchange {
   body: Record<string, unknown>;
@@ -91,7 +91,7 @@ describe("OpenAiModel", () => {
       }),
     });
     const fired: Firing[] = [];
-    (agent.engine as TracingHookEngine).onFiring((f) => fired.push(f));
+    onFiring(agent.engine, (f) => fired.push(f));
     const session = await agent.createSession({ workdir });
     const reply = await agent.respond(session, "What does a.md say?");
 

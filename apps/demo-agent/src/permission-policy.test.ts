@@ -1,12 +1,20 @@
-import { allow, ask, block, type HookEventName, modify, validateEvent } from "@a3s-lab/hooks-core";
+import {
+  allow,
+  ask,
+  block,
+  HookEngine,
+  type HookEventName,
+  modify,
+  validateEvent,
+} from "@a3s-lab/hooks-core";
 import { describe, expect, it, vi } from "vitest";
+import { type Firing, onFiring } from "./firings.js";
 import { PermissionPolicy } from "./permission-policy.js";
-import { type Firing, TracingHookEngine } from "./tracing-engine.js";
 
 function setup() {
-  const engine = new TracingHookEngine();
+  const engine = new HookEngine({ auditLevel: "verbose" });
   const fired: Firing[] = [];
-  engine.onFiring((f) => fired.push(f));
+  onFiring(engine, (f) => fired.push(f));
   const names = () => fired.map((f) => f.event.eventType as HookEventName);
   return { engine, fired, names };
 }

@@ -6,6 +6,7 @@ import { registerCheckBeforeStop } from "./demo-hooks.js";
 import { DEMO_SCENARIO, type ScenarioStep } from "./demo-scenario.js";
 import { prepareDemoWorkspace } from "./demo-workspace.js";
 import { EventTally } from "./event-tally.js";
+import { onFiring } from "./firings.js";
 import { PermissionPolicy } from "./permission-policy.js";
 import { createStyle } from "./style.js";
 import { Transcript } from "./transcript.js";
@@ -70,8 +71,8 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
   const tally = new EventTally();
   const transcript = new Transcript(style, options.write);
   const stopHooks = registerCheckBeforeStop(demo.engine);
-  const offTally = demo.engine.onFiring((f) => tally.add(f));
-  const offTranscript = demo.engine.onFiring((f) => transcript.render(f));
+  const offTally = onFiring(demo.engine, (f) => tally.add(f));
+  const offTranscript = onFiring(demo.engine, (f) => transcript.render(f));
   try {
     options.write(style.bold("A3S hooks demo: a scripted agent, every hook event, offline"));
     options.write(style.dim(`working directory: ${dir}`));

@@ -6,6 +6,7 @@ import { createAgentService } from "./agent-service.js";
 import type { CliArgs } from "./cli-args.js";
 import { createModel } from "./create-model.js";
 import { type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
+import { onFiring } from "./firings.js";
 import { PermissionPolicy } from "./permission-policy.js";
 import { createStyle } from "./style.js";
 import { Transcript } from "./transcript.js";
@@ -56,7 +57,7 @@ export async function runServe(
     hookSources,
   });
   const transcript = new Transcript(style, log);
-  const off = demo.engine.onFiring((f) => transcript.render(f));
+  const off = onFiring(demo.engine, (f) => transcript.render(f));
   for (const message of demo.messages) log(style.yellow(`! ${message}`));
   let server: Awaited<ReturnType<typeof createHookServer>> | undefined;
   try {

@@ -1,6 +1,6 @@
 import type { HookEvent, HookEventMap, HookResult, ToolArgs } from "@a3s-lab/hooks-core";
+import type { Firing } from "./firings.js";
 import type { Style } from "./style.js";
-import type { Firing } from "./tracing-engine.js";
 
 function oneLine(text: string, max = 96): string {
   const lines = text.trim().split("\n");
@@ -52,7 +52,7 @@ function changedArgs(before: ToolArgs, after: ToolArgs): string {
  * @example
  * ```ts
  * const transcript = new Transcript(createStyle(true), (line) => console.log(line));
- * engine.onFiring((f) => transcript.render(f));
+ * onFiring(engine, (f) => transcript.render(f));
  * ```
  */
 export class Transcript {
