@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import type { CliIo } from "./cli-context.js";
 import { CliError } from "./cli-error.js";
 import { listCommand } from "./list-command.js";
+import { mcpProxyCommand } from "./mcp-proxy-command.js";
 import { testCommand } from "./test-command.js";
 import { trustCommand } from "./trust-command.js";
 import { validateCommand } from "./validate-command.js";
@@ -95,7 +96,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       code = await testCommand(event, options, io);
     });
 
+  // Listed for --help only: its arguments (the server's command and flags after --) are
+  // handed as they are to @a3s-lab/hooks-mcp, which parses them.
+  program
+    .command("mcp-proxy")
+    .description(
+      "proxy an MCP server on stdio, running its tool calls through the hooks (needs @a3s-lab/hooks-mcp; see mcp-proxy --help)",
+    )
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments();
+
   try {
+    const first = argv.findIndex((a) => a !== "--debug");
+    if (argv[first] === "mcp-proxy") return await mcpProxyCommand(argv.slice(first + 1), io);
     await program.parseAsync([...argv], { from: "user" });
     return code;
   } catch (error) {
