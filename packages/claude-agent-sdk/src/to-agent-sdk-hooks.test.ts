@@ -200,6 +200,24 @@ describe("toAgentSdkHooks", () => {
     expect(seen.some((m) => m.includes("input.tool_name"))).toBe(true);
   });
 
+  it("hostile tool input: a __proto__ key stays data, and input nested 10 000 deep is still checked", async () => {
+    const engine = new HookEngine();
+    engine.register({ event: "PreToolUse", handler: () => modify({ args: { timeout: 1 } }) });
+    const parsed = JSON.parse('{"command":"ls","__proto__":{"polluted":true}}');
+    const out = await call(engine, preToolUse("Bash", parsed));
+    const updated = (out.hookSpecificOutput as { updatedInput: Record<string, unknown> })
+      .updatedInput;
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(updated)).toBe(Object.prototype);
+    expect(updated).toMatchObject({ command: "ls", timeout: 1 });
+
+    const deep = JSON.parse(`${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`);
+    const answer = await call(engine, preToolUse("Bash", { command: "ls", deep }));
+    expect((answer.hookSpecificOutput as { updatedInput: unknown }).updatedInput).toMatchObject({
+      timeout: 1,
+    });
+  });
+
   it("answers {} for an SDK event the catalogue has no equivalent of", async () => {
     const engine = new HookEngine();
     engine.register({ event: "PreToolUse", handler: () => block("x") });
