@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createEvent } from "./create-event.js";
 import type { HookEvent } from "./event-schemas.js";
 import { HookError } from "./hook-error.js";
-import { compileMatcher, compileNameMatcher } from "./matcher.js";
+import { compileMatcher, compileNameMatcher, normalizePath } from "./matcher.js";
 
 function names(pattern: string, candidates: string[]): string[] {
   const test = compileNameMatcher(pattern);
@@ -189,7 +189,22 @@ describe("MatcherOptions.regex", () => {
     }
   });
 
-  it("matches the same paths as picomatch for globs without lookaround, dot segments aside", () => {
+  it("matches a path spelled with `.`, `..` or `//` as the path it names, with either engine", () => {
+    for (const options of [{}, { regex: recording }]) {
+      const env = compileMatcher("PreToolUse", { pathPattern: "*.env" }, ["matcher"], options)!;
+      const secrets = compileMatcher("PreToolUse", { pathPattern: "secrets/**" }, ["m"], options)!;
+      for (const path of [".env", "./.env", "a/./.env", "x/../.env", "a//.env", "/w/a/../.env"]) {
+        expect(env(pre({ file_path: path })), `*.env on ${path}`).toBe(true);
+      }
+      for (const path of ["./secrets/key", "secrets/./key", "a/../secrets/key", "secrets//key"]) {
+        expect(secrets(pre({ file_path: path })), `secrets/** on ${path}`).toBe(true);
+      }
+      expect(secrets(pre({ file_path: "secrets/../public/key" }))).toBe(false);
+      expect(env(pre({ file_path: "a.env/.." }))).toBe(false);
+    }
+  });
+
+  it("matches the same paths as picomatch for globs without lookaround, `..` above the start aside", () => {
     const segment = fc.stringMatching(/^[a-c.]{1,3}$/);
     const globPart = fc.constantFrom("*", "**", "?", "a", "b*", "*.c", "{a,b}", "[ab]", ".a");
     const pathOf = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join("/"));
@@ -201,7 +216,9 @@ describe("MatcherOptions.regex", () => {
           regex: recording,
         })!;
         for (const path of paths) {
-          const dotted = path.split("/").some((s) => s === "." || s === "..");
+          // Both read the path normalised; only `.` itself or a `..` above the start remains.
+          const normal = normalizePath(path);
+          const dotted = normal === "." || normal.split("/").includes("..");
           const expected = dotted ? false : native(pre({ path }));
           expect(linear(pre({ path })), `${glob} on ${path}`).toBe(expected);
         }

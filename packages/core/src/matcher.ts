@@ -151,6 +151,26 @@ function compileGlob(
   return (path) => path !== "" && !DOT_SEGMENT.test(path) && re.test(subject(path));
 }
 
+/**
+ * `path` with `.` segments, empty segments and `..` after a folder removed, the way the tool will
+ * read it, so a guard on `*.env` or `secrets/**` cannot be walked past as `./.env` or
+ * `a/../secrets/key`. Purely textual, as the file tools resolve `..` too; a `..` that climbs
+ * above a relative path's start stays.
+ */
+export function normalizePath(path: string): string {
+  if (!/(?:^|\/)\.{1,2}(?:\/|$)|\/\//.test(path)) return path;
+  const absolute = path.startsWith("/");
+  const kept: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment !== "..") kept.push(segment);
+    else if (kept.length > 0 && kept[kept.length - 1] !== "..") kept.pop();
+    else if (!absolute) kept.push("..");
+  }
+  const joined = kept.join("/");
+  return absolute ? `/${joined}` : joined === "" ? "." : joined;
+}
+
 function pathArgument(event: HookEvent): string | undefined {
   const args = (event as { args?: { [K in (typeof PATH_KEYS)[number]]?: unknown } }).args;
   if (!args) return undefined;
@@ -224,7 +244,7 @@ function compileToolMatcher(
     }
     tests.push((e) => {
       const path = pathArgument(e);
-      return path !== undefined && glob(path);
+      return path !== undefined && glob(normalizePath(path));
     });
   }
   if (matcher.commandPattern !== undefined && matcher.commandPattern !== "") {
