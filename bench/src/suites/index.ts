@@ -7,6 +7,7 @@ import { matchersSuite } from "./matchers.js";
 import { memorySuite } from "./memory.js";
 import { remoteGrpcSuite } from "./remote-grpc.js";
 import { remoteWsSuite } from "./remote-ws.js";
+import { sdkWeightSuite } from "./sdk-weight.js";
 
 /** Every suite, in the order of the table. */
 export const suites: readonly Suite[] = [
@@ -17,5 +18,6 @@ export const suites: readonly Suite[] = [
   remoteGrpcSuite,
   remoteWsSuite,
   memorySuite,
+  sdkWeightSuite,
   claudeAgentSdkSuite,
 ];
