@@ -1,4 +1,5 @@
 import type { Suite } from "../suite.js";
+import { aiSdkSuite } from "./ai-sdk.js";
 import { claudeAgentSdkSuite } from "./claude-agent-sdk.js";
 import { commandSuite } from "./command.js";
 import { fireHooksSuite } from "./fire-hooks.js";
@@ -19,5 +20,6 @@ export const suites: readonly Suite[] = [
   remoteWsSuite,
   memorySuite,
   sdkWeightSuite,
+  aiSdkSuite,
   claudeAgentSdkSuite,
 ];

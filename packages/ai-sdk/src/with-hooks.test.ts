@@ -279,6 +279,44 @@ describe("withHooks in a streamText loop", () => {
   });
 });
 
+describe("withHooks when no hook is registered for a tool event", () => {
+  const call = { toolCallId: "c1", messages: [] };
+
+  it("lets a hook registered after wrapping govern the next call", async () => {
+    const seen: unknown[] = [];
+    const engine = new HookEngine();
+    const tools = withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" });
+    expect(await tools.weather.execute?.({ city: "Oslo", days: 1 }, call)).toEqual({
+      city: "Oslo",
+      forecast: "sunny",
+      days: 1,
+    });
+    engine.register({ event: "PostToolUseFailure", handler: () => undefined });
+    engine.register({ event: "PreToolUse", handler: () => block("late, but in force") });
+    expect(await tools.weather.execute?.({ city: "Oslo", days: 1 }, call)).toEqual({
+      blocked: true,
+      reason: "late, but in force",
+      by: "hook",
+    });
+    expect(seen).toHaveLength(1);
+  });
+
+  it("still asks for permission when the policy requires it, even with hooks off", async () => {
+    const seen: unknown[] = [];
+    const engine = new HookEngine({ enabled: false });
+    const tools = withHooks({ weather: weatherTool(seen) }, engine, {
+      sessionId: "s1",
+      requirePermission: true,
+    });
+    expect(await tools.weather.execute?.({ city: "Oslo", days: 1 }, call)).toEqual({
+      blocked: true,
+      reason: "nobody was asked, so the answer is no",
+      by: "permission",
+    });
+    expect(seen).toEqual([]);
+  });
+});
+
 describe("withHooks input", () => {
   it("names the field when the session id is missing", () => {
     expect(() => withHooks({}, new HookEngine(), {} as never)).toThrow(/options\.sessionId/);

@@ -50,15 +50,30 @@ export function isBlockedOutput(output: unknown): output is BlockedToolOutput {
 
 /** The tools as {@link withHooks} returns them: a blocked call yields a {@link BlockedToolOutput}. */
 export type HookedTools<T extends ToolSet> = {
-  [K in keyof T]: T[K] extends Tool<infer I, infer O>
-    ? Tool<I, O | BlockedToolOutput> & T[K]
-    : T[K];
+  [K in keyof T]: T[K] extends Tool<infer I, infer O> ? Tool<I, O | BlockedToolOutput> : T[K];
 };
 
 function blockedText(output: BlockedToolOutput): string {
   return output.by === "hook"
     ? `Blocked by a hook: ${output.reason}`
     : `Permission denied: ${output.reason}`;
+}
+
+/** Every event the tool flow can fire. */
+const TOOL_EVENTS = [
+  "PreToolUse",
+  "PermissionRequest",
+  "PermissionGranted",
+  "PermissionDenied",
+  "PostToolUse",
+  "PostToolUseFailure",
+] as const;
+
+/** True when no hook could see a tool call: none registered for any tool event, or all off. */
+function isQuiet(engine: HookEngine): boolean {
+  if (!engine.enabled) return true;
+  for (const event of TOOL_EVENTS) if (engine.has(event)) return false;
+  return true;
 }
 
 function isPlainObject(value: unknown): value is ToolArgs {
@@ -100,6 +115,8 @@ function wrapTool(name: string, tool: Tool, engine: HookEngine, options: WithHoo
   if (typeof execute !== "function") return tool;
   const schema = asSchema(tool.inputSchema);
   const policy = options.requirePermission;
+  const requires = (tool: string, args: ToolArgs) =>
+    typeof policy === "function" ? policy(tool, args) : policy === true;
   const hooked = async (input: unknown, call: ToolExecutionOptions): Promise<unknown> => {
     if (!isPlainObject(input)) {
       throw new HookError(
@@ -109,6 +126,11 @@ function wrapTool(name: string, tool: Tool, engine: HookEngine, options: WithHoo
           path: ["input"],
         },
       );
+    }
+    if (isQuiet(engine) && !requires(name, input)) {
+      // Nothing would fire: skip building the events. Checked per call, so a hook registered
+      // later (a remote client connecting, say) governs the next call.
+      return lastValue(await execute(input, call));
     }
     let value: unknown;
     try {
@@ -129,7 +151,7 @@ function wrapTool(name: string, tool: Tool, engine: HookEngine, options: WithHoo
           ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
           ...(call.abortSignal !== undefined ? { signal: call.abortSignal } : {}),
           authorize: async (args, pre) => {
-            const required = typeof policy === "function" ? policy(name, args) : policy === true;
+            const required = requires(name, args);
             const decided = await authorizeCall(
               {
                 engine,
