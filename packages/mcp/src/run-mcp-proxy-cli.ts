@@ -107,6 +107,12 @@ export async function runMcpProxyCli(argv: readonly string[], io: McpProxyCliIo)
       io.stderr.write(MCP_PROXY_USAGE);
       return 0;
     }
+    if (typeof io.stdin?.once !== "function" || typeof io.stdout?.write !== "function") {
+      throw new HookError(
+        "INVALID_CONFIG",
+        "io: stdin and stdout must be Node streams (MCP runs on them)",
+      );
+    }
     const [program, ...args] = command;
     if (program === undefined) throw usage("missing the MCP server's command after --");
     if (values.permission !== undefined && !["allow", "deny"].includes(values.permission)) {
