@@ -125,6 +125,33 @@ describe("toAgentSdkHooks", () => {
     expect(specific.permissionDecisionReason).toContain("command must be a string");
   });
 
+  it("PreToolUse: a rewrite the tool's schema refuses stops the call with an error naming the hook, even from a fail-open hook", async () => {
+    const engine = new HookEngine({
+      toolSchemas: {
+        Bash: {
+          safeParse: (v) =>
+            typeof (v as { command?: unknown }).command === "string"
+              ? { success: true }
+              : { success: false, error: new Error("command must be a string") },
+        },
+      },
+    });
+    engine.register({
+      name: "sandbox-bash",
+      event: "PreToolUse",
+      handler: () => modify({ args: { command: ["sandbox", "ls"] } }),
+    });
+    const out = await call(engine, preToolUse("Bash", { command: "ls" }));
+    const specific = out.hookSpecificOutput as {
+      permissionDecision?: string;
+      permissionDecisionReason?: string;
+    };
+    expect(specific?.permissionDecision).toBe("deny");
+    expect(specific.permissionDecisionReason).toMatch(
+      /sandbox-bash.*Bash.*command must be a string/,
+    );
+  });
+
   it("PostToolUse: a hook rewrites the output the model reads", async () => {
     const engine = new HookEngine();
     engine.register({

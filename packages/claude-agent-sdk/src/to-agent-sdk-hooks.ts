@@ -90,6 +90,20 @@ function blockedResult(reason: string): HookResult {
 }
 
 /**
+ * Why a hook's rewrite of a tool call was refused (its arguments broke the event's or the
+ * tool's schema), or undefined. The call then must not run: neither with arguments the tool
+ * refuses, nor with the ones the hook meant to replace, whatever the hook's fail behaviour.
+ */
+function refusedRewrite(result: HookResult): string | undefined {
+  for (const outcome of result.outcomes) {
+    if (outcome.ignored || outcome.error?.code !== "INVALID_MODIFICATION") continue;
+    const tool = (result.event as { tool?: string }).tool ?? "the tool";
+    return `hook ${outcome.name ?? outcome.hookId} rewrote the ${tool} call into arguments that are refused: ${outcome.error.message}`;
+  }
+  return undefined;
+}
+
+/**
  * One SDK hook callback that fires the A3S event for whatever bridged SDK event it is called
  * with, and answers in the SDK's JSON (see {@link toSdkOutput}). The SDK's `AbortSignal`
  * aborts the firing.
@@ -100,6 +114,8 @@ function blockedResult(reason: string): HookResult {
  *   warning in the engine's audit stream, and, for an event that can block while hooks are
  *   registered for it, a block naming the field, since those hooks could not be asked.
  * - `retry`: waits the delay and fires again, at most `maxRetries` times, then blocks.
+ * - A hook rewrote a tool call into arguments its schema refuses (the event's, or the tool's
+ *   from the engine's `toolSchemas`): the call is denied with a reason naming that hook.
  */
 export function createAgentSdkHook(
   engine: HookEngine,
@@ -142,6 +158,10 @@ export function createAgentSdkHook(
       await sleep(result.retryDelay ?? 0, timers, signal);
     }
 
+    if (result.action !== "block" && (name === "PreToolUse" || name === "PermissionRequest")) {
+      const refused = refusedRewrite(result);
+      if (refused !== undefined) result = { ...result, action: "block", reason: refused };
+    }
     if (sdkEvent === "PermissionRequest" && result.modified && result.permission !== "allow") {
       // The SDK takes new arguments only together with an allow; a hook's rewrite must not
       // turn into a permission it did not give.
