@@ -83,6 +83,5 @@ export type { SubagentRequest, Tool, ToolContext } from "./tools/tool.js";
 export { defineTool, parseToolInput, toolSchemasOf } from "./tools/tool.js";
 export { writeTool } from "./tools/write-tool.js";
 export { Transcript } from "./transcript.js";
-export { resolveWorkspacePath } from "./workspace-path.js";
 export type { OpenedEntry, OpenIntent, OpenOptions } from "./workspace-root.js";
 export { MAX_SYMLINK_HOPS, WorkspaceRoot } from "./workspace-root.js";

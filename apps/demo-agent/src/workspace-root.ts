@@ -1,5 +1,5 @@
-import { constants, type Stats } from "node:fs";
-import { type FileHandle, mkdir, open, readlink, realpath, stat } from "node:fs/promises";
+import { constants, type Dirent, type Stats } from "node:fs";
+import { type FileHandle, mkdir, open, opendir, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { AgentError } from "./agent-error.js";
 import { checkPathInput, isInside } from "./workspace-path.js";
@@ -317,6 +317,17 @@ export class WorkspaceRoot {
       await handle.close();
       throw error;
     }
+  }
+
+  /**
+   * The entries of a folder opened with intent `folder`: read through its descriptor on Linux,
+   * so a folder swapped after the open is not the one listed; by its name elsewhere.
+   */
+  async list(folder: OpenedEntry): Promise<Dirent[]> {
+    const at = this.byName ? path.join(this.path, folder.relative) : fdPath(folder.handle.fd);
+    const entries: Dirent[] = [];
+    for await (const entry of await opendir(at)) entries.push(entry);
+    return entries;
   }
 
   /**

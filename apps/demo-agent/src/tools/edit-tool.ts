@@ -23,10 +23,17 @@ export const editTool = defineTool({
   run: (input, ctx) =>
     WorkspaceRoot.use(ctx.workdir, async (root) => {
       // One handle for the read and the write, so the file edited is the file read.
-      const { handle } = await root.open(input.file_path, "update", {
+      const { handle, stat } = await root.open(input.file_path, "update", {
         field: ["args", "file_path"],
       });
       try {
+        if (stat.size > WRITE_LIMIT) {
+          throw new AgentError(
+            "INVALID_INPUT",
+            `args.file_path: ${JSON.stringify(input.file_path)} is ${stat.size} bytes; Edit works on files up to ${WRITE_LIMIT}`,
+            { path: ["args", "file_path"] },
+          );
+        }
         const text = await handle.readFile("utf8");
         const count = text.split(input.old_string).length - 1;
         if (count === 0) {

@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  realpath,
+  rm,
+  symlink,
+  truncate,
+  writeFile,
+} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -173,7 +182,25 @@ describe("Edit", () => {
   });
 });
 
-describe("Glob and Grep", () => {
+describe("Edit's size limit", () => {
+  it("refuses a file larger than a Write may be, before reading it", async () => {
+    await writeFile(path.join(workdir, "huge.md"), "");
+    await truncate(path.join(workdir, "huge.md"), WRITE_LIMIT + 1);
+    await expect(
+      editTool.run({ file_path: "huge.md", old_string: "a", new_string: "b" }, ctx()),
+    ).rejects.toMatchObject({ code: "INVALID_INPUT", path: ["args", "file_path"] });
+  });
+});
+
+describe.each(["linux", "darwin"] as const)("Glob and Grep (%s)", (platform) => {
+  // The walk lists folders through WorkspaceRoot, which picks its way when it opens the root.
+  beforeEach(() => {
+    if (platform === process.platform) return;
+    const real = Object.getOwnPropertyDescriptor(process, "platform")!;
+    Object.defineProperty(process, "platform", { ...real, value: platform });
+    return () => Object.defineProperty(process, "platform", real);
+  });
+
   it("Glob lists matches relative to the working directory and never follows symlinks out", async () => {
     await symlink(outside, path.join(workdir, "escape"));
     const glob = async (pattern: string, dir?: string) =>

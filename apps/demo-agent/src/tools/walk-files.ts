@@ -1,5 +1,4 @@
 import type { Dirent } from "node:fs";
-import { opendir } from "node:fs/promises";
 import path from "node:path";
 import { AgentError } from "../agent-error.js";
 import type { OpenedEntry, WorkspaceRoot } from "../workspace-root.js";
@@ -57,12 +56,7 @@ async function list(root: WorkspaceRoot, folder: string, first: boolean): Promis
     return [];
   }
   try {
-    const entries: Dirent[] = [];
-    // opendir reopens the descriptor's folder, not a name.
-    for await (const entry of await opendir(`/proc/self/fd/${opened.handle.fd}`)) {
-      entries.push(entry);
-    }
-    return entries;
+    return await root.list(opened);
   } finally {
     await opened.handle.close();
   }
