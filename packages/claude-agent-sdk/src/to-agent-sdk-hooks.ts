@@ -162,7 +162,12 @@ export function createAgentSdkHook(
       const refused = refusedRewrite(result);
       if (refused !== undefined) result = { ...result, action: "block", reason: refused };
     }
-    if (sdkEvent === "PermissionRequest" && result.modified && result.permission !== "allow") {
+    if (
+      sdkEvent === "PermissionRequest" &&
+      result.action !== "block" &&
+      result.modified &&
+      result.permission !== "allow"
+    ) {
       // The SDK takes new arguments only together with an allow; a hook's rewrite must not
       // turn into a permission it did not give.
       engine.warn(
