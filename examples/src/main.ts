@@ -7,9 +7,11 @@
  * The adapter examples run on their own, offline, and exit:
  *
  *   pnpm --filter @a3s-lab/examples start claude-agent-sdk
+ *   pnpm --filter @a3s-lab/examples start ai-sdk
  */
 import { createInterface } from "node:readline/promises";
 import { A3sClient } from "@a3s-lab/box";
+import { offlineAgent } from "./ai-sdk.js";
 import { autoFormat } from "./auto-format.js";
 import { claudeAgentSdkSession } from "./claude-agent-sdk.js";
 import { costTracking } from "./cost-tracking.js";
@@ -33,6 +35,7 @@ const examples: Record<string, (client: A3sClient) => void> = {
 /** Examples that need no agent: they run, print what happened, and exit. */
 const offline: Record<string, () => Promise<unknown>> = {
   "claude-agent-sdk": () => claudeAgentSdkSession(),
+  "ai-sdk": () => offlineAgent(),
 };
 
 const name = process.argv[2] ?? "";
