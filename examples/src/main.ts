@@ -7,6 +7,7 @@
  * The adapter examples run on their own, offline, and exit:
  *
  *   pnpm --filter @a3s-lab/examples start claude-agent-sdk
+ *   pnpm --filter @a3s-lab/examples start mcp-proxy
  *   pnpm --filter @a3s-lab/examples start ai-sdk
  */
 import { createInterface } from "node:readline/promises";
@@ -15,6 +16,7 @@ import { offlineAgent } from "./ai-sdk.js";
 import { autoFormat } from "./auto-format.js";
 import { claudeAgentSdkSession } from "./claude-agent-sdk.js";
 import { costTracking } from "./cost-tracking.js";
+import { mcpProxySession } from "./mcp-proxy.js";
 import { permissionEscalation } from "./permission-escalation.js";
 import { securityPolicy } from "./security-policy.js";
 
@@ -35,6 +37,7 @@ const examples: Record<string, (client: A3sClient) => void> = {
 /** Examples that need no agent: they run, print what happened, and exit. */
 const offline: Record<string, () => Promise<unknown>> = {
   "claude-agent-sdk": () => claudeAgentSdkSession(),
+  "mcp-proxy": () => mcpProxySession(),
   "ai-sdk": () => offlineAgent(),
 };
 
