@@ -9,11 +9,11 @@ const weather = tool({
   execute: async ({ city }) => ({ city, forecast: "sunny" }),
 });
 
-test("a hooked tool keeps its input type and may also return a block", () => {
+test("a hooked tool keeps its input type, and may also return a block or text", () => {
   const tools = withHooks({ weather }, new HookEngine(), { sessionId: "s" });
   expectTypeOf<InferToolInput<typeof tools.weather>>().toEqualTypeOf<{ city: string }>();
   expectTypeOf<InferToolOutput<typeof tools.weather>>().toEqualTypeOf<
-    { city: string; forecast: string } | BlockedToolOutput
+    { city: string; forecast: string } | string | BlockedToolOutput
   >();
   expectTypeOf(tools).toHaveProperty("weather");
   // @ts-expect-error: only the tools passed in exist

@@ -119,6 +119,31 @@ describe("withHooks in a generateText loop", () => {
     expect(toolResults(model)).toEqual([{ type: "text", value: "[redacted]" }]);
   });
 
+  it("gives the model the context hooks added, after the tool's output", async () => {
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    engine.register({
+      event: "PreToolUse",
+      handler: () => ({
+        action: "continue",
+        additionalContext: "forecasts past 3 days are guesses",
+      }),
+    });
+    await generateText({
+      model,
+      tools: withHooks({ weather: weatherTool() }, engine, { sessionId: "s1" }),
+      stopWhen: stepCountIs(3),
+      prompt: "Weather?",
+    });
+    expect(toolResults(model)).toEqual([
+      {
+        type: "text",
+        value:
+          '{"city":"Paris","forecast":"sunny","days":2}\n[hook context] forecasts past 3 days are guesses',
+      },
+    ]);
+  });
+
   it("turns rewritten arguments the tool's schema rejects into a tool error naming the hook", async () => {
     const seen: unknown[] = [];
     const model = script({ city: "Paris", days: 2 });

@@ -48,9 +48,14 @@ export function isBlockedOutput(output: unknown): output is BlockedToolOutput {
   );
 }
 
-/** The tools as {@link withHooks} returns them: a blocked call yields a {@link BlockedToolOutput}. */
+/**
+ * The tools as {@link withHooks} returns them. A blocked call yields a {@link BlockedToolOutput};
+ * a call whose output a PostToolUse hook rewrote, or to which hooks added context, yields text.
+ */
 export type HookedTools<T extends ToolSet> = {
-  [K in keyof T]: T[K] extends Tool<infer I, infer O> ? Tool<I, O | BlockedToolOutput> : T[K];
+  [K in keyof T]: T[K] extends Tool<infer I, infer O>
+    ? Tool<I, O | string | BlockedToolOutput>
+    : T[K];
 };
 
 function blockedText(output: BlockedToolOutput): string {
@@ -179,8 +184,12 @@ function wrapTool(name: string, tool: Tool, engine: HookEngine, options: WithHoo
           },
         },
       );
-      // A PostToolUse hook that rewrote the output gives the model its text instead.
-      return result.post.modified ? result.output : value;
+      if (!result.post.modified && result.additionalContext === undefined) return value;
+      // A PostToolUse rewrite, or context hooks added for the model, turns the result into text.
+      const text = result.post.modified ? result.output : outputText(value);
+      return result.additionalContext === undefined
+        ? text
+        : `${text}\n[hook context] ${result.additionalContext}`;
     } catch (error) {
       if (error instanceof ToolBlockedError) {
         return { blocked: true, reason: error.reason, by: "hook" } satisfies BlockedToolOutput;
