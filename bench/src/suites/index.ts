@@ -5,6 +5,7 @@ import { commandSuite } from "./command.js";
 import { fireHooksSuite } from "./fire-hooks.js";
 import { fireNoMatchSuite } from "./fire-no-match.js";
 import { matchersSuite } from "./matchers.js";
+import { mcpProxySuite } from "./mcp-proxy.js";
 import { memorySuite } from "./memory.js";
 import { remoteGrpcSuite } from "./remote-grpc.js";
 import { remoteWsSuite } from "./remote-ws.js";
@@ -22,4 +23,5 @@ export const suites: readonly Suite[] = [
   sdkWeightSuite,
   aiSdkSuite,
   claudeAgentSdkSuite,
+  mcpProxySuite,
 ];
