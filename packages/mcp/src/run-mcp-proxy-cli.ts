@@ -44,6 +44,8 @@ options:
   --serve-hooks <port>  host the hook server on 127.0.0.1:<port> (0: any free port), so
                         remote hooks (A3sClient, the browser page) govern the calls; the token
                         comes from A3S_TOKEN or is generated and printed on stderr
+  --allow-origin <url>  with --serve-hooks: a web page origin (https://app.example.com) whose
+                        page may connect to approve calls (repeatable; "*" is refused)
   -h, --help            show this help
 `;
 
@@ -79,6 +81,7 @@ function parseOwn(args: readonly string[], positionalsAllowed: boolean) {
       ask: { type: "string" },
       permission: { type: "string" },
       "serve-hooks": { type: "string" },
+      "allow-origin": { type: "string", multiple: true, default: [] },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -118,6 +121,18 @@ export async function runMcpProxyCli(argv: readonly string[], io: McpProxyCliIo)
     if (values.permission !== undefined && !["allow", "deny"].includes(values.permission)) {
       throw usage(`--permission: expected allow or deny, got ${JSON.stringify(values.permission)}`);
     }
+    const origins = values["allow-origin"];
+    if (origins.length > 0 && values["serve-hooks"] === undefined) {
+      throw usage("--allow-origin: only with --serve-hooks");
+    }
+    for (const origin of origins) {
+      // Any page on the web could then try tokens against the hook server.
+      if (!/^https?:\/\/[^/*\s]+$/.test(origin)) {
+        throw usage(
+          `--allow-origin: expected an origin like https://app.example.com, got ${JSON.stringify(origin)}`,
+        );
+      }
+    }
     const cwd = resolve(io.cwd, values.cwd ?? ".");
     const home = resolve(io.home ?? homedir());
     const settings = await loadHookSettings({
@@ -142,7 +157,13 @@ export async function runMcpProxyCli(argv: readonly string[], io: McpProxyCliIo)
         log(`token: ${token}`);
       }
       // Loopback only: the hook server decides what tools may do.
-      server = await createHookServer({ engine, host: "127.0.0.1", port, token });
+      server = await createHookServer({
+        engine,
+        host: "127.0.0.1",
+        port,
+        token,
+        ...(origins.length > 0 ? { webSocket: { allowedOrigins: origins } } : {}),
+      });
       log(`hooks: listening on ${server.address}`);
     }
 
