@@ -245,22 +245,22 @@ def test_bad_registrations_fail_where_they_are_written() -> None:
         ),
         (
             lambda: client.register_hook("Stop", lambda e: None, matcher={"tool": "Bash"}),
-            "INVALID_REGISTRATION",
+            "INVALID_CONFIG",
             "matcher.tool: Stop is not a tool event",
         ),
         (
             lambda: client.register_hook("PreToolUse", lambda e: None, matcher={"path": "*"}),
-            "INVALID_REGISTRATION",
+            "INVALID_CONFIG",
             "matcher.path: unknown key",
         ),
         (
             lambda: client.register_hook("PreToolUse", lambda e: None, timeout_ms=0),
-            "INVALID_REGISTRATION",
+            "INVALID_CONFIG",
             "timeout_ms:",
         ),
         (
             lambda: client.register_hook("PreToolUse", lambda e: None, hook_id="a b"),
-            "INVALID_REGISTRATION",
+            "INVALID_CONFIG",
             "hook_id:",
         ),
     ]

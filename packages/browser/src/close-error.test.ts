@@ -1,6 +1,6 @@
 import { WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
-import { closeError } from "./close-error.js";
+import { closeError, toHookErrorCode } from "./close-error.js";
 
 describe("closeError", () => {
   it("reads each close code of the endpoint as the HookError code a caller can act on", () => {
@@ -36,5 +36,11 @@ describe("closeError", () => {
     });
     expect(error).toMatchObject({ code: "LIMIT_EXCEEDED", message: long, path: ["frame"] });
     expect(closeError(4401, "", { code: "NEW_CODE", message: "?" }).code).toBe("INTERNAL");
+  });
+
+  it("reads an older agent's INVALID_REGISTRATION as INVALID_CONFIG, an unknown code as INTERNAL", () => {
+    expect(toHookErrorCode("INVALID_REGISTRATION")).toBe("INVALID_CONFIG");
+    expect(toHookErrorCode("INVALID_CONFIG")).toBe("INVALID_CONFIG");
+    expect(toHookErrorCode("NO_SUCH_CODE")).toBe("INTERNAL");
   });
 });

@@ -15,7 +15,7 @@ const CODE_OF_CLOSE: Readonly<Record<number, HookErrorCode>> = {
 };
 
 const KNOWN_CODES = new Set<string>([
-  "INVALID_REGISTRATION",
+  "INVALID_CONFIG",
   "UNKNOWN_EVENT",
   "INVALID_EVENT",
   "INVALID_OUTPUT",
@@ -33,12 +33,13 @@ const KNOWN_CODES = new Set<string>([
   "PERMISSION_DENIED",
   "UNAVAILABLE",
   "FAILED_PRECONDITION",
-  "INVALID_CONFIG",
   "INTERNAL",
 ]);
 
 /** A `HookErrorCode` from a peer, or `INTERNAL` for a code this version does not know. */
 export function toHookErrorCode(code: string): HookErrorCode {
+  // Agents before 0.2 spelled bad options `INVALID_REGISTRATION`.
+  if (code === "INVALID_REGISTRATION") return "INVALID_CONFIG";
   return KNOWN_CODES.has(code) ? (code as HookErrorCode) : "INTERNAL";
 }
 

@@ -129,7 +129,7 @@ describe("A3sClient registration", () => {
     ).toContain("id");
     client.registerHook("PreToolUse", { handler, id: "same" });
     expect(fails(() => client.registerHook("PreToolUse", { handler, id: "same" })).code).toBe(
-      "INVALID_REGISTRATION",
+      "INVALID_CONFIG",
     );
     expect(client.state).toBe("connecting");
   });

@@ -177,7 +177,7 @@ export class A3sClientBase {
     this.#assertOpen();
     const hook = toRegistration(event, handlerOrOptions as HandlerOrOptions<HookEventNameInput>);
     if (this.#hooks.has(hook.id)) {
-      throw new HookError("INVALID_REGISTRATION", `id: this client already has a hook ${hook.id}`, {
+      throw new HookError("INVALID_CONFIG", `id: this client already has a hook ${hook.id}`, {
         path: ["id"],
       });
     }

@@ -26,7 +26,7 @@ export interface HookSyncDeps {
 
 // Errors that no retry will fix: the registration itself is wrong or over a limit.
 const PERMANENT = new Set([
-  "INVALID_REGISTRATION",
+  "INVALID_CONFIG",
   "UNKNOWN_EVENT",
   "INVALID_PATTERN",
   "LIMIT_EXCEEDED",

@@ -63,7 +63,7 @@ export function toRegistration(
   }
   if (typeof (handlerOrOptions as { matcher?: unknown })?.matcher === "function") {
     throw new HookError(
-      "INVALID_REGISTRATION",
+      "INVALID_CONFIG",
       "matcher: matching runs in the agent, so give a string or { tool, pathPattern, commandPattern }, not a function",
       { path: ["matcher"] },
     );
@@ -71,7 +71,7 @@ export function toRegistration(
   const options = parseOrThrow(
     optionsSchema,
     typeof handlerOrOptions === "function" ? { handler: handlerOrOptions } : handlerOrOptions,
-    "INVALID_REGISTRATION",
+    "INVALID_CONFIG",
   ) as RemoteHookOptions;
   compileMatcher(event, options.matcher, ["matcher"]);
   const id = options.id ?? randomId();

@@ -311,7 +311,7 @@ describe("logAudit", () => {
       } catch (caught) {
         error = caught;
       }
-      expect(HookError.is(error, "INVALID_REGISTRATION"), JSON.stringify(options)).toBe(true);
+      expect(HookError.is(error, "INVALID_CONFIG"), JSON.stringify(options)).toBe(true);
       expect((error as HookError).path).toEqual(path);
       expect((error as HookError).message.startsWith(path.join("."))).toBe(true);
     }

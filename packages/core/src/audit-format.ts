@@ -164,7 +164,7 @@ export function logAudit(source: AuditSource, options?: LogAuditOptions): Unsubs
   const target = options?.console === undefined ? globalThis.console : options.console;
   if (typeof target !== "object" || target === null) {
     throw new HookError(
-      "INVALID_REGISTRATION",
+      "INVALID_CONFIG",
       `options.console: expected an object with info, warn, error and debug methods, got ${describeValue(target)}`,
       { path: ["options", "console"] },
     );
@@ -172,7 +172,7 @@ export function logAudit(source: AuditSource, options?: LogAuditOptions): Unsubs
   for (const method of ["info", "warn", "error", "debug"] as const) {
     if (typeof target[method] !== "function") {
       throw new HookError(
-        "INVALID_REGISTRATION",
+        "INVALID_CONFIG",
         `options.console.${method}: expected a function, got ${describeValue(target[method])}`,
         { path: ["options", "console", method] },
       );

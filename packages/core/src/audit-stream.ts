@@ -35,7 +35,7 @@ export class AuditStream {
   set level(level: AuditLevel) {
     if (!Object.hasOwn(LEVEL_RANK, level)) {
       throw new HookError(
-        "INVALID_REGISTRATION",
+        "INVALID_CONFIG",
         `auditLevel: expected "off", "info" or "verbose", got ${JSON.stringify(level)}`,
       );
     }

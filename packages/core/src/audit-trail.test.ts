@@ -211,7 +211,7 @@ describe("AuditTrail.subscribe", () => {
   it("names a listener that is not a function", () => {
     const trail = new AuditTrail(new HookEngine());
     expect(() => trail.subscribe("log" as never)).toThrow(
-      expect.objectContaining({ code: "INVALID_REGISTRATION", path: ["listener"] }),
+      expect.objectContaining({ code: "INVALID_CONFIG", path: ["listener"] }),
     );
   });
 });
@@ -255,7 +255,7 @@ describe("AuditTrail options", () => {
     } catch (caught) {
       error = caught;
     }
-    expect(HookError.is(error, "INVALID_REGISTRATION"), JSON.stringify(options)).toBe(true);
+    expect(HookError.is(error, "INVALID_CONFIG"), JSON.stringify(options)).toBe(true);
     expect((error as HookError).path).toEqual(path);
     expect((error as HookError).message).toMatch(message);
   };
@@ -294,7 +294,7 @@ describe("AuditTrail options", () => {
 
   it("names a source that is not an engine or a client", () => {
     expect(() => new AuditTrail({} as never)).toThrow(
-      expect.objectContaining({ code: "INVALID_REGISTRATION", path: ["source"] }),
+      expect.objectContaining({ code: "INVALID_CONFIG", path: ["source"] }),
     );
   });
 });

@@ -20,7 +20,7 @@ const DEFAULT_LIMIT = 500;
 const MAX_LIMIT = 100_000;
 
 function invalid(path: string[], message: string): HookError {
-  return new HookError("INVALID_REGISTRATION", `${path.join(".")}: ${message}`, { path });
+  return new HookError("INVALID_CONFIG", `${path.join(".")}: ${message}`, { path });
 }
 
 /** Throws unless `options` is undefined or a plain object with only the `known` keys. */

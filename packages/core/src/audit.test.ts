@@ -54,7 +54,7 @@ describe("onAudit", () => {
   it("names the argument that is not a source or a listener", () => {
     for (const bad of [null, undefined, 42, "engine", {}, { onAudit: "x" }, { on: () => {} }]) {
       expect(() => onAudit(bad as never, () => undefined)).toThrow(
-        expect.objectContaining({ code: "INVALID_REGISTRATION", path: ["source"] }),
+        expect.objectContaining({ code: "INVALID_CONFIG", path: ["source"] }),
       );
     }
     expect(() => onAudit(new HookEngine(), "log" as never)).toThrow(HookError);
@@ -80,12 +80,12 @@ describe("auditTypeFilter", () => {
       }
       return undefined;
     };
-    expect(at([])).toEqual({ code: "INVALID_REGISTRATION", path: ["options", "types"] });
-    expect(at("blocked")).toEqual({ code: "INVALID_REGISTRATION", path: ["options", "types"] });
+    expect(at([])).toEqual({ code: "INVALID_CONFIG", path: ["options", "types"] });
+    expect(at("blocked")).toEqual({ code: "INVALID_CONFIG", path: ["options", "types"] });
     expect(at(["blocked", "constructor"])).toEqual({
-      code: "INVALID_REGISTRATION",
+      code: "INVALID_CONFIG",
       path: ["options", "types", 1],
     });
-    expect(at([null], ["types"])).toEqual({ code: "INVALID_REGISTRATION", path: ["types", 0] });
+    expect(at([null], ["types"])).toEqual({ code: "INVALID_CONFIG", path: ["types", 0] });
   });
 });

@@ -136,18 +136,18 @@ export function onAudit(
 ): Unsubscribe {
   if (typeof (source as { onAudit?: unknown } | null)?.onAudit !== "function") {
     throw new HookError(
-      "INVALID_REGISTRATION",
+      "INVALID_CONFIG",
       "source: expected a HookEngine or an A3sClient (something with an onAudit() method)",
       { path: ["source"] },
     );
   }
   if (typeof listener !== "function") {
-    throw new HookError("INVALID_REGISTRATION", "listener: expected a function", {
+    throw new HookError("INVALID_CONFIG", "listener: expected a function", {
       path: ["listener"],
     });
   }
   if (typeof options !== "object" || options === null) {
-    throw new HookError("INVALID_REGISTRATION", "options: expected an object", {
+    throw new HookError("INVALID_CONFIG", "options: expected an object", {
       path: ["options"],
     });
   }
@@ -173,7 +173,7 @@ export function auditTypeFilter(
   const known = Object.keys(auditLevelOf).join(", ");
   if (!Array.isArray(types) || types.length === 0) {
     throw new HookError(
-      "INVALID_REGISTRATION",
+      "INVALID_CONFIG",
       `${path.join(".")}: expected a non-empty array of ${known}; got ${describeValue(types)}`,
       { path },
     );
@@ -181,7 +181,7 @@ export function auditTypeFilter(
   types.forEach((type: unknown, i) => {
     if (typeof type !== "string" || !Object.hasOwn(auditLevelOf, type)) {
       throw new HookError(
-        "INVALID_REGISTRATION",
+        "INVALID_CONFIG",
         `${[...path, i].join(".")}: expected one of ${known}; got ${describeValue(type)}`,
         { path: [...path, i] },
       );

@@ -75,7 +75,7 @@ describe("HookEngine.register", () => {
     ["PreToolUse", "registration: expected an object"],
   ])("rejects %j with a HookError naming the field", (input, message) => {
     const error = thrown(() => new HookEngine().register(input as never));
-    expect(error.code).toBe("INVALID_REGISTRATION");
+    expect(error.code).toBe("INVALID_CONFIG");
     expect(error.message).toContain(message);
   });
 
@@ -184,7 +184,7 @@ describe("HookEngine.register", () => {
       }),
     ).toThrow(
       expect.objectContaining({
-        code: "INVALID_REGISTRATION",
+        code: "INVALID_CONFIG",
         path: ["registration", "events", 2],
       }),
     );
@@ -196,7 +196,7 @@ describe("HookEngine.register", () => {
     expect(
       thrown(() => engine.register({ event: "Stop", matcher: "Bash", handler: () => undefined }))
         .code,
-    ).toBe("INVALID_REGISTRATION");
+    ).toBe("INVALID_CONFIG");
     expect(
       thrown(() =>
         engine.register({
@@ -205,7 +205,7 @@ describe("HookEngine.register", () => {
           handler: () => undefined,
         }),
       ).code,
-    ).toBe("INVALID_REGISTRATION");
+    ).toBe("INVALID_CONFIG");
     expect(() =>
       engine.register({ event: "Stop", matcher: "*", handler: () => undefined }),
     ).not.toThrow();

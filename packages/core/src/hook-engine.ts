@@ -73,7 +73,7 @@ export class HookEngine {
   #seq = 0;
 
   constructor(options: HookEngineOptions = {}) {
-    const checked = validate(engineOptionsSchema, options, "INVALID_REGISTRATION", ["options"]);
+    const checked = validate(engineOptionsSchema, options, "INVALID_CONFIG", ["options"]);
     if (!checked.success) throw checked.error;
     this.#mode = options.mode ?? "parallel";
     this.#defaultTimeout = options.defaultTimeout ?? 5000;
@@ -164,7 +164,7 @@ export class HookEngine {
       }
       if (this.#byId.has(hook.id)) {
         throw new HookError(
-          "INVALID_REGISTRATION",
+          "INVALID_CONFIG",
           `registration.id: a hook with id ${JSON.stringify(hook.id)} is already registered`,
           {
             path: ["registration", "id"],

@@ -3,8 +3,11 @@
  * match on `error.code`, never on the message.
  */
 export type HookErrorCode =
-  /** A registration (hook definition) is malformed: bad handler, negative timeout, … */
-  | "INVALID_REGISTRATION"
+  /**
+   * Options or a definition are malformed: a registration with a bad handler or a negative
+   * timeout, a bad option to a constructor, an invalid settings or configuration file.
+   */
+  | "INVALID_CONFIG"
   /** An event name is not part of the catalogue. */
   | "UNKNOWN_EVENT"
   /** An event object does not match its schema. */
@@ -42,8 +45,6 @@ export type HookErrorCode =
    * agent does not hold (open the HookStream first, then call again).
    */
   | "FAILED_PRECONDITION"
-  /** A settings or configuration file is invalid. */
-  | "INVALID_CONFIG"
   /** Anything else: a bug, or a failure with no better code. */
   | "INTERNAL";
 
@@ -63,7 +64,7 @@ export interface HookErrorOptions {
  * try {
  *   engine.register({ event: "PreToolUse", handler: 42 as never });
  * } catch (error) {
- *   if (HookError.is(error, "INVALID_REGISTRATION")) console.error(error.path, error.message);
+ *   if (HookError.is(error, "INVALID_CONFIG")) console.error(error.path, error.message);
  * }
  * ```
  */

@@ -264,7 +264,7 @@ function compileToolMatcher(
 
 /**
  * Compile a registration's matcher once, at registration. Throws `INVALID_PATTERN` for a
- * pattern that does not compile and `INVALID_REGISTRATION` for a matcher that cannot apply to
+ * pattern that does not compile and `INVALID_CONFIG` for a matcher that cannot apply to
  * the event (an object matcher on a non-tool event, a name matcher on an event with no target).
  */
 export function compileMatcher<E extends HookEventName>(
@@ -283,7 +283,7 @@ export function compileMatcher<E extends HookEventName>(
     if (byName === null) return null;
     if (spec.matcherTarget === undefined) {
       throw new HookError(
-        "INVALID_REGISTRATION",
+        "INVALID_CONFIG",
         `${field.join(".")}: ${event} has nothing to match a name against; use "*" or leave the matcher out (got ${JSON.stringify(matcher)})`,
         { path: field },
       );
@@ -297,7 +297,7 @@ export function compileMatcher<E extends HookEventName>(
   if (typeof matcher === "object") {
     if (!spec.toolEvent) {
       throw new HookError(
-        "INVALID_REGISTRATION",
+        "INVALID_CONFIG",
         `${field.join(".")}: { tool, pathPattern, commandPattern } matchers apply to tool events only, not ${event}`,
         { path: field },
       );
@@ -305,7 +305,7 @@ export function compileMatcher<E extends HookEventName>(
     return compileToolMatcher(matcher, field, options);
   }
   throw new HookError(
-    "INVALID_REGISTRATION",
+    "INVALID_CONFIG",
     `${field.join(".")}: expected a string, an object or a function`,
     { path: field },
   );

@@ -178,12 +178,12 @@ function canonicalEvent(name: string, path: (string | number)[]): HookEventName 
 export function normalizeRegistration(input: unknown): ValidRegistration[] {
   if (input === null || typeof input !== "object") {
     throw new HookError(
-      "INVALID_REGISTRATION",
+      "INVALID_CONFIG",
       `registration: expected an object, got ${input === null ? "null" : typeof input}`,
     );
   }
   if ("events" in input || "execute" in input) {
-    const hook = parseOrThrow(multiSchema, input, "INVALID_REGISTRATION", [
+    const hook = parseOrThrow(multiSchema, input, "INVALID_CONFIG", [
       "registration",
     ]) as unknown as MultiEventHook;
     const events = hook.events.map((e, i) => canonicalEvent(e, ["registration", "events", i]));
@@ -191,7 +191,7 @@ export function normalizeRegistration(input: unknown): ValidRegistration[] {
     const twice = events.findIndex((event, i) => events.indexOf(event) !== i);
     if (twice !== -1) {
       throw new HookError(
-        "INVALID_REGISTRATION",
+        "INVALID_CONFIG",
         `registration.events.${twice}: ${events[twice]} is listed twice`,
         { path: ["registration", "events", twice] },
       );
@@ -209,9 +209,7 @@ export function normalizeRegistration(input: unknown): ValidRegistration[] {
       return registration;
     });
   }
-  const registration = parseOrThrow(registrationSchema, input, "INVALID_REGISTRATION", [
-    "registration",
-  ]);
+  const registration = parseOrThrow(registrationSchema, input, "INVALID_CONFIG", ["registration"]);
   const event = canonicalEvent(registration.event, ["registration", "event"]);
   return [{ ...(registration as unknown as ValidRegistration), event }];
 }

@@ -67,7 +67,7 @@ export interface HookStream {
  * (`@a3s-lab/hooks-browser`) implement it; a test can implement it in memory.
  *
  * Every method rejects with a `HookError` whose `code` says what went wrong (`UNAUTHENTICATED`,
- * `PERMISSION_DENIED`, `NOT_FOUND`, `LIMIT_EXCEEDED`, `INVALID_REGISTRATION`, `UNAVAILABLE`, …).
+ * `PERMISSION_DENIED`, `NOT_FOUND`, `LIMIT_EXCEEDED`, `INVALID_CONFIG`, `UNAVAILABLE`, …).
  * A transport need not reconnect on its own: the client opens the hook stream again, with
  * backoff, after `onClose` reports an error; a transport (re)connects lazily on each call.
  * A transport keeps the resume secret the agent gives each accepted hook stream in memory, and

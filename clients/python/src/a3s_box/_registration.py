@@ -83,37 +83,37 @@ def to_matcher(event: str, matcher: Matcher | None) -> Any:
         return None
     if isinstance(matcher, str):
         if len(matcher) > MAX_PATTERN_CHARS:
-            raise A3sError("INVALID_REGISTRATION", f"matcher: at most {MAX_PATTERN_CHARS} characters")
+            raise A3sError("INVALID_CONFIG", f"matcher: at most {MAX_PATTERN_CHARS} characters")
         return pb.HookMatcher(pattern=matcher)
     if not isinstance(matcher, Mapping):
         raise A3sError(
-            "INVALID_REGISTRATION",
+            "INVALID_CONFIG",
             "matcher: expected a string or a dict of tool, path_pattern, command_pattern, pattern",
         )
     values: dict[str, str] = {}
     for key, value in matcher.items():
         if key not in MATCHER_KEYS:
             raise A3sError(
-                "INVALID_REGISTRATION",
+                "INVALID_CONFIG",
                 f"matcher.{key}: unknown key; expected one of {', '.join(MATCHER_KEYS)}",
             )
         if not isinstance(value, str):
-            raise A3sError("INVALID_REGISTRATION", f"matcher.{key}: expected a string")
+            raise A3sError("INVALID_CONFIG", f"matcher.{key}: expected a string")
         if len(value) > MAX_PATTERN_CHARS:
-            raise A3sError("INVALID_REGISTRATION", f"matcher.{key}: at most {MAX_PATTERN_CHARS} characters")
+            raise A3sError("INVALID_CONFIG", f"matcher.{key}: at most {MAX_PATTERN_CHARS} characters")
         values[key] = value
     target = EVENT_TYPES[event].matcher_target
     tool_keys = [k for k in ("tool", "path_pattern", "command_pattern") if values.get(k)]
     if tool_keys and target != "tool":
         raise A3sError(
-            "INVALID_REGISTRATION",
+            "INVALID_CONFIG",
             f"matcher.{tool_keys[0]}: {event} is not a tool event; use pattern (or a string matcher)",
         )
     if values.get("pattern") and target is None:
-        raise A3sError("INVALID_REGISTRATION", f"matcher.pattern: {event} has nothing a matcher can test")
+        raise A3sError("INVALID_CONFIG", f"matcher.pattern: {event} has nothing a matcher can test")
     if values.get("pattern") and tool_keys:
         raise A3sError(
-            "INVALID_REGISTRATION",
+            "INVALID_CONFIG",
             "matcher.pattern: cannot be combined with tool, path_pattern or command_pattern",
         )
     return pb.HookMatcher(**values)
@@ -135,18 +135,18 @@ def to_registration(
     if canonical is None:
         raise A3sError("UNKNOWN_EVENT", f"event: unknown event name {event!r}")
     if not callable(handler):
-        raise A3sError("INVALID_REGISTRATION", "handler: expected a function")
+        raise A3sError("INVALID_CONFIG", "handler: expected a function")
     if priority is not None and (
         not isinstance(priority, int) or isinstance(priority, bool) or not _INT32[0] <= priority <= _INT32[1]
     ):
-        raise A3sError("INVALID_REGISTRATION", "priority: expected a 32-bit integer")
+        raise A3sError("INVALID_CONFIG", "priority: expected a 32-bit integer")
     if timeout_ms is not None and (
         not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or not 0 < timeout_ms <= MAX_DELAY_MS
     ):
-        raise A3sError("INVALID_REGISTRATION", f"timeout_ms: expected an integer from 1 to {MAX_DELAY_MS}")
+        raise A3sError("INVALID_CONFIG", f"timeout_ms: expected an integer from 1 to {MAX_DELAY_MS}")
     if fail_behavior not in (None, "continue", "block"):
         raise A3sError(
-            "INVALID_REGISTRATION", f"fail_behavior: expected 'continue' or 'block', got {fail_behavior!r}"
+            "INVALID_CONFIG", f"fail_behavior: expected 'continue' or 'block', got {fail_behavior!r}"
         )
     if name is None:
         # A readable default for listings and block reasons: the function's own name.
@@ -154,12 +154,12 @@ def to_registration(
         name = own[:MAX_NAME_CHARS] if isinstance(own, str) and own and own != "<lambda>" else None
     elif not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
         raise A3sError(
-            "INVALID_REGISTRATION", f"name: expected a string of at most {MAX_NAME_CHARS} characters"
+            "INVALID_CONFIG", f"name: expected a string of at most {MAX_NAME_CHARS} characters"
         )
     if hook_id is None:
         hook_id = random_id()
     elif not is_wire_id(hook_id):
-        raise A3sError("INVALID_REGISTRATION", "hook_id: expected 1 to 100 of A-Z a-z 0-9 . _ -")
+        raise A3sError("INVALID_CONFIG", "hook_id: expected 1 to 100 of A-Z a-z 0-9 . _ -")
     config = pb.HookConfig(
         priority=priority or 0,
         timeout_ms=timeout_ms or 0,

@@ -12,7 +12,7 @@ from .errors import A3sError
 # Refusals no retry will fix: the registration itself is wrong or over a limit.
 PERMANENT = frozenset(
     {
-        "INVALID_REGISTRATION",
+        "INVALID_CONFIG",
         "UNKNOWN_EVENT",
         "INVALID_PATTERN",
         "LIMIT_EXCEEDED",

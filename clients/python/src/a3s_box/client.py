@@ -210,7 +210,7 @@ class A3sClient:
             hook_id=hook_id,
         )
         if hook.id in self._hooks:
-            raise A3sError("INVALID_REGISTRATION", f"hook_id: this client already has a hook {hook.id}")
+            raise A3sError("INVALID_CONFIG", f"hook_id: this client already has a hook {hook.id}")
         self._hooks[hook.id] = hook
         self._kick()
         return hook.id

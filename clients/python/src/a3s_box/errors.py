@@ -8,7 +8,6 @@ import grpc
 
 ErrorCode = Literal[
     "INVALID_CONFIG",
-    "INVALID_REGISTRATION",
     "UNKNOWN_EVENT",
     "INVALID_EVENT",
     "INVALID_OUTPUT",
@@ -33,13 +32,13 @@ ERROR_CODE_HEADER = "x-a3s-error-code"
 
 # When the agent sent no x-a3s-error-code trailer (an older agent, or a proxy's own failure).
 _BY_STATUS: dict[grpc.StatusCode, ErrorCode] = {
-    grpc.StatusCode.INVALID_ARGUMENT: "INVALID_REGISTRATION",
+    grpc.StatusCode.INVALID_ARGUMENT: "INVALID_CONFIG",
     grpc.StatusCode.RESOURCE_EXHAUSTED: "LIMIT_EXCEEDED",
     grpc.StatusCode.FAILED_PRECONDITION: "FAILED_PRECONDITION",
     grpc.StatusCode.DEADLINE_EXCEEDED: "TIMEOUT",
     grpc.StatusCode.CANCELLED: "ABORTED",
     grpc.StatusCode.NOT_FOUND: "NOT_FOUND",
-    grpc.StatusCode.ALREADY_EXISTS: "INVALID_REGISTRATION",
+    grpc.StatusCode.ALREADY_EXISTS: "INVALID_CONFIG",
     grpc.StatusCode.UNAUTHENTICATED: "UNAUTHENTICATED",
     grpc.StatusCode.PERMISSION_DENIED: "PERMISSION_DENIED",
     grpc.StatusCode.UNAVAILABLE: "UNAVAILABLE",

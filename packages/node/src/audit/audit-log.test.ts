@@ -105,10 +105,10 @@ describe("writeAuditLog", () => {
     const file = path.join(dir, "never.jsonl");
     const engine = new HookEngine();
     expect(() => writeAuditLog({} as never, file)).toThrow(
-      expect.objectContaining({ code: "INVALID_REGISTRATION", path: ["source"] }),
+      expect.objectContaining({ code: "INVALID_CONFIG", path: ["source"] }),
     );
     expect(() => writeAuditLog(engine, file, { types: ["blocked", "nope" as never] })).toThrow(
-      expect.objectContaining({ code: "INVALID_REGISTRATION", path: ["options", "types", 1] }),
+      expect.objectContaining({ code: "INVALID_CONFIG", path: ["options", "types", 1] }),
     );
     expect(() => writeAuditLog(engine, file, { types: [] })).toThrow(
       expect.objectContaining({ path: ["options", "types"] }),

@@ -49,14 +49,14 @@ export function writeAuditLog(
   options: AuditLogOptions = {},
 ): AuditLog {
   if (typeof options !== "object" || options === null) {
-    throw new HookError("INVALID_REGISTRATION", "options: expected an object", {
+    throw new HookError("INVALID_CONFIG", "options: expected an object", {
       path: ["options"],
     });
   }
   const types = auditTypeFilter(options.types);
   const onError = options.onError ?? warnOnce();
   if (typeof onError !== "function") {
-    throw new HookError("INVALID_REGISTRATION", "options.onError: expected a function", {
+    throw new HookError("INVALID_CONFIG", "options.onError: expected a function", {
       path: ["options", "onError"],
     });
   }

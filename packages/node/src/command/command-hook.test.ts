@@ -583,7 +583,7 @@ describe("bad definitions and options", () => {
     ["ls", "definition"],
   ])("%j is refused, naming %s", (definition, path) => {
     const e = error(() => createCommandHook(definition as never));
-    expect(e.code).toBe("INVALID_REGISTRATION");
+    expect(e.code).toBe("INVALID_CONFIG");
     expect(e.message.startsWith(path)).toBe(true);
   });
 

@@ -149,11 +149,11 @@ export class CommandHook {
   readonly #template: CommandTemplate;
 
   constructor(definition: CommandHookDefinition, options: CommandHookOptions = {}) {
-    const checked = validate(commandHookDefinitionSchema, definition, "INVALID_REGISTRATION", [
+    const checked = validate(commandHookDefinitionSchema, definition, "INVALID_CONFIG", [
       "definition",
     ]);
     if (!checked.success) throw checked.error;
-    const opts = validate(optionsSchema, options, "INVALID_REGISTRATION", ["options"]);
+    const opts = validate(optionsSchema, options, "INVALID_CONFIG", ["options"]);
     if (!opts.success) throw opts.error;
     this.definition = definition;
     const { env, cwd, onRun, projectDir: root, ...rest } = options;

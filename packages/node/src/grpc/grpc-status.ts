@@ -2,13 +2,12 @@ import { HookError, type HookErrorCode, WIRE_HEADERS } from "@a3s-lab/hooks-core
 import { Metadata, type ServiceError, type StatusObject, status } from "@grpc/grpc-js";
 
 const STATUS_OF: Partial<Record<HookErrorCode, status>> = {
-  INVALID_REGISTRATION: status.INVALID_ARGUMENT,
+  INVALID_CONFIG: status.INVALID_ARGUMENT,
   UNKNOWN_EVENT: status.INVALID_ARGUMENT,
   INVALID_EVENT: status.INVALID_ARGUMENT,
   INVALID_OUTPUT: status.INVALID_ARGUMENT,
   INVALID_MODIFICATION: status.INVALID_ARGUMENT,
   INVALID_PATTERN: status.INVALID_ARGUMENT,
-  INVALID_CONFIG: status.INVALID_ARGUMENT,
   TEMPLATE_ERROR: status.INVALID_ARGUMENT,
   LIMIT_EXCEEDED: status.RESOURCE_EXHAUSTED,
   BLOCKED: status.FAILED_PRECONDITION,
@@ -23,13 +22,13 @@ const STATUS_OF: Partial<Record<HookErrorCode, status>> = {
 };
 
 const CODE_OF: Partial<Record<status, HookErrorCode>> = {
-  [status.INVALID_ARGUMENT]: "INVALID_REGISTRATION",
+  [status.INVALID_ARGUMENT]: "INVALID_CONFIG",
   [status.RESOURCE_EXHAUSTED]: "LIMIT_EXCEEDED",
   [status.FAILED_PRECONDITION]: "BLOCKED",
   [status.DEADLINE_EXCEEDED]: "TIMEOUT",
   [status.CANCELLED]: "ABORTED",
   [status.NOT_FOUND]: "NOT_FOUND",
-  [status.ALREADY_EXISTS]: "INVALID_REGISTRATION",
+  [status.ALREADY_EXISTS]: "INVALID_CONFIG",
   [status.UNAUTHENTICATED]: "UNAUTHENTICATED",
   [status.PERMISSION_DENIED]: "PERMISSION_DENIED",
   [status.UNAVAILABLE]: "UNAVAILABLE",

@@ -149,9 +149,7 @@ describe("HookHub registration", () => {
     expect(
       thrown(() => hub.register(c1.caller, { eventType: "Stop", hookId: "a/b" })).path,
     ).toEqual(["RegisterHookRequest", "hookId"]);
-    expect(thrown(() => hub.register(c1.caller, "not an object")).code).toBe(
-      "INVALID_REGISTRATION",
-    );
+    expect(thrown(() => hub.register(c1.caller, "not an object")).code).toBe("INVALID_CONFIG");
     expect(
       thrown(() => hub.register(c1.caller, { eventType: "x".repeat(10_000) })).message,
     ).toContain("at most 128 characters");

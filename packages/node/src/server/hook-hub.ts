@@ -193,7 +193,7 @@ export class HookHub {
     if (existing) {
       if (existing.event === event && sameDefinition(existing, req)) return { hookId };
       throw new HookError(
-        "INVALID_REGISTRATION",
+        "INVALID_CONFIG",
         `RegisterHookRequest.hookId: ${hookId} is already registered with another definition; unregister it first`,
         { path: ["RegisterHookRequest", "hookId"] },
       );
@@ -347,7 +347,7 @@ export class HookHub {
     const checked = parseWireMessage(type, value);
     if (!checked.success) {
       const e = checked.error;
-      throw new HookError("INVALID_REGISTRATION", e.message, { path: e.path, cause: e });
+      throw new HookError("INVALID_CONFIG", e.message, { path: e.path, cause: e });
     }
     return checked.data;
   }

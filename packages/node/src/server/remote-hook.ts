@@ -39,7 +39,7 @@ export function toEngineMatcher(
   const hasTool = Object.keys(tool).length > 0;
   if (matcher.pattern && hasTool) {
     throw new HookError(
-      "INVALID_REGISTRATION",
+      "INVALID_CONFIG",
       "RegisterHookRequest.matcher: give either pattern or tool/pathPattern/commandPattern, not both",
       { path: ["RegisterHookRequest", "matcher"] },
     );

@@ -93,7 +93,7 @@ export function shortReason(message: string): string {
 /** The code a malformed request is refused with: the same as the gRPC adapter's. */
 function requestErrorCode(type: unknown, error: HookError): HookErrorCode {
   if (error.code === "LIMIT_EXCEEDED") return error.code;
-  if (typeof type === "string" && HOOK_REQUESTS.has(type)) return "INVALID_REGISTRATION";
+  if (typeof type === "string" && HOOK_REQUESTS.has(type)) return "INVALID_CONFIG";
   if (typeof type === "string" && isAgentRequest(type)) return "INVALID_EVENT";
   return error.code;
 }

@@ -295,7 +295,7 @@ function checkMatcher(
     return matcher as string | ToolMatcher;
   } catch (error) {
     const e = HookError.from(error);
-    if (e.code === "INVALID_REGISTRATION") {
+    if (e.code === "INVALID_CONFIG") {
       // Claude Code ignores a matcher on events that have nothing to match; so do we, aloud.
       problem("warning", path, `${event} has nothing to match against; the matcher is ignored`);
       return undefined;

@@ -313,7 +313,7 @@ describe("hostile frames after the handshake", () => {
       }),
     ).toMatchObject({
       type: "Error",
-      code: "INVALID_REGISTRATION",
+      code: "INVALID_CONFIG",
       message: expect.stringContaining("RegisterHookRequest.hookId"),
     });
     expect(
