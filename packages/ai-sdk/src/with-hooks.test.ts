@@ -1,5 +1,5 @@
 import { block, HookEngine, modify } from "@a3s-lab/hooks-core";
-import { generateText, stepCountIs, streamText, tool } from "ai";
+import { generateText, stepCountIs, streamText, type ToolSet, tool } from "ai";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { scriptedModel } from "../test/fixtures/scripted-model.js";
@@ -26,6 +26,21 @@ function toolResults(model: ReturnType<typeof scriptedModel>, call = 1) {
   );
 }
 
+/** One generateText loop over the hooked weather tool: a call, then the model's answer. */
+function loop(
+  model: ReturnType<typeof scriptedModel>,
+  engine: HookEngine,
+  weather: ToolSet[string],
+  options: Parameters<typeof withHooks>[2] = { sessionId: "s1" },
+) {
+  return generateText({
+    model,
+    tools: withHooks({ weather }, engine, options),
+    stopWhen: stepCountIs(3),
+    prompt: "Weather?",
+  });
+}
+
 const script = (input: Record<string, unknown>) =>
   scriptedModel([{ tool: "weather", input }, { text: "done" }]);
 
@@ -34,12 +49,7 @@ describe("withHooks in a generateText loop", () => {
     const seen: unknown[] = [];
     const model = script({ city: "Paris", days: 2 });
     const engine = new HookEngine();
-    const result = await generateText({
-      model,
-      tools: withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" }),
-      stopWhen: stepCountIs(3),
-      prompt: "Weather?",
-    });
+    const result = await loop(model, engine, weatherTool(seen), { sessionId: "s1" });
     expect(seen).toEqual([{ city: "Paris", days: 2 }]);
     expect(result.text).toBe("done");
     expect(toolResults(model)).toEqual([
@@ -56,12 +66,7 @@ describe("withHooks in a generateText loop", () => {
       matcher: "weather",
       handler: () => block("no weather on Sundays"),
     });
-    const result = await generateText({
-      model,
-      tools: withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" }),
-      stopWhen: stepCountIs(3),
-      prompt: "Weather?",
-    });
+    const result = await loop(model, engine, weatherTool(seen), { sessionId: "s1" });
     expect(seen).toEqual([]);
     expect(result.text).toBe("done");
     const output = result.steps[0]?.toolResults[0]?.output;
@@ -90,12 +95,7 @@ describe("withHooks in a generateText loop", () => {
         events.push(`${e.eventType}:${e.result.output}`);
       },
     });
-    await generateText({
-      model,
-      tools: withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" }),
-      stopWhen: stepCountIs(3),
-      prompt: "Weather?",
-    });
+    await loop(model, engine, weatherTool(seen), { sessionId: "s1" });
     expect(seen).toEqual([{ city: "Paris", days: 5 }]);
     expect(events).toEqual([
       "PreToolUse:call-0",
@@ -110,12 +110,7 @@ describe("withHooks in a generateText loop", () => {
       event: "PostToolUse",
       handler: () => modify({ result: { output: "[redacted]" } }),
     });
-    await generateText({
-      model,
-      tools: withHooks({ weather: weatherTool() }, engine, { sessionId: "s1" }),
-      stopWhen: stepCountIs(3),
-      prompt: "Weather?",
-    });
+    await loop(model, engine, weatherTool(), { sessionId: "s1" });
     expect(toolResults(model)).toEqual([{ type: "text", value: "[redacted]" }]);
   });
 
@@ -129,12 +124,7 @@ describe("withHooks in a generateText loop", () => {
         additionalContext: "forecasts past 3 days are guesses",
       }),
     });
-    await generateText({
-      model,
-      tools: withHooks({ weather: weatherTool() }, engine, { sessionId: "s1" }),
-      stopWhen: stepCountIs(3),
-      prompt: "Weather?",
-    });
+    await loop(model, engine, weatherTool(), { sessionId: "s1" });
     expect(toolResults(model)).toEqual([
       {
         type: "text",
@@ -153,12 +143,7 @@ describe("withHooks in a generateText loop", () => {
       name: "stretch-forecast",
       handler: () => modify({ args: { days: 30 } }),
     });
-    const result = await generateText({
-      model,
-      tools: withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" }),
-      stopWhen: stepCountIs(3),
-      prompt: "Weather?",
-    });
+    const result = await loop(model, engine, weatherTool(seen), { sessionId: "s1" });
     expect(seen).toEqual([]);
     const [output] = toolResults(model);
     expect(output?.type).toBe("error-text");
@@ -179,12 +164,7 @@ describe("withHooks in a generateText loop", () => {
         throw new Error("station offline");
       },
     });
-    await generateText({
-      model,
-      tools: withHooks({ weather: broken }, engine, { sessionId: "s1" }),
-      stopWhen: stepCountIs(3),
-      prompt: "Weather?",
-    });
+    await loop(model, engine, broken);
     expect(failures).toEqual(["station offline"]);
     expect(toolResults(model)).toEqual([{ type: "error-text", value: "station offline" }]);
   });
@@ -194,14 +174,7 @@ describe("withHooks in a generateText loop", () => {
     const engine = new HookEngine();
     engine.register({ event: "PreToolUse", handler: () => block("closed") });
     const toModelOutput = vi.fn(() => ({ type: "text" as const, value: "forecast" }));
-    await generateText({
-      model,
-      tools: withHooks({ weather: { ...weatherTool(), toModelOutput } }, engine, {
-        sessionId: "s1",
-      }),
-      stopWhen: stepCountIs(3),
-      prompt: "Weather?",
-    });
+    await loop(model, engine, { ...weatherTool(), toModelOutput });
     expect(toModelOutput).not.toHaveBeenCalled();
     expect(toolResults(model)).toEqual([{ type: "text", value: "Blocked by a hook: closed" }]);
   });
@@ -214,12 +187,7 @@ describe("withHooks permission flow", () => {
     seen: unknown[],
   ) => {
     const model = script({ city: "Paris", days: 2 });
-    await generateText({
-      model,
-      tools: withHooks({ weather: weatherTool(seen) }, engine, options),
-      stopWhen: stepCountIs(3),
-      prompt: "Weather?",
-    });
+    await loop(model, engine, weatherTool(seen), options);
     return toolResults(model);
   };
 
