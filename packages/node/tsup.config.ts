@@ -3,7 +3,12 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   // `cli` is the a3s-hooks bin (package.json "bin" points at the CJS build, which Node loads
   // without ESM resolution rules); tsup keeps its shebang and makes it executable.
-  entry: { index: "src/index.ts", "grpc-client": "src/grpc-client.ts", cli: "src/cli/main.ts" },
+  entry: {
+    index: "src/index.ts",
+    "grpc-client": "src/grpc-client.ts",
+    otel: "src/otel.ts",
+    cli: "src/cli/main.ts",
+  },
   format: ["esm", "cjs"],
   dts: true,
   tsconfig: "tsconfig.build.json",

@@ -13,6 +13,7 @@ import {
 } from "@a3s-lab/hooks-core";
 import { validate } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
+import { commandTraceparent } from "../otel/trace-context.js";
 import {
   type CommandHookDefinition,
   commandHookDefinitionSchema,
@@ -176,7 +177,7 @@ export class CommandHook {
 
     this.#template = new CommandTemplate(definition);
     this.handler = async (event: HookEvent, ctx?: HookContext) => {
-      const report = await this.#run(event, ctx?.signal, this.timeout + ENGINE_SLACK);
+      const report = await this.#run(event, ctx?.signal, this.timeout + ENGINE_SLACK, ctx?.hookId);
       if (report.error) throw report.error;
       return report.response;
     };
@@ -215,6 +216,7 @@ export class CommandHook {
     event: HookEvent,
     signal: AbortSignal | undefined,
     timeout: number,
+    hookId?: string,
   ): Promise<CommandRunReport> {
     let rendered: RenderedCommand;
     let input: string;
@@ -235,11 +237,15 @@ export class CommandHook {
       notes.push(`A3S_SESSION_ID: cut to ${MAX_SESSION_ID_ENV} of ${sessionId.length} characters`);
       sessionId = sessionId.slice(0, MAX_SESSION_ID_ENV);
     }
-    const env = {
+    const env: Record<string, string> = {
       ...this.#env,
       A3S_SESSION_ID: sessionId,
       A3S_HOOK_EVENT: event.eventType,
     };
+    // W3C trace context, when the engine is traced (see `@a3s-lab/hooks-node/otel`).
+    const traceparent =
+      hookId === undefined ? undefined : commandTraceparent(event.eventId, hookId);
+    if (traceparent !== undefined) env.TRACEPARENT = traceparent;
     const result = await spawnCommand({
       file,
       args,

@@ -6,6 +6,7 @@ import {
   type HookResponse,
   readHookResponse,
 } from "@a3s-lab/hooks-core";
+import { remotePayload } from "../otel/trace-context.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import type { RemoteHook } from "./remote-hook.js";
 
@@ -138,7 +139,7 @@ export class RemoteClient {
           timestamp: event.timestamp,
           eventId: event.eventId,
           deadlineMs: Date.now() + hook.timeout,
-          payload: event as unknown as Record<string, unknown>,
+          payload: remotePayload(event, hook.hookId) as unknown as Record<string, unknown>,
         });
       } catch (error) {
         this.#take(k);

@@ -1,0 +1,226 @@
+import type { HookEngine, HookEvent, HookInfo, HookResult } from "@a3s-lab/hooks-core";
+import {
+  type Attributes,
+  context,
+  type Meter,
+  metrics,
+  type Span,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from "@opentelemetry/api";
+import { beginTrace, endTrace, type HookKind } from "./trace-context.js";
+
+/** {@link instrumentHooks}' options. */
+export interface HookInstrumentationOptions {
+  /** Where spans go. Default: the global tracer provider's `@a3s-lab/hooks-node` tracer. */
+  tracer?: Tracer;
+  /** Where counters and histograms go. Default: the global meter provider's. */
+  meter?: Meter;
+}
+
+/** What {@link instrumentHooks} returns: the way to take the instrumentation off again. */
+export interface HookInstrumentation extends Disposable {
+  /** Restore the engine's own `fire`. Idempotent. */
+  uninstrument(): void;
+}
+
+const SCOPE = "@a3s-lab/hooks-node";
+
+/** Span and metric attribute names. */
+export const HOOK_ATTRIBUTES = Object.freeze({
+  eventType: "a3s.hooks.event_type",
+  eventId: "a3s.hooks.event_id",
+  hookId: "a3s.hooks.hook_id",
+  hookName: "a3s.hooks.hook_name",
+  /** `in-process`, `command` or `remote`. */
+  source: "a3s.hooks.source",
+  /** The hook's answer (`continue`, `block`, `retry`, `skip`), or the firing's decision. */
+  decision: "a3s.hooks.decision",
+  /** `ok`, `failed`, `timeout`, `cancelled` or `async`. */
+  status: "a3s.hooks.status",
+  timeoutMs: "a3s.hooks.timeout_ms",
+  hooks: "a3s.hooks.hook_count",
+  errorCode: "error.type",
+});
+
+const A = HOOK_ATTRIBUTES;
+
+/** The W3C `traceparent` of a span, or undefined for a span that is not recorded anywhere. */
+function traceparentOf(span: Span): string | undefined {
+  const sc = span.spanContext();
+  if (!trace.isSpanContextValid(sc)) return undefined;
+  return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 1) === 1 ? "01" : "00"}`;
+}
+
+/**
+ * Trace and measure an engine's firings with OpenTelemetry: one span per `fire()` (named
+ * `hooks.fire <EventType>`, a child of whatever span is active) with a child span per hook
+ * that ran (event type, hook id and name, source: in-process, command or remote, decision,
+ * status, timeout, error), and the counters `a3s.hooks.firings`, `a3s.hooks.blocks`,
+ * `a3s.hooks.failures` and the histograms `a3s.hooks.firing.duration`,
+ * `a3s.hooks.hook.duration` (milliseconds). The firing's trace context reaches command hooks
+ * in `TRACEPARENT` and remote clients in the event's `metadata.traceparent` (W3C format), so a
+ * firing is one trace across processes. A hook server's remote hooks live on its engine:
+ * instrumenting the engine covers them.
+ *
+ * `@opentelemetry/api` is an optional peer dependency, loaded only by this entry: an engine
+ * that is not instrumented runs the same code as before. Without an SDK registered (and no
+ * `tracer` given) the spans are the API's no-ops and nothing is propagated.
+ *
+ * @example
+ * ```ts
+ * import { instrumentHooks } from "@a3s-lab/hooks-node/otel";
+ *
+ * const engine = new HookEngine();
+ * using _tracing = instrumentHooks(engine); // the global providers your OpenTelemetry SDK set up
+ * ```
+ */
+export function instrumentHooks(
+  engine: HookEngine,
+  options: HookInstrumentationOptions = {},
+): HookInstrumentation {
+  const tracer = options.tracer ?? trace.getTracer(SCOPE);
+  const meter = options.meter ?? metrics.getMeter(SCOPE);
+  const firings = meter.createCounter("a3s.hooks.firings", {
+    description: "Firings that ran at least one hook",
+  });
+  const blocks = meter.createCounter("a3s.hooks.blocks", {
+    description: "Firings whose decision was a block",
+  });
+  const failures = meter.createCounter("a3s.hooks.failures", {
+    description: "Hooks that failed or timed out",
+  });
+  const firingDuration = meter.createHistogram("a3s.hooks.firing.duration", {
+    unit: "ms",
+    description: "How long a firing took, from fire() to its merged result",
+  });
+  const hookDuration = meter.createHistogram("a3s.hooks.hook.duration", {
+    unit: "ms",
+    description: "How long one hook took",
+  });
+
+  // Hook ids → what engine.list() says of them, refreshed when a firing names an unknown id.
+  let known = new Map<string, HookInfo>();
+  const infoOf = (id: string): HookInfo | undefined => {
+    if (!known.has(id)) known = new Map(engine.list().map((h) => [h.id, h]));
+    return known.get(id);
+  };
+
+  const record = (
+    event: HookEvent,
+    firing: Span,
+    start: number,
+    result: HookResult,
+    kinds: ReadonlyMap<string, HookKind> | undefined,
+  ) => {
+    const type = event.eventType;
+    const parent = trace.setSpan(context.active(), firing);
+    for (const outcome of result.outcomes) {
+      const info = infoOf(outcome.hookId);
+      const source =
+        kinds?.get(outcome.hookId) ??
+        (info?.source?.startsWith("remote:") ? "remote" : "in-process");
+      const attributes: Attributes = {
+        [A.eventType]: type,
+        [A.hookId]: outcome.hookId,
+        [A.source]: source,
+        [A.decision]: outcome.action,
+        [A.status]: outcome.status,
+      };
+      if (outcome.name !== undefined) attributes[A.hookName] = outcome.name;
+      if (info !== undefined) attributes[A.timeoutMs] = info.timeout;
+      // Hooks of a parallel firing start together, at the firing's start.
+      const span = tracer.startSpan(
+        `hook ${outcome.name ?? outcome.hookId}`,
+        { attributes, startTime: start },
+        parent,
+      );
+      if (outcome.error !== undefined) {
+        span.setAttribute(A.errorCode, outcome.error.code);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
+        failures.add(1, { [A.eventType]: type, [A.source]: source });
+      } else if (outcome.status === "timeout") {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: "timed out" });
+        failures.add(1, { [A.eventType]: type, [A.source]: source });
+      }
+      span.end(start + outcome.duration);
+      hookDuration.record(outcome.duration, { [A.eventType]: type, [A.source]: source });
+    }
+    firing.setAttribute(A.decision, result.action);
+    firing.setAttribute(A.hooks, result.outcomes.length);
+    if (result.action === "block") {
+      blocks.add(1, { [A.eventType]: type });
+      if (result.blockedBy !== undefined)
+        firing.setAttribute("a3s.hooks.blocked_by", result.blockedBy);
+    }
+    firings.add(1, { [A.eventType]: type, [A.decision]: result.action });
+  };
+
+  const own = Object.hasOwn(engine, "fire");
+  const original = engine.fire;
+  const fire = function instrumentedFire(
+    this: HookEngine,
+    event: HookEvent,
+    fireOptions?: { signal?: AbortSignal },
+  ): Promise<HookResult> {
+    // Nothing registered for the event: no hook runs, so nothing is worth a span.
+    if (!engine.enabled || !engine.has(event?.eventType)) {
+      return original.call(engine, event, fireOptions as never);
+    }
+    const type = event.eventType;
+    const start = performance.timeOrigin + performance.now();
+    const span = tracer.startSpan(`hooks.fire ${type}`, {
+      attributes: { [A.eventType]: type, [A.eventId]: String(event.eventId) },
+      startTime: start,
+    });
+    const traceparent = traceparentOf(span);
+    const eventId = event.eventId;
+    if (traceparent !== undefined && typeof eventId === "string") beginTrace(eventId, traceparent);
+    const finish = () => (traceparent === undefined ? undefined : endTrace(eventId));
+    let pending: Promise<HookResult>;
+    try {
+      pending = context.with(trace.setSpan(context.active(), span), () =>
+        original.call(engine, event, fireOptions as never),
+      );
+    } catch (error) {
+      finish();
+      span.recordException(error as Error);
+      span.end();
+      throw error;
+    }
+    return pending.then(
+      (result) => {
+        const kinds = finish();
+        try {
+          record(event, span, start, result, kinds);
+          firingDuration.record(performance.timeOrigin + performance.now() - start, {
+            [A.eventType]: type,
+            [A.decision]: result.action,
+          });
+        } catch {
+          // A misbehaving exporter must not change the firing's answer.
+        }
+        span.end();
+        return result;
+      },
+      (error: unknown) => {
+        finish();
+        span.setStatus({ code: SpanStatusCode.ERROR, message: String((error as Error)?.message) });
+        span.end();
+        throw error;
+      },
+    );
+  };
+  engine.fire = fire as HookEngine["fire"];
+  let on = true;
+  const uninstrument = () => {
+    if (!on) return;
+    on = false;
+    if (engine.fire !== (fire as unknown)) return; // instrumented again since: leave theirs
+    if (own) engine.fire = original;
+    // Else the own property goes, and the engine's class method shows through again.
+    else delete (engine as { fire?: unknown }).fire;
+  };
+  return { uninstrument, [Symbol.dispose]: uninstrument };
+}
