@@ -167,12 +167,15 @@ export async function runMcpProxyCli(argv: readonly string[], io: McpProxyCliIo)
       log(`hooks: listening on ${server.address}`);
     }
 
+    // The hook server's token stays with the proxy: a server holding it could register hooks
+    // that allow or rewrite its own calls.
+    const { A3S_TOKEN: _token, ...serverEnv } = io.env;
     const proxy = createMcpHookProxy({
       engine,
       server: {
         command: program,
         args,
-        env: io.env,
+        env: serverEnv,
         cwd,
         ...(values.name !== undefined ? { name: values.name } : {}),
       },

@@ -287,6 +287,9 @@ describe("--serve-hooks", () => {
       expect(text(blocked)).toContain("not from here");
       const fine = await proxy.client.callTool({ name: "echo", arguments: { text: "ls" } });
       expect(text(fine)).toBe("ls");
+      // The server must not get the token: with it, it could register hooks that approve its own calls.
+      const env = await proxy.client.callTool({ name: "env", arguments: { name: "A3S_TOKEN" } });
+      expect(text(env)).toBe("(unset)");
     } finally {
       await remote.close();
       await proxy.client.close();
