@@ -10,7 +10,7 @@ import {
   type HookResponseMessage,
   validateEvent,
 } from "@a3s-lab/hooks-core";
-import { InvocationContext, patchPaths } from "@a3s-lab/hooks-core/internal";
+import { InvocationContext, patchPaths, sendableAnswer } from "@a3s-lab/hooks-core/internal";
 import type { RemoteHookContext, RemoteHookHandler } from "./types.js";
 
 /** One hook this client registered, as it keeps it locally. */
@@ -91,7 +91,7 @@ export class HookRunner {
     const hook = this.#deps.hook(message.hookId);
     if (!hook) {
       // Unregistered here while the agent was sending: answer so it does not wait for a timeout.
-      this.#deps.send({
+      this.#send({
         hookId: message.hookId,
         eventId: message.eventId,
         action: "continue",
@@ -125,7 +125,10 @@ export class HookRunner {
       }
       const response = checkHookResponse(value);
       if (response instanceof HookError) return this.#fail(hook, message, response, started);
-      this.#deps.send(fromHookResponse(hook.id, message.eventId, response));
+      // Long text is cut to fit; only a `modified` too big to send can fail here.
+      const answer = sendableAnswer(fromHookResponse(hook.id, message.eventId, response));
+      if (!answer.success) return this.#fail(hook, message, answer.error, started);
+      this.#deps.send(answer.data);
       this.#report(hook, message, response, started);
     };
     let value: unknown;
@@ -153,7 +156,7 @@ export class HookRunner {
       new HookError("INVALID_EVENT", `the agent sent an unreadable event: ${error.message}`),
     );
     if (typeof hookId === "string" && typeof eventId === "string" && hookId && eventId) {
-      this.#deps.send({ hookId, eventId, action: "continue", error: error.message });
+      this.#send({ hookId, eventId, action: "continue", error: error.message });
     }
   }
 
@@ -164,10 +167,16 @@ export class HookRunner {
     for (const ctx of all) ctx.abort(reason);
   }
 
+  /** Send an answer that carries no `modified`: bounded, it always fits. */
+  #send(message: HookResponseMessage): void {
+    const answer = sendableAnswer(message);
+    if (answer.success) this.#deps.send(answer.data);
+  }
+
   #fail(hook: LocalHook, message: HookEventMessage, error: HookError, started = Date.now()): void {
     const label = hook.name ?? hook.id;
     const reason = `hook ${label} failed: ${error.message}`;
-    this.#deps.send({
+    this.#send({
       hookId: hook.id,
       eventId: message.eventId,
       // The agent applies the registered fail behaviour because `error` is set; the action

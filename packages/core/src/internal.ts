@@ -24,7 +24,13 @@ export {
   describeZodIssue,
   formatPath,
   parseOrThrow,
+  renamedOption,
   toHookError,
   validate,
   valueAt,
 } from "./validation.js";
+export {
+  MAX_ANSWER_MODIFIED_BYTES,
+  MAX_ANSWER_TEXT_CHARS,
+  sendableAnswer,
+} from "./wire-response.js";

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import type { HookError } from "./hook-error.js";
 import { CONTINUE, type HookResponse } from "./hook-response.js";
 import { parseWireMessage } from "./wire-frame.js";
-import { fromHookResponse, readHookResponse, toHookResponse } from "./wire-response.js";
+import {
+  fromHookResponse,
+  MAX_ANSWER_MODIFIED_BYTES,
+  MAX_ANSWER_TEXT_CHARS,
+  readHookResponse,
+  sendableAnswer,
+  toHookResponse,
+} from "./wire-response.js";
 
 function errorOf(result: { success: boolean; error?: HookError }): HookError {
   expect(result.success).toBe(false);
@@ -264,5 +271,55 @@ describe("readHookResponse", () => {
     expect(result.data.response.modified).toEqual({ args: { command: "ls" } });
     inner.command = "rm -rf /";
     expect(result.data.response.modified).toEqual({ args: { command: "ls" } });
+  });
+});
+
+describe("sendableAnswer", () => {
+  const ids = { hookId: "h", eventId: "e" };
+
+  it("passes an answer within the limits through as it is", () => {
+    const message = { ...ids, action: "block" as const, reason: "r".repeat(MAX_ANSWER_TEXT_CHARS) };
+    expect(sendableAnswer(message)).toEqual({ success: true, data: message });
+  });
+
+  it("cuts every text field past the limit, saying how much was cut, and the result reads back", () => {
+    const long = "a".repeat(MAX_ANSWER_TEXT_CHARS + 10);
+    const cut = `${"a".repeat(MAX_ANSWER_TEXT_CHARS)}… (10 more characters)`;
+    for (const field of ["reason", "systemMessage", "additionalContext", "error"] as const) {
+      const action = field === "additionalContext" ? "continue" : "block";
+      const answer = sendableAnswer({ ...ids, action, reason: "r", [field]: long });
+      expect(answer.success && answer.data[field]).toBe(cut);
+    }
+    const block = sendableAnswer({ ...ids, action: "block", reason: "x".repeat(5_000_000) });
+    expect(block.success && readHookResponse(block.data)).toMatchObject({
+      success: true,
+      data: {
+        response: {
+          action: "block",
+          reason: expect.stringMatching(/… \(4991808 more characters\)$/),
+        },
+      },
+    });
+  });
+
+  it("never cuts between the halves of a surrogate pair", () => {
+    const text = `${"a".repeat(MAX_ANSWER_TEXT_CHARS - 1)}${"😀".repeat(10)}`;
+    const answer = sendableAnswer({ ...ids, action: "block", reason: text });
+    expect(answer.success && answer.data.reason).toBe(
+      `${"a".repeat(MAX_ANSWER_TEXT_CHARS - 1)}… (20 more characters)`,
+    );
+  });
+
+  it("refuses a modified too big to send with LIMIT_EXCEEDED, counting UTF-8 bytes", () => {
+    const fits = { args: { s: "a".repeat(MAX_ANSWER_MODIFIED_BYTES - 20) } };
+    expect(sendableAnswer({ ...ids, action: "continue", modified: fits }).success).toBe(true);
+    // A third as many characters, each three bytes in UTF-8.
+    const wide = { args: { s: "€".repeat(MAX_ANSWER_MODIFIED_BYTES / 3) } };
+    const error = errorOf(sendableAnswer({ ...ids, action: "continue", modified: wide }));
+    expect(error.code).toBe("LIMIT_EXCEEDED");
+    expect(error.path).toEqual(["HookResponse", "modified"]);
+    expect(error.message).toMatch(
+      /^HookResponse\.modified: \d+ bytes of JSON; an answer carries at most 3932160$/,
+    );
   });
 });

@@ -157,6 +157,86 @@ function responseOf(message: HookResponseMessage, check: boolean): ValidationRes
   return { success: true, data: response as HookResponse };
 }
 
+/**
+ * The longest text field (`reason`, `systemMessage`, `additionalContext`, `error`) of an answer
+ * a client sends, in UTF-16 code units. Longer text is cut by {@link sendableAnswer} and ends
+ * with `… (N more characters)`, as a command hook's reason is: a guard's block reason often
+ * quotes the input, whose size the attacker picks, and a block must still fit on the wire.
+ */
+export const MAX_ANSWER_TEXT_CHARS = 8192;
+
+/**
+ * The most bytes of JSON (UTF-8) an answer's `modified` may take: what still fits in the hook
+ * server's default message limit (4 MiB) with every text field at its longest. Past it the
+ * answer cannot be sent, and {@link sendableAnswer} fails it with `LIMIT_EXCEEDED`.
+ */
+export const MAX_ANSWER_MODIFIED_BYTES = 4 * 1024 * 1024 - 256 * 1024;
+
+const TEXT_FIELDS = ["reason", "systemMessage", "additionalContext", "error"] as const;
+
+/** `text` cut to `max` code units, never between the two halves of a surrogate pair. */
+function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max;
+  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
+}
+
+/** UTF-8 bytes of `text` (a lone surrogate counts as the 3 bytes of U+FFFD it is sent as). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // 4 bytes for the pair
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
+ * An answer as a client sends it, bounded so the agent's server never refuses it: each text
+ * field cut to {@link MAX_ANSWER_TEXT_CHARS}, so a block always arrives as a block (the server
+ * would otherwise refuse the answer, or end the client's stream, and the firing would take the
+ * hook's fail behaviour: a continue, by default). A `modified` whose JSON is over
+ * {@link MAX_ANSWER_MODIFIED_BYTES} cannot be cut without changing what it means: that is a
+ * `LIMIT_EXCEEDED` error naming `HookResponse.modified`, which the caller answers as the hook's
+ * failure. Every transport's answers pass through here (the client's hook runner calls it).
+ */
+export function sendableAnswer(
+  message: HookResponseMessage,
+): ValidationResult<HookResponseMessage> {
+  let bounded = message;
+  for (const field of TEXT_FIELDS) {
+    const text = message[field];
+    if (text !== undefined && text.length > MAX_ANSWER_TEXT_CHARS) {
+      if (bounded === message) bounded = { ...message };
+      bounded[field] = clipText(text, MAX_ANSWER_TEXT_CHARS);
+    }
+  }
+  if (message.modified !== undefined) {
+    const json = JSON.stringify(message.modified);
+    const bytes = json.length * 3 <= MAX_ANSWER_MODIFIED_BYTES ? json.length : utf8Length(json);
+    if (bytes > MAX_ANSWER_MODIFIED_BYTES) {
+      return {
+        success: false,
+        error: new HookError(
+          "LIMIT_EXCEEDED",
+          `HookResponse.modified: ${bytes} bytes of JSON; an answer carries at most ${MAX_ANSWER_MODIFIED_BYTES}`,
+          {
+            path: ["HookResponse", "modified"],
+            details: { bytes, limit: MAX_ANSWER_MODIFIED_BYTES },
+          },
+        ),
+      };
+    }
+  }
+  return { success: true, data: bounded };
+}
+
 /** The engine's {@link HookResponse} → the wire form, answering (`hookId`, `eventId`). */
 export function fromHookResponse(
   hookId: string,
