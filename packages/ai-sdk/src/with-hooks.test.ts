@@ -1,5 +1,5 @@
 import { block, HookEngine, modify } from "@a3s-lab/hooks-core";
-import { generateText, stepCountIs, streamText, type ToolSet, tool } from "ai";
+import { generateText, jsonSchema, stepCountIs, streamText, type ToolSet, tool } from "ai";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { scriptedModel } from "../test/fixtures/scripted-model.js";
@@ -311,6 +311,29 @@ describe("withHooks when no hook is registered for a tool event", () => {
 });
 
 describe("withHooks input", () => {
+  const listTool = () =>
+    tool({
+      inputSchema: jsonSchema<number[]>({ type: "array", items: { type: "number" } }),
+      execute: async (input) => input.length,
+    });
+  const call = { toolCallId: "c1", messages: [] };
+
+  it("runs a tool whose input is not an object as it is when no hook could see it", async () => {
+    const tools = withHooks({ list: listTool() }, new HookEngine(), { sessionId: "s1" });
+    expect(await tools.list.execute?.([1, 2, 3], call)).toBe(3);
+  });
+
+  it("refuses, naming the input, a non-object input that hooks would have to judge", async () => {
+    const engine = new HookEngine();
+    engine.register({ event: "PreToolUse", handler: () => undefined });
+    const tools = withHooks({ list: listTool() }, engine, { sessionId: "s1" });
+    await expect(tools.list.execute?.([1, 2, 3], call)).rejects.toMatchObject({
+      code: "INVALID_EVENT",
+      path: ["input"],
+      message: "list: hooks need an object input, got an array",
+    });
+  });
+
   it("names the field when the session id is missing", () => {
     expect(() => withHooks({}, new HookEngine(), {} as never)).toThrow(/options\.sessionId/);
   });

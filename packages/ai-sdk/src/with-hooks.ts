@@ -81,6 +81,11 @@ function isQuiet(engine: HookEngine): boolean {
   return true;
 }
 
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
+}
+
 function isPlainObject(value: unknown): value is ToolArgs {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -122,20 +127,23 @@ function wrapTool(name: string, tool: Tool, engine: HookEngine, options: WithHoo
   const policy = options.requirePermission;
   const requires = (tool: string, args: ToolArgs) =>
     typeof policy === "function" ? policy(tool, args) : policy === true;
+  // A policy is asked about object inputs; any other input under a policy goes to the flow,
+  // which refuses it.
+  const policyApplies = (input: unknown) =>
+    policy !== undefined && policy !== false && (!isPlainObject(input) || requires(name, input));
   const hooked = async (input: unknown, call: ToolExecutionOptions): Promise<unknown> => {
-    if (!isPlainObject(input)) {
-      throw new HookError(
-        "INVALID_EVENT",
-        `${name}: hooks need an object input, got ${typeof input}`,
-        {
-          path: ["input"],
-        },
-      );
-    }
-    if (isQuiet(engine) && !requires(name, input)) {
+    if (isQuiet(engine) && !policyApplies(input)) {
       // Nothing would fire: skip building the events. Checked per call, so a hook registered
       // later (a remote client connecting, say) governs the next call.
       return lastValue(await execute(input, call));
+    }
+    if (!isPlainObject(input)) {
+      // Hooks judge tool arguments as an object; anything else is refused, never waved through.
+      throw new HookError(
+        "INVALID_EVENT",
+        `${name}: hooks need an object input, got ${kindOf(input)}`,
+        { path: ["input"] },
+      );
     }
     let value: unknown;
     try {
