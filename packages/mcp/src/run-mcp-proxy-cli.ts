@@ -146,8 +146,21 @@ export async function runMcpProxyCli(argv: readonly string[], io: McpProxyCliIo)
       log(`a3s-hooks mcp-proxy: ${p.severity}: ${formatProblem(p, where)}`);
     const engine = new HookEngine(engineOptionsFromSettings(settings));
     const applied = applyHookSettings(engine, settings, { projectDir: where.cwd });
-    for (const s of applied.skipped)
+    for (const s of applied.skipped) {
       log(`a3s-hooks mcp-proxy: not run: ${s.hook.name}: ${s.message}`);
+    }
+    // A hook the user wrote but the engine cannot run would leave its tools unguarded; an MCP
+    // client rarely shows stderr, so the proxy does not start rather than run without it.
+    const broken =
+      settings.problems.filter((p) => p.severity === "error").length +
+      applied.skipped.filter((s) => s.reason === "invalid" || s.reason === "limit").length;
+    if (broken > 0) {
+      applied.unregister();
+      throw new HookError(
+        "INVALID_CONFIG",
+        `refusing to start: ${broken} problem(s) in the hook settings above; fix them (a3s-hooks validate shows them)`,
+      );
+    }
 
     if (values["serve-hooks"] !== undefined) {
       const port = portOf(values["serve-hooks"]);
