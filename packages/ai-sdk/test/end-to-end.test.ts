@@ -51,7 +51,7 @@ beforeAll(async () => {
   engine = new HookEngine();
   const loaded = await loadHookSettings({ cwd: dir, home: dir, files: [file], defaults: false });
   settings = applyHookSettings(engine, loaded, { projectDir: dir });
-  expect(settings.skipped).toEqual([]);
+  expect(settings.skipped.map((s) => s.message)).toEqual([]);
 
   engine.register({
     event: "PreToolUse",
