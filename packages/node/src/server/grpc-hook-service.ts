@@ -154,7 +154,13 @@ export function grpcHookService(
           call.end();
         }
       });
-      call.on("cancelled", () => attached.detach("the connection was lost or cancelled"));
+      // grpc-js also ends a call this way when it refuses a message over the limit itself, unread
+      // (so its firing is unknown): the reason names that case too.
+      call.on("cancelled", () =>
+        attached.detach(
+          `the connection was lost or cancelled, or the client sent a message over the ${outbound.maxMessageBytes}-byte limit`,
+        ),
+      );
       call.on("close", () => attached.detach("the stream closed"));
       call.on("error", () => attached.detach("the stream failed"));
     },

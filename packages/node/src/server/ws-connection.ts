@@ -173,6 +173,9 @@ export class WsConnection {
         `frame: larger than ${this.#deps.maxMessageBytes} bytes, the most this server accepts`,
         { details: { limit: this.#deps.maxMessageBytes } },
       );
+      // The frame is unread, so the firing it may have answered is unknown: every firing of
+      // this stream fails now (fail behaviour), and the audit says why.
+      this.#attached?.detach(error.message);
       this.#send(errorFrame(error));
       close(WS_CLOSE_CODES.frameTooLarge, shortReason(error.message));
     };
