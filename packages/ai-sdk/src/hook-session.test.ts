@@ -75,10 +75,4 @@ describe("HookSession", () => {
     expect(fired).toEqual(["startup", "exit"]);
     await expect(session.start("resume")).rejects.toThrow(/no resuming/);
   });
-
-  it("names the field of a bad option", () => {
-    expect(
-      () => new HookSession(new HookEngine(), { sessionId: "s1", maxContinuations: -1 }),
-    ).toThrow(/options\.maxContinuations/);
-  });
 });

@@ -1,4 +1,5 @@
 import { createEvent, type HookEngine, HookError, type HookResult } from "@a3s-lab/hooks-core";
+import { checkOptions, is } from "./check-options.js";
 
 /** What one turn of the agent produced; the Stop hooks see its text. */
 export interface TurnResult {
@@ -66,19 +67,12 @@ export class HookSession {
   readonly #maxContinuations: number;
 
   constructor(engine: HookEngine, options: HookSessionOptions) {
-    if (typeof options?.sessionId !== "string") {
-      throw new HookError("INVALID_EVENT", "options.sessionId: expected a string", {
-        path: ["options", "sessionId"],
-      });
-    }
+    checkOptions(options, {
+      sessionId: { check: is.string, expected: "a string", required: true },
+      metadata: { check: is.object, expected: "an object" },
+      maxContinuations: { check: is.count, expected: "a non-negative integer" },
+    });
     const max = options.maxContinuations ?? DEFAULT_MAX_CONTINUATIONS;
-    if (!Number.isInteger(max) || max < 0) {
-      throw new HookError(
-        "INVALID_EVENT",
-        `options.maxContinuations: expected a non-negative integer, got ${String(max)}`,
-        { path: ["options", "maxContinuations"] },
-      );
-    }
     this.#engine = engine;
     this.sessionId = options.sessionId;
     this.#metadata = options.metadata;

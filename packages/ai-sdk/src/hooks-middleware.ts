@@ -8,6 +8,7 @@ import {
   type ToolCall,
 } from "@a3s-lab/hooks-core";
 import type { LanguageModelMiddleware } from "ai";
+import { checkOptions, is } from "./check-options.js";
 
 type Middleware = Required<
   Pick<LanguageModelMiddleware, "transformParams" | "wrapGenerate" | "wrapStream">
@@ -139,11 +140,10 @@ export function hooksMiddleware(
   engine: HookEngine,
   options: HooksMiddlewareOptions,
 ): LanguageModelMiddleware {
-  if (typeof options?.sessionId !== "string") {
-    throw new HookError("INVALID_EVENT", "options.sessionId: expected a string", {
-      path: ["options", "sessionId"],
-    });
-  }
+  checkOptions(options, {
+    sessionId: { check: is.string, expected: "a string", required: true },
+    metadata: { check: is.object, expected: "an object" },
+  });
   const base = {
     sessionId: options.sessionId,
     ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),

@@ -7,6 +7,7 @@ import {
   ToolBlockedError,
 } from "@a3s-lab/hooks-core";
 import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from "ai";
+import { checkOptions, is } from "./check-options.js";
 import { authorizeCall, type PermissionAsker, PermissionDeniedError } from "./permission.js";
 
 export interface WithHooksOptions {
@@ -252,11 +253,13 @@ export function withHooks<T extends ToolSet>(
   engine: HookEngine,
   options: WithHooksOptions,
 ): HookedTools<T> {
-  if (typeof options?.sessionId !== "string") {
-    throw new HookError("INVALID_EVENT", "options.sessionId: expected a string", {
-      path: ["options", "sessionId"],
-    });
-  }
+  checkOptions(options, {
+    sessionId: { check: is.string, expected: "a string", required: true },
+    requirePermission: { check: is.booleanOrFunction, expected: "a boolean or a function" },
+    ask: { check: is.function, expected: "a function" },
+    maxRetries: { check: is.count, expected: "a non-negative integer" },
+    metadata: { check: is.object, expected: "an object" },
+  });
   const out: Record<string, Tool> = {};
   for (const [name, tool] of Object.entries(tools))
     out[name] = wrapTool(name, tool as Tool, engine, options);
