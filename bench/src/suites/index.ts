@@ -7,6 +7,7 @@ import { fireNoMatchSuite } from "./fire-no-match.js";
 import { matchersSuite } from "./matchers.js";
 import { mcpProxySuite } from "./mcp-proxy.js";
 import { memorySuite } from "./memory.js";
+import { otelSuite } from "./otel.js";
 import { remoteGrpcSuite } from "./remote-grpc.js";
 import { remoteWsSuite } from "./remote-ws.js";
 import { sdkWeightSuite } from "./sdk-weight.js";
@@ -21,6 +22,7 @@ export const suites: readonly Suite[] = [
   remoteWsSuite,
   memorySuite,
   sdkWeightSuite,
+  otelSuite,
   aiSdkSuite,
   claudeAgentSdkSuite,
   mcpProxySuite,

@@ -1,4 +1,5 @@
 import { createEvent, HookEngine, type HookEventMessage } from "@a3s-lab/hooks-core";
+import { trace } from "@opentelemetry/api";
 import {
   AggregationTemporality,
   InMemoryMetricExporter,
@@ -18,9 +19,8 @@ import { HOOK_ATTRIBUTES as A, instrumentHooks } from "./instrument-hooks.js";
 
 function telemetry() {
   const spans = new InMemorySpanExporter();
-  const tracer = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(spans)],
-  }).getTracer("test");
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+  const tracer = provider.getTracer("test");
   const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
   const reader = new PeriodicExportingMetricReader({
     exporter: metricExporter,
@@ -45,7 +45,7 @@ function telemetry() {
     }
     return out;
   };
-  return { spans, tracer, meter, sums, close: () => meterProvider.shutdown() };
+  return { spans, provider, tracer, meter, sums, close: () => meterProvider.shutdown() };
 }
 
 /** A hub with one connected client whose hook answers continue and keeps what it was sent. */
@@ -187,6 +187,19 @@ describe("instrumentHooks", () => {
     expect(result.systemMessages).toEqual([]);
     // The event itself, not a copy with a trace context.
     expect(sent.find((m) => !m.cancel)?.payload).toBe(event);
+  });
+
+  it("follows the global tracer provider, also one an SDK registers after instrumenting", async () => {
+    const engine = new HookEngine();
+    engine.register({ event: "PreToolUse", handler: () => undefined });
+    using _instrumentation = instrumentHooks(engine);
+    await engine.fire(bash()); // no SDK yet: no-op spans
+    const t = telemetry();
+    opened.push(t.close);
+    trace.setGlobalTracerProvider(t.provider);
+    opened.push(() => trace.disable());
+    await engine.fire(bash());
+    expect(t.spans.getFinishedSpans().map((s) => s.name)).toContain("hooks.fire PreToolUse");
   });
 
   it("leaves a firing with no hook for its event alone", async () => {

@@ -2,8 +2,11 @@ import type { HookEngine, HookEvent, HookInfo, HookResult } from "@a3s-lab/hooks
 import {
   type Attributes,
   context,
+  createNoopMeter,
+  INVALID_TRACEID,
   type Meter,
   metrics,
+  ProxyTracerProvider,
   type Span,
   SpanStatusCode,
   type Tracer,
@@ -46,6 +49,19 @@ export const HOOK_ATTRIBUTES = Object.freeze({
 
 const A = HOOK_ATTRIBUTES;
 
+const names = new Map<string, string>();
+const spanName = (type: string) => {
+  let name = names.get(type);
+  if (name === undefined) names.set(type, (name = `hooks.fire ${type}`));
+  return name;
+};
+
+const noopCounter = Object.getPrototypeOf(createNoopMeter().createCounter("noop"));
+/** True for the API's no-op meter (no meter provider was registered when it was handed out). */
+function isNoop(meter: Meter): boolean {
+  return Object.getPrototypeOf(meter.createCounter("a3s.hooks.probe")) === noopCounter;
+}
+
 /** The W3C `traceparent` of a span, or undefined for a span that is not recorded anywhere. */
 function traceparentOf(span: Span): string | undefined {
   const sc = span.spanContext();
@@ -65,8 +81,10 @@ function traceparentOf(span: Span): string | undefined {
  * instrumenting the engine covers them.
  *
  * `@opentelemetry/api` is an optional peer dependency, loaded only by this entry: an engine
- * that is not instrumented runs the same code as before. Without an SDK registered (and no
- * `tracer` given) the spans are the API's no-ops and nothing is propagated.
+ * that is not instrumented runs the same code as before. Without a `tracer`, spans go to the
+ * global tracer provider, also one an SDK registers later; until one is, and when no meter
+ * provider was registered before this call (without a `meter`), a firing runs untouched and
+ * nothing is propagated.
  *
  * @example
  * ```ts
@@ -81,7 +99,11 @@ export function instrumentHooks(
   options: HookInstrumentationOptions = {},
 ): HookInstrumentation {
   const tracer = options.tracer ?? trace.getTracer(SCOPE);
+  // The global provider is a proxy that an SDK registered later fills in: asked per firing.
+  const global = options.tracer === undefined ? trace.getTracerProvider() : undefined;
+  const proxy = global instanceof ProxyTracerProvider ? global : undefined;
   const meter = options.meter ?? metrics.getMeter(SCOPE);
+  const noMeter = isNoop(meter);
   const firings = meter.createCounter("a3s.hooks.firings", {
     description: "Firings that ran at least one hook",
   });
@@ -169,12 +191,19 @@ export function instrumentHooks(
       return original.call(engine, event, fireOptions as never);
     }
     const type = event.eventType;
+    // The global tracer with no SDK behind it, and no meter: nothing would be recorded.
+    if (noMeter && proxy?.getDelegateTracer(SCOPE) === undefined) {
+      return original.call(engine, event, fireOptions as never);
+    }
+    const span = tracer.startSpan(spanName(type));
+    // No SDK behind the tracer and no meter: nothing would be recorded or carried.
+    if (noMeter && !span.isRecording() && span.spanContext().traceId === INVALID_TRACEID) {
+      return original.call(engine, event, fireOptions as never);
+    }
     const start = performance.timeOrigin + performance.now();
-    const span = tracer.startSpan(`hooks.fire ${type}`, {
-      attributes: { [A.eventType]: type, [A.eventId]: String(event.eventId) },
-      startTime: start,
-    });
     const traceparent = traceparentOf(span);
+    span.setAttribute(A.eventType, type);
+    span.setAttribute(A.eventId, String(event.eventId));
     const eventId = event.eventId;
     if (traceparent !== undefined && typeof eventId === "string") beginTrace(eventId, traceparent);
     const finish = () => (traceparent === undefined ? undefined : endTrace(eventId));
