@@ -113,8 +113,8 @@ function parseInput(input: string): Record<string, unknown> {
 }
 
 function usageOf(usage: Usage | undefined) {
-  const prompt = usage?.inputTokens.total ?? 0;
-  const completion = usage?.outputTokens.total ?? 0;
+  const prompt = usage?.inputTokens?.total ?? 0;
+  const completion = usage?.outputTokens?.total ?? 0;
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
