@@ -189,6 +189,19 @@ describe("instrumentHooks", () => {
     expect(sent.find((m) => !m.cancel)?.payload).toBe(event);
   });
 
+  it("traces with a tracer given and no meter (the global meter, with no SDK behind it)", async () => {
+    const t = telemetry();
+    opened.push(t.close);
+    const engine = new HookEngine();
+    engine.register({ event: "PreToolUse", name: "audit", handler: () => undefined });
+    using _instrumentation = instrumentHooks(engine, { tracer: t.tracer });
+    await engine.fire(bash());
+    expect(t.spans.getFinishedSpans().map((s) => s.name)).toEqual([
+      "hook audit",
+      "hooks.fire PreToolUse",
+    ]);
+  });
+
   it("follows the global tracer provider, also one an SDK registers after instrumenting", async () => {
     const engine = new HookEngine();
     engine.register({ event: "PreToolUse", handler: () => undefined });

@@ -192,7 +192,7 @@ export function instrumentHooks(
     }
     const type = event.eventType;
     // The global tracer with no SDK behind it, and no meter: nothing would be recorded.
-    if (noMeter && proxy?.getDelegateTracer(SCOPE) === undefined) {
+    if (noMeter && proxy !== undefined && proxy.getDelegateTracer(SCOPE) === undefined) {
       return original.call(engine, event, fireOptions as never);
     }
     const span = tracer.startSpan(spanName(type));
