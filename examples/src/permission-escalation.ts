@@ -19,7 +19,7 @@ export function permissionEscalation(
   showConfirmationDialog: (dialog: ConfirmationDialog) => Promise<boolean>,
 ): string {
   return client.registerHook("PermissionRequest", {
-    config: { timeout: 35_000, failBehavior: "block" },
+    config: { timeoutMs: 35_000, failBehavior: "block" },
     handler: async (event) => {
       const sensitiveTools = ["Bash", "Write", "Edit"];
 

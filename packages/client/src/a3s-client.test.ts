@@ -118,9 +118,13 @@ describe("A3sClient registration", () => {
       ).message,
     ).toContain('unknown field "tools"');
     const badTimeout = fails(() =>
-      client.registerHook("PreToolUse", { handler, config: { timeout: -1 } }),
+      client.registerHook("PreToolUse", { handler, config: { timeoutMs: -1 } }),
     );
-    expect(badTimeout.message).toContain("config.timeout: expected a positive number, got -1");
+    expect(badTimeout.message).toContain("config.timeoutMs: expected a positive number, got -1");
+    const both = fails(() =>
+      client.registerHook("PreToolUse", { handler, config: { timeoutMs: 100, timeout: 200 } }),
+    );
+    expect([both.code, both.path]).toEqual(["INVALID_CONFIG", ["config", "timeout"]]);
     expect(
       fails(() => client.registerHook("PreToolUse", { handler: 42 as never })).message,
     ).toContain("handler");
@@ -188,8 +192,19 @@ describe("A3sClient registration", () => {
     expect(engine.size()).toBe(0);
   });
 
+  it("sends config.timeoutMs to the agent, and config.timeout as its deprecated alias", async () => {
+    const { engine, client } = setup();
+    client.registerHook("PreToolUse", { id: "ms", config: { timeoutMs: 700 }, handler: () => {} });
+    client.registerHook("PreToolUse", { id: "old", config: { timeout: 800 }, handler: () => {} });
+    await client.ready();
+    const timeouts = Object.fromEntries((await client.listHooks()).map((h) => [h.id, h.config]));
+    expect(timeouts.ms).toMatchObject({ timeoutMs: 700, timeout: 700 });
+    expect(timeouts.old).toMatchObject({ timeoutMs: 800, timeout: 800 });
+    expect(engine.list().map((h) => h.timeout)).toEqual([700, 800]);
+  });
+
   it("lists its hooks with the agent's defaults and counters", async () => {
-    const { engine, client } = setup({ engine: { defaultTimeout: 1234 } });
+    const { engine, client } = setup({ engine: { defaultTimeoutMs: 1234 } });
     const id = client.registerHook("PreToolUse", {
       matcher: { tool: "Bash", pathPattern: "*.sh" },
       config: { priority: 3, name: "guard" },
@@ -206,6 +221,7 @@ describe("A3sClient registration", () => {
         matcher: { tool: "Bash", pathPattern: "*.sh" },
         config: {
           priority: 3,
+          timeoutMs: 1234,
           timeout: 1234,
           async: false,
           failBehavior: "continue",
@@ -356,7 +372,7 @@ describe("A3sClient handlers", () => {
     const running = new Promise<void>((resolve) => (started = resolve));
     const aborted = new Promise<unknown>((resolve) => {
       client.registerHook("PreToolUse", {
-        config: { timeout: 500 },
+        config: { timeoutMs: 500 },
         handler: (_event, ctx) => {
           ctx.signal.addEventListener("abort", () => resolve(ctx.signal.reason));
           started();
@@ -399,7 +415,7 @@ describe("A3sClient handlers", () => {
   });
 
   it("hands the handler its deadline and ids", async () => {
-    const { engine, client } = setup({ engine: { defaultTimeout: 3000 } });
+    const { engine, client } = setup({ engine: { defaultTimeoutMs: 3000 } });
     let seen: { deadline: number; hookId: string; eventId: string; sessionId: string } | undefined;
     const id = client.registerHook("PreToolUse", (_event, ctx) => {
       seen = {

@@ -21,6 +21,7 @@ import type {
 
 const configSchema = z.strictObject({
   priority: z.optional(z.int32()),
+  timeoutMs: z.optional(z.int().check(z.positive(), z.lte(MAX_DELAY_MS))),
   timeout: z.optional(z.int().check(z.positive(), z.lte(MAX_DELAY_MS))),
   async: z.optional(z.boolean()),
   failBehavior: z.optional(z.enum(["continue", "block"])),
@@ -78,7 +79,19 @@ export function toRegistration(
   const config = options.config ?? {};
   const wireConfig: HookConfigMessage = {};
   if (config.priority !== undefined) wireConfig.priority = config.priority;
-  if (config.timeout !== undefined) wireConfig.timeoutMs = config.timeout;
+  if (
+    config.timeout !== undefined &&
+    config.timeoutMs !== undefined &&
+    config.timeout !== config.timeoutMs
+  ) {
+    throw new HookError(
+      "INVALID_CONFIG",
+      "config.timeout: the same as config.timeoutMs, and they differ; give only timeoutMs",
+      { path: ["config", "timeout"] },
+    );
+  }
+  const timeoutMs = config.timeoutMs ?? config.timeout;
+  if (timeoutMs !== undefined) wireConfig.timeoutMs = timeoutMs;
   if (config.async !== undefined) wireConfig.async = config.async;
   if (config.failBehavior !== undefined) wireConfig.failBehavior = config.failBehavior;
   if (config.name !== undefined) wireConfig.name = config.name;
@@ -109,7 +122,7 @@ function toWireMatcher(matcher: string | ToolMatcher | undefined): HookMatcherMe
   return out;
 }
 
-/** The agent's listing → the SDK's shape (seed 000's names: `timeout`, `failBehavior`, …). */
+/** The agent's listing → the SDK's shape (`timeoutMs`, `failBehavior`, …). */
 export function toHookInfo(info: HookInfoMessage): RemoteHookInfo {
   const m = info.matcher;
   let matcher: string | ToolMatcher | undefined;
@@ -125,6 +138,7 @@ export function toHookInfo(info: HookInfoMessage): RemoteHookInfo {
     event: (resolveEventName(info.eventType) ?? info.eventType) as RemoteHookInfo["event"],
     config: {
       priority: info.config.priority ?? 0,
+      timeoutMs: info.config.timeoutMs ?? 0,
       timeout: info.config.timeoutMs ?? 0,
       async: info.config.async ?? false,
       failBehavior: info.config.failBehavior ?? "continue",

@@ -24,11 +24,16 @@ export type RemoteHookHandler<E extends HookEventName = HookEventName> = (
   ctx: RemoteHookContext,
 ) => HookHandlerResult | PromiseLike<HookHandlerResult>;
 
-/** seed 000's per-hook configuration. */
+/** How the agent runs one remote hook. */
 export interface RemoteHookConfig {
   /** Lower runs earlier, across every client and the agent's own hooks. Default 0. */
   priority?: number;
   /** Milliseconds the agent waits for the answer. Default: the agent's (5000). */
+  timeoutMs?: number;
+  /**
+   * The same as `timeoutMs` (milliseconds); give one or the other.
+   * @deprecated Use `timeoutMs`.
+   */
   timeout?: number;
   /** Fire and forget: the agent does not wait, and the answer cannot block. */
   async?: boolean;
@@ -65,7 +70,11 @@ export interface RemoteHookInfo {
   event: HookEventName;
   matcher?: string | ToolMatcher;
   /** With the agent's defaults filled in. */
-  config: Required<Omit<RemoteHookConfig, "name">> & { name?: string };
+  config: Required<Omit<RemoteHookConfig, "name" | "timeout">> & {
+    name?: string;
+    /** @deprecated The same as `timeoutMs`. */
+    timeout: number;
+  };
   counters: {
     runs: number;
     blocks: number;

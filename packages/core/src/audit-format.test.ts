@@ -115,7 +115,7 @@ describe("formatAuditRecord", () => {
     engine.register({
       id: "slow",
       event: "Stop",
-      timeout: 30,
+      timeoutMs: 30,
       handler: () => new Promise(() => {}),
     });
     const firing = engine.fire(stop());
@@ -209,7 +209,7 @@ describe("logAudit", () => {
     engine.register({
       id: "slow",
       event: "Stop",
-      timeout: 30,
+      timeoutMs: 30,
       handler: () => new Promise(() => {}),
     });
     engine.register({

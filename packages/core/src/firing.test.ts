@@ -33,7 +33,7 @@ describe("HookEngine timers", () => {
     const t = new ManualTimers();
     const engine = new HookEngine({ timers: t });
     const answer = gate();
-    engine.register({ event: "PreToolUse", timeout: 700, handler: () => answer.promise });
+    engine.register({ event: "PreToolUse", timeoutMs: 700, handler: () => answer.promise });
     engine.register({ event: "PreToolUse", handler: async () => {} });
     const pending = engine.fire(bash("ls"));
     await Promise.resolve();
@@ -85,7 +85,7 @@ describe("HookEngine timers", () => {
 describe("HookContext.onAbort", () => {
   it("tells the handler about its timeout with the TIMEOUT error, once, without an AbortController", async () => {
     const t = new ManualTimers();
-    const engine = new HookEngine({ timers: t, defaultTimeout: 100 });
+    const engine = new HookEngine({ timers: t, defaultTimeoutMs: 100 });
     const reasons: unknown[] = [];
     let lateReason: unknown;
     let stopped = 0;
@@ -116,7 +116,7 @@ describe("HookContext.onAbort", () => {
 
   it("hands out an aborted signal when asked for one after the abort", async () => {
     const t = new ManualTimers();
-    const engine = new HookEngine({ timers: t, defaultTimeout: 50 });
+    const engine = new HookEngine({ timers: t, defaultTimeoutMs: 50 });
     let ctx: { signal: AbortSignal } | undefined;
     engine.register({
       event: "PreToolUse",
@@ -153,7 +153,7 @@ describe("HookContext.onAbort", () => {
 
   it("a listener that throws does not stop the timeout; the audit stream gets a warning", async () => {
     const t = new ManualTimers();
-    const engine = new HookEngine({ timers: t, defaultTimeout: 20 });
+    const engine = new HookEngine({ timers: t, defaultTimeoutMs: 20 });
     const warnings: AuditEvent[] = [];
     engine.on("warning", (w) => warnings.push(w));
     let signalAborted = false;
@@ -230,7 +230,7 @@ describe("HookEngine aborts", () => {
       id: "bg",
       event: "PreToolUse",
       async: true,
-      timeout: 30,
+      timeoutMs: 30,
       handler: (_e, ctx) => {
         ctx.onAbort?.((reason) => (aborted = reason));
         return new Promise(() => undefined);

@@ -4,6 +4,7 @@ import type { HookEventName } from "./event-schemas.js";
 import { MAX_DELAY_MS } from "./hook-response.js";
 import type { FailBehavior } from "./merge.js";
 import type { Timers } from "./timers.js";
+import { renamedOption } from "./validation.js";
 
 /** Something that validates a tool's input, such as a zod schema. */
 export interface InputSchema {
@@ -14,7 +15,7 @@ export interface HookEngineOptions {
   /** `parallel` (default): all matching hooks start at once. `sequential`: each sees the last one's changes. */
   mode?: "parallel" | "sequential";
   /** Per-hook timeout in milliseconds when a registration gives none. Default 5000. */
-  defaultTimeout?: number;
+  defaultTimeoutMs?: number;
   /** Fail behaviour when a registration gives none. Default `continue`. */
   failBehavior?: FailBehavior;
   /** Default 10. */
@@ -55,7 +56,8 @@ export interface HookInfo {
 /** Validates `new HookEngine(options)`; errors name the field (`options.maxTotalHooks`). */
 export const engineOptionsSchema = z.object({
   mode: z.optional(z.enum(["parallel", "sequential"])),
-  defaultTimeout: z.optional(z.number().check(z.positive(), z.lte(MAX_DELAY_MS))),
+  defaultTimeoutMs: z.optional(z.number().check(z.positive(), z.lte(MAX_DELAY_MS))),
+  defaultTimeout: renamedOption("defaultTimeoutMs"),
   failBehavior: z.optional(z.enum(["continue", "block"])),
   maxHooksPerEvent: z.optional(z.int().check(z.positive())),
   maxTotalHooks: z.optional(z.int().check(z.positive())),

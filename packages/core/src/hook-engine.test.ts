@@ -57,10 +57,18 @@ describe("HookEngine.register", () => {
   it.each<[unknown, string]>([
     [{ event: "PreToolUse", handler: 42 }, "registration.handler: expected a function, got 42"],
     [
-      { event: "PreToolUse", handler: () => 0, timeout: -5 },
-      "registration.timeout: expected a positive number, got -5",
+      { event: "PreToolUse", handler: () => 0, timeoutMs: -5 },
+      "registration.timeoutMs: expected a positive number, got -5",
     ],
-    [{ event: "PreToolUse", handler: () => 0, timeout: 2 ** 31 }, "registration.timeout"],
+    [{ event: "PreToolUse", handler: () => 0, timeoutMs: 2 ** 31 }, "registration.timeoutMs"],
+    [
+      { event: "PreToolUse", handler: () => 0, timeout: 500 },
+      "registration.timeout: renamed to timeoutMs",
+    ],
+    [
+      { name: "n", events: ["Stop"], execute: () => 0, timeout: 500 },
+      "registration.timeout: renamed to timeoutMs",
+    ],
     [{ event: "PreToolUse", handler: () => 0, priority: Number.NaN }, "registration.priority"],
     [
       { event: "PreToolUse", handler: () => 0, failBehavior: "explode" },
@@ -430,9 +438,16 @@ describe("HookEngine.fire", () => {
     expect(result.reason).toBe("hook policy failed: policy server down");
   });
 
+  it("refuses the old defaultTimeout spelling instead of ignoring it", () => {
+    const error = thrown(() => new HookEngine({ defaultTimeout: 100 } as never));
+    expect(error.code).toBe("INVALID_CONFIG");
+    expect(error.message).toBe("options.defaultTimeout: renamed to defaultTimeoutMs");
+    expect(new HookEngine({ defaultTimeoutMs: 100 }).defaultTimeoutMs).toBe(100);
+  });
+
   it("times out a hook that never settles, aborts its signal, and leaves no timer behind", async () => {
     vi.useFakeTimers();
-    const engine = new HookEngine({ defaultTimeout: 1000 });
+    const engine = new HookEngine({ defaultTimeoutMs: 1000 });
     let signal: AbortSignal | undefined;
     engine.register({
       name: "slow",
@@ -447,7 +462,7 @@ describe("HookEngine.fire", () => {
       name: "quick",
       event: "PreToolUse",
       priority: -1,
-      timeout: 50,
+      timeoutMs: 50,
       handler: async () => modify({ args: { a: 1 } }),
     });
     const pending = engine.fire(bash("x"));
@@ -474,7 +489,7 @@ describe("HookEngine.fire", () => {
       clearTimeout: () => undefined,
       now: () => 0,
     };
-    const engine = new HookEngine({ timers, defaultTimeout: 123 });
+    const engine = new HookEngine({ timers, defaultTimeoutMs: 123 });
     engine.register({ event: "Stop", handler: () => new Promise(() => undefined) });
     const result = engine.fire(createEvent("Stop", { sessionId: "s", stopHookActive: false }));
     await Promise.resolve();

@@ -64,7 +64,7 @@ export class HookEngine {
   readonly #audit: AuditStream;
   readonly #host: FiringHost;
   readonly #mode: "parallel" | "sequential";
-  readonly #defaultTimeout: number;
+  readonly #defaultTimeoutMs: number;
   readonly #failBehavior: FailBehavior;
   readonly #maxPerEvent: number;
   readonly #maxTotal: number;
@@ -76,7 +76,7 @@ export class HookEngine {
     const checked = validate(engineOptionsSchema, options, "INVALID_CONFIG", ["options"]);
     if (!checked.success) throw checked.error;
     this.#mode = options.mode ?? "parallel";
-    this.#defaultTimeout = options.defaultTimeout ?? 5000;
+    this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 5000;
     this.#failBehavior = options.failBehavior ?? "continue";
     this.#maxPerEvent = options.maxHooksPerEvent ?? 10;
     this.#maxTotal = options.maxTotalHooks ?? 50;
@@ -112,9 +112,9 @@ export class HookEngine {
     this.#audit.level = level;
   }
 
-  /** The timeout, in milliseconds, of a hook registered without one (the `defaultTimeout` option). */
-  get defaultTimeout(): number {
-    return this.#defaultTimeout;
+  /** The timeout, in milliseconds, of a hook registered without one (the `defaultTimeoutMs` option). */
+  get defaultTimeoutMs(): number {
+    return this.#defaultTimeoutMs;
   }
 
   /** How many hooks are registered, in all or for one event. */
@@ -206,7 +206,7 @@ export class HookEngine {
       matcher,
       matcherText: describeMatcher(r.matcher),
       priority: r.priority ?? 0,
-      timeout: r.timeout ?? this.#defaultTimeout,
+      timeout: r.timeoutMs ?? this.#defaultTimeoutMs,
       failBehavior: r.failBehavior ?? this.#failBehavior,
       async: r.async ?? false,
       once: r.once ?? false,

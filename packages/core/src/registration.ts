@@ -6,7 +6,7 @@ import type { HookResponse } from "./hook-response.js";
 import { MAX_DELAY_MS } from "./hook-response.js";
 import type { Matcher, MatcherOptions, RegexCompiler, ToolMatcher } from "./matcher.js";
 import type { FailBehavior } from "./merge.js";
-import { parseOrThrow } from "./validation.js";
+import { parseOrThrow, renamedOption } from "./validation.js";
 
 /** Names accepted where an event name is expected: the canonical ones plus aliases. */
 export type HookEventNameInput = HookEventName | "ToolError";
@@ -58,7 +58,7 @@ export interface HookOptions {
    * Milliseconds before the hook is aborted and contributes its fail behaviour, counted from
    * the end of the turn that started it (a hook that has answered by then needs no timer).
    */
-  timeout?: number;
+  timeoutMs?: number;
   /** What a failed or timed-out hook contributes: `continue` (default) or `block`. */
   failBehavior?: FailBehavior;
   /** Fire-and-forget: started, never awaited, never able to block. */
@@ -125,7 +125,8 @@ const toolMatcherSchema = z.strictObject({
 
 const optionsShape = {
   priority: z.optional(z.number().check(z.refine(Number.isFinite, "expected a finite number"))),
-  timeout: z.optional(z.number().check(z.positive(), z.lte(MAX_DELAY_MS))),
+  timeoutMs: z.optional(z.number().check(z.positive(), z.lte(MAX_DELAY_MS))),
+  timeout: renamedOption("timeoutMs"),
   failBehavior: z.optional(z.enum(["continue", "block"])),
   async: z.optional(z.boolean()),
   once: z.optional(z.boolean()),

@@ -1,4 +1,4 @@
-import type * as z from "zod/mini";
+import * as z from "zod/mini";
 import { describeValue, HookError, type HookErrorCode } from "./hook-error.js";
 
 /** zod-style result for callers who would rather not catch. */
@@ -42,6 +42,7 @@ function kindOf(value: unknown): string {
  */
 export function describeZodIssue(issue: Issue, value: unknown): string {
   const got = `got ${describeValue(value)}`;
+  if (issue.message?.startsWith("renamed to ")) return issue.message;
   if (issue.message?.startsWith("expected")) {
     return value === undefined ? `is required (${issue.message})` : `${issue.message}, ${got}`;
   }
@@ -81,6 +82,20 @@ export function describeZodIssue(issue: Issue, value: unknown): string {
         ? `${issue.message}, ${got}`
         : `is invalid, ${got}`;
   }
+}
+
+/**
+ * The schema of an option that was renamed: any value is refused with the new name, so code
+ * written for the old spelling fails loudly instead of being ignored.
+ *
+ * @example
+ * ```ts
+ * z.object({ timeoutMs: z.optional(z.number()), timeout: renamedOption("timeoutMs") });
+ * // registration.timeout: renamed to timeoutMs
+ * ```
+ */
+export function renamedOption(name: string): z.ZodMiniOptional<z.ZodMiniUndefined> {
+  return z.optional(z.undefined({ error: `renamed to ${name}` }));
 }
 
 /**

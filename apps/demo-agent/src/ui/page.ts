@@ -147,7 +147,7 @@ function connect(token: string): void {
 
   client.registerHook("PermissionRequest", {
     // Fail closed: with this page gone, nothing is approved behind the person's back.
-    config: { timeout: 120_000, failBehavior: "block", name: "browser confirmation" },
+    config: { timeoutMs: 120_000, failBehavior: "block", name: "browser confirmation" },
     handler: async (event, ctx) => {
       const answer = await confirmTool(event, ctx.signal);
       const said = { allow: "allowed here", deny: "denied here", gone: "no answer in time" };

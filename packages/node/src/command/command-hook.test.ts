@@ -334,7 +334,7 @@ describe("timeouts and cancellation", () => {
             name: "sleepy",
           },
           {
-            killGrace: 200,
+            killGraceMs: 200,
             onRun: (r) => {
               report = r;
               resolveDone();
@@ -360,7 +360,7 @@ describe("timeouts and cancellation", () => {
     const pidFile = join(dir, "pid");
     const report = await createCommandExecutor(
       { args: [fixture("sleeper.sh"), pidFile], timeout: 1 },
-      { killGrace: 100 },
+      { killGraceMs: 100 },
     ).run(bash("ls"));
     expect(report.timedOut).toBe(true);
     expect(HookError.is(report.error, "TIMEOUT")).toBe(true);
@@ -398,7 +398,7 @@ describe("timeouts and cancellation", () => {
     const pidFile = join(dir, "bg");
     const report = await createCommandExecutor(
       { command: `(sleep 30) & echo $! > '${pidFile}'; echo '{"decision":"approve"}'` },
-      { drainTimeout: 50 },
+      { drainTimeoutMs: 50 },
     ).run(bash("ls"));
     expect(report.response).toEqual({ action: "continue", permission: "allow" });
     const pid = Number(readFileSync(pidFile, "utf8"));
@@ -590,6 +590,16 @@ describe("bad definitions and options", () => {
   it("refuses bad options, naming them", () => {
     const e = error(() => createCommandHook({ command: "ls" }, { maxOutputBytes: -1 }));
     expect(e.message).toMatch(/^options\.maxOutputBytes/);
+  });
+
+  it.each([
+    ["defaultTimeout", "defaultTimeoutMs"],
+    ["killGrace", "killGraceMs"],
+    ["drainTimeout", "drainTimeoutMs"],
+  ])("refuses the old option %s, naming %s, instead of ignoring it", (old, now) => {
+    const e = error(() => createCommandHook({ command: "ls" }, { [old]: 100 } as never));
+    expect(e.code).toBe("INVALID_CONFIG");
+    expect(e.message).toBe(`options.${old}: renamed to ${now}`);
   });
 
   it("refuses an event that cannot be written as JSON", async () => {

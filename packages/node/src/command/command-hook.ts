@@ -11,7 +11,7 @@ import {
   type HookResponse,
   type Matcher,
 } from "@a3s-lab/hooks-core";
-import { validate } from "@a3s-lab/hooks-core/internal";
+import { renamedOption, validate } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 import { commandTraceparent } from "../otel/trace-context.js";
 import {
@@ -38,16 +38,16 @@ export interface CommandHookOptions {
    * cannot be read whole is never taken for a continue), unless what was kept is plain text.
    */
   maxOutputBytes?: number;
-  /** Milliseconds, for definitions without `timeout`. Default 60 000. */
-  defaultTimeout?: number;
+  /** Milliseconds, for definitions without `timeout` (which is in seconds). Default 60 000. */
+  defaultTimeoutMs?: number;
   /**
    * Milliseconds between SIGTERM and SIGKILL when a hook's process group is stopped: on timeout,
    * on abort, and when the hook exits (except `async` hooks), so its `cmd &` children end with
    * it. A child that called `setsid` has left the group and is not reached. Default 1000.
    */
-  killGrace?: number;
+  killGraceMs?: number;
   /** Milliseconds to wait for output after the hook exited, when a background child holds it. Default 250. */
-  drainTimeout?: number;
+  drainTimeoutMs?: number;
   /**
    * The shell for the `command` form. Default `/bin/sh`. Template values are quoted by POSIX
    * `sh` and bash rules (and checked against both), so it must be one of those shells (or
@@ -98,9 +98,9 @@ export interface CommandRegistrationSpec<N extends HookEventNameInput = HookEven
 
 const DEFAULTS = {
   maxOutputBytes: 1024 * 1024,
-  defaultTimeout: 60_000,
-  killGrace: 1000,
-  drainTimeout: 250,
+  defaultTimeoutMs: 60_000,
+  killGraceMs: 1000,
+  drainTimeoutMs: 250,
   shell: "/bin/sh",
   templateValueLimit: 16_384,
 };
@@ -117,9 +117,12 @@ const optionsSchema = z.object({
   cwd: z.string().min(1).optional(),
   env: z.record(z.string(), z.string().optional()).optional(),
   maxOutputBytes: positiveInt.optional(),
-  defaultTimeout: positiveInt.max(2_147_483_647).optional(),
-  killGrace: z.number().int().nonnegative().optional(),
-  drainTimeout: positiveInt.optional(),
+  defaultTimeoutMs: positiveInt.max(2_147_483_647).optional(),
+  killGraceMs: z.number().int().nonnegative().optional(),
+  drainTimeoutMs: positiveInt.optional(),
+  defaultTimeout: renamedOption("defaultTimeoutMs"),
+  killGrace: renamedOption("killGraceMs"),
+  drainTimeout: renamedOption("drainTimeoutMs"),
   shell: z.string().min(1).optional(),
   templateValueLimit: positiveInt.optional(),
   onRun: z.custom<(r: CommandRunReport) => void>((f) => typeof f === "function").optional(),
@@ -171,7 +174,7 @@ export class CommandHook {
     this.timeout =
       definition.timeout !== undefined
         ? Math.round(definition.timeout * 1000)
-        : this.#options.defaultTimeout;
+        : this.#options.defaultTimeoutMs;
     const display = describeCommand(definition);
     this.name = definition.name ?? (display.length > 80 ? `${display.slice(0, 79)}…` : display);
 
@@ -199,7 +202,7 @@ export class CommandHook {
     const registration: HookRegistration<HookEventNameInput> = {
       event: spec.event,
       handler: this.handler,
-      timeout: this.timeout,
+      timeoutMs: this.timeout,
       name: this.name,
     };
     if (spec.matcher !== undefined) registration.matcher = spec.matcher as never;
@@ -255,8 +258,8 @@ export class CommandHook {
       timeout,
       signal,
       maxOutputBytes: this.#options.maxOutputBytes,
-      killGrace: this.#options.killGrace,
-      drainTimeout: this.#options.drainTimeout,
+      killGrace: this.#options.killGraceMs,
+      drainTimeout: this.#options.drainTimeoutMs,
       // Fire and forget: nobody waits for the hook, so what it started may run on.
       keepChildren: this.definition.async === true,
     });

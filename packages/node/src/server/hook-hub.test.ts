@@ -338,7 +338,7 @@ describe("HookHub quotas", () => {
 
 describe("HookHub firings", () => {
   it("sends a matching firing with its deadline, and resolves with the client's answer", async () => {
-    const { engine, hub } = setup({}, { defaultTimeout: 2000 });
+    const { engine, hub } = setup({}, { defaultTimeoutMs: 2000 });
     const c1 = open(hub, "c1");
     hub.register(c1.caller, { eventType: "PreToolUse", hookId: "h", matcher: { tool: "Bash" } });
     const event = bash();
@@ -362,7 +362,7 @@ describe("HookHub firings", () => {
   });
 
   it("registers without reading the engine's hook list back: the request's timeout, else the engine's default", async () => {
-    const { engine, hub } = setup({}, { defaultTimeout: 2000 });
+    const { engine, hub } = setup({}, { defaultTimeoutMs: 2000 });
     const list = vi.spyOn(engine, "list");
     const c1 = open(hub, "c1");
     hub.register(c1.caller, {

@@ -209,7 +209,7 @@ export class HookHub {
       event,
       matcher: req.matcher,
       config,
-      timeout: config.timeoutMs || this.engine.defaultTimeout,
+      timeout: config.timeoutMs || this.engine.defaultTimeoutMs,
       rejectedResponses: 0,
     };
     this.engine.register({
@@ -222,7 +222,7 @@ export class HookHub {
       // The client's answers are checked once, on arrival (RemoteClient.receive).
       handler: answersChecked((e, ctx) => client.dispatch(hook, e, ctx)),
       ...(config.priority ? { priority: config.priority } : {}),
-      ...(config.timeoutMs ? { timeout: config.timeoutMs } : {}),
+      ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
       ...(config.failBehavior ? { failBehavior: config.failBehavior } : {}),
       ...(config.async ? { async: true } : {}),
       name: config.name || hookId,

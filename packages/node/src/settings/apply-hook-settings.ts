@@ -128,8 +128,8 @@ export function applyHookSettings(
   const handles: HookHandle[] = [];
   const { onRun, ...commandOptions } = options;
   const fromSettings = settings.options.defaultTimeout;
-  const defaultTimeout =
-    commandOptions.defaultTimeout ??
+  const defaultTimeoutMs =
+    commandOptions.defaultTimeoutMs ??
     (fromSettings !== undefined ? Math.ceil(fromSettings) : undefined);
   for (const hook of plan.apply) {
     try {
@@ -137,7 +137,7 @@ export function applyHookSettings(
         { ...hook.definition, name: hook.name },
         {
           ...commandOptions,
-          ...(defaultTimeout !== undefined ? { defaultTimeout } : {}),
+          ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
           ...(onRun ? { onRun: (report: CommandRunReport) => onRun(report, hook) } : {}),
         },
       );
@@ -176,7 +176,7 @@ export function engineOptionsFromSettings(settings: HookSettings): HookEngineOpt
   if (o.enabled === false || o.disableAllHooks === true) out.enabled = false;
   if (o.maxHooksPerEvent !== undefined) out.maxHooksPerEvent = o.maxHooksPerEvent;
   if (o.maxTotalHooks !== undefined) out.maxTotalHooks = o.maxTotalHooks;
-  if (o.defaultTimeout !== undefined) out.defaultTimeout = o.defaultTimeout;
+  if (o.defaultTimeout !== undefined) out.defaultTimeoutMs = o.defaultTimeout;
   if (o.failBehavior !== undefined) out.failBehavior = o.failBehavior;
   if (o.auditLevel !== undefined) out.auditLevel = o.auditLevel;
   return out;
