@@ -123,14 +123,35 @@ async def test_a_handler_that_returns_garbage_fails_instead_of_continuing() -> N
     assert h.sent[0].error == "expected a HookResponse or None, got dict"
 
 
-async def test_an_answer_over_the_agents_limit_fails_the_hook_instead_of_the_stream() -> None:
-    hook = _hook(lambda event: HookResponse.block("x" * 5000), fail_behavior="block")
+async def test_a_modification_over_the_agents_limit_fails_the_hook_instead_of_the_stream() -> None:
+    hook = _hook(lambda event: HookResponse.modify({"args": {"command": "x" * 5000}}), fail_behavior="block")
     h = Harness(hook)
     h.runner._max_answer_bytes = 1024
     h.runner.handle(_event())
     await h.answered.wait()
-    assert h.sent[0].error.startswith("the answer is ")
+    assert h.sent[0].action == pb.BLOCK
+    assert h.sent[0].error.startswith("HookResponse.modified: the answer is ")
     assert h.sent[0].ByteSize() < 1024
+
+
+async def test_a_block_with_a_huge_reason_is_sent_as_a_block_its_text_cut() -> None:
+    h = Harness(_hook(lambda event: HookResponse.block("x" * 100_000, system_message="y" * 9000)))
+    h.runner.handle(_event())
+    await h.answered.wait()
+    assert h.sent[0].action == pb.BLOCK and not h.sent[0].error
+    assert h.sent[0].reason == "x" * 8192 + "… (91808 more characters)"
+    assert h.sent[0].system_message == "y" * 8192 + "… (808 more characters)"
+
+
+async def test_a_huge_error_message_is_cut_too() -> None:
+    def fail(event: Any) -> None:
+        raise RuntimeError("z" * 20_000)
+
+    h = Harness(_hook(fail, fail_behavior="block"))
+    h.runner.handle(_event())
+    await h.answered.wait()
+    assert h.sent[0].error == "z" * 8192 + "… (11808 more characters)"
+    assert h.sent[0].reason.endswith(" more characters)") and len(h.sent[0].reason) < 8300
 
 
 async def test_a_malformed_payload_fails_the_hook_naming_the_field() -> None:

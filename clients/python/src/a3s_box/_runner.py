@@ -12,18 +12,17 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from ._registration import HookContext, LocalHook
-from ._wire import failure_response, to_proto_response
+from ._wire import clip_text, failure_response, to_proto_response
 from .errors import A3sError, ErrorCode
 from .events import HookEvent
 from .response import HookResponse
 
 log = logging.getLogger("a3s_box")
 
-#: The agent's default limit on one message from a client (4 MiB). An answer over it would end
-#: the whole stream, so it is reported as that hook's failure instead.
+#: The agent's default limit on one message from a client (4 MiB). Text fields are cut to fit
+#: (see ``_wire.MAX_ANSWER_TEXT_CHARS``); an answer whose ``modified`` still takes it over would end
+#: the whole stream, so it is reported as that hook's failure (``LIMIT_EXCEEDED``) instead.
 DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024
-#: Error texts sent to the agent (a handler's exception message) are cut to this many characters.
-MAX_ERROR_CHARS = 4096
 
 Key = tuple[str, str]
 
@@ -151,12 +150,14 @@ class HookRunner:
             return
         answer = to_proto_response(hook.id, ctx.event_id, value)
         size = answer.ByteSize()
-        if size > self._max_answer_bytes:
+        # Without `modified` the answer is small (its text is cut): a block is always sent as one.
+        if value.modified is not None and size > self._max_answer_bytes:
             self._fail(
                 hook,
                 ctx.event_id,
                 "LIMIT_EXCEEDED",
-                f"the answer is {size} bytes; the agent accepts at most {self._max_answer_bytes}",
+                f"HookResponse.modified: the answer is {size} bytes; the agent accepts at most"
+                f" {self._max_answer_bytes}",
             )
             return
         self._send(answer)
@@ -180,7 +181,6 @@ class HookRunner:
         return True
 
     def _fail(self, hook: LocalHook, event_id: str, code: ErrorCode, text: str) -> None:
-        text = text[:MAX_ERROR_CHARS]
-        reason = f"hook {hook.label} failed: {text}"[:MAX_ERROR_CHARS]
+        reason = f"hook {hook.label} failed: {text}"
         self._send(failure_response(hook.id, event_id, hook.fail_behavior, text, reason))
-        self._report(A3sError(code, reason))
+        self._report(A3sError(code, clip_text(reason)))

@@ -18,19 +18,34 @@ CLIENT_ID = "x-a3s-client-id"
 CLIENT_SECRET = "x-a3s-client-secret"
 RESUMED = "x-a3s-resumed"
 
+#: The longest text field (``reason``, ``system_message``, ``additional_context``, ``error``) of
+#: an answer, in characters; longer text is cut and ends with ``… (N more characters)``. A guard's
+#: block reason often quotes the input, whose size the attacker picks: cut, a block always fits
+#: in the agent's message limit and arrives as a block.
+MAX_ANSWER_TEXT_CHARS = 8192
+
+
+def clip_text(text: str, limit: int = MAX_ANSWER_TEXT_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit} more characters)"
+
+
 _ACTION = {"continue": "CONTINUE", "block": "BLOCK", "retry": "RETRY", "skip": "SKIP"}
 _PERMISSION = {"allow": "PERMISSION_ALLOW", "ask": "PERMISSION_ASK"}
 _FAIL = {"continue": "FAIL_BEHAVIOR_CONTINUE", "block": "FAIL_BEHAVIOR_BLOCK"}
 
 
 def to_proto_response(hook_id: str, event_id: str, response: HookResponse) -> Any:
+    """The answer as it is sent, its text fields cut to :data:`MAX_ANSWER_TEXT_CHARS`. Only
+    ``modified`` can still make it too big for the agent (the runner checks that)."""
     message = pb.HookResponse(
         hook_id=hook_id,
         event_id=event_id,
         action=pb.HookAction.Value(_ACTION[response.action]),
-        reason=response.reason or "",
-        system_message=response.system_message or "",
-        additional_context=response.additional_context or "",
+        reason=clip_text(response.reason or ""),
+        system_message=clip_text(response.system_message or ""),
+        additional_context=clip_text(response.additional_context or ""),
         suppress_output=response.suppress_output,
         retry_delay_ms=response.delay_ms or 0,
     )
@@ -49,8 +64,8 @@ def failure_response(hook_id: str, event_id: str, fail_behavior: str | None, err
         hook_id=hook_id,
         event_id=event_id,
         action=pb.BLOCK if blocks else pb.CONTINUE,
-        reason=reason if blocks else "",
-        error=error or "failed",
+        reason=clip_text(reason) if blocks else "",
+        error=clip_text(error or "failed"),
     )
 
 

@@ -105,8 +105,9 @@ class A3sClient:
         :param connect_timeout: seconds ``ready()`` (and every call that waits for it) waits.
         :param call_timeout: seconds one registration, removal or listing may take.
         :param reconnect: the first and the longest reconnect delay, in seconds.
-        :param max_answer_bytes: an answer larger than this is reported as the hook's failure
-            instead of being sent (the agent would end the stream for it).
+        :param max_answer_bytes: an answer whose ``modified`` makes it larger than this is
+            reported as the hook's failure instead of being sent (the agent would end the stream
+            for it). Text fields are cut to 8192 characters, so other answers always fit.
         :param max_receive_bytes: the largest message accepted from the agent (an event, a
             listing); the agent's own default limit on an event is 4 MiB of JSON.
         """
