@@ -1,7 +1,8 @@
 """Generate a3s_box's gRPC stubs from hooks.proto with grpc_tools (Debian: python3-grpc-tools).
 
 The stubs are never committed: the build (setup.py) and the test command make them from the
-one contract, ``packages/node/proto/hooks.proto``, so they cannot drift from it.
+one contract, ``packages/node/proto/hooks.proto`` (an sdist carries a copy in ``proto/``), so
+they cannot drift from it.
 
 usage: build_stubs.py [OUTPUT_ROOT]   (default: src, i.e. src/a3s_box/_generated/)
 """
@@ -18,11 +19,19 @@ HERE = Path(__file__).resolve().parent
 PACKAGE = "a3s_box/_generated"
 
 
+#: Where an sdist carries its copy of the proto, relative to this folder (setup.py puts it there).
+SHIPPED_PROTO = Path("proto") / "hooks.proto"
+
+
 def proto_path() -> Path:
-    """The contract: ``A3S_HOOKS_PROTO``, else the repository's copy beside this folder."""
+    """The contract: ``A3S_HOOKS_PROTO``, else the copy an sdist carries, else the repository's
+    copy beside this folder."""
     configured = os.environ.get("A3S_HOOKS_PROTO")
     if configured:
         return Path(configured).resolve()
+    shipped = HERE / SHIPPED_PROTO
+    if shipped.is_file():
+        return shipped
     return HERE.parent.parent / "packages" / "node" / "proto" / "hooks.proto"
 
 

@@ -1,11 +1,18 @@
-"""The stubs are generated from hooks.proto while the package is built; nothing else is custom."""
+"""The stubs are generated from hooks.proto while the package is built; nothing else is custom.
 
+The proto lives outside this folder (``packages/node/proto/hooks.proto``, the one contract), so an
+sdist carries a copy of it in ``proto/``, made when the sdist is: a wheel built from the sdist
+alone generates the same stubs.
+"""
+
+import shutil
 from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
 
-from build_stubs import generate
+from build_stubs import SHIPPED_PROTO, generate, proto_path
 
 
 class BuildWithStubs(build_py):
@@ -14,4 +21,15 @@ class BuildWithStubs(build_py):
         generate(Path(self.build_lib))
 
 
-setup(cmdclass={"build_py": BuildWithStubs})
+class SdistWithProto(sdist):
+    def make_release_tree(self, base_dir: str, files: list[str]) -> None:
+        super().make_release_tree(base_dir, files)
+        proto = proto_path()
+        if not proto.is_file():
+            raise SystemExit(f"hooks.proto not found at {proto} (set A3S_HOOKS_PROTO)")
+        target = Path(base_dir) / SHIPPED_PROTO
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(proto, target)
+
+
+setup(cmdclass={"build_py": BuildWithStubs, "sdist": SdistWithProto})

@@ -5,13 +5,14 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
 
 import build_stubs
 from a3s_box._generated import PROTO_SHA256, hooks_pb2, hooks_pb2_grpc
-from conftest import PACKAGE, REPO
+from conftest import PACKAGE, REPO, python_env
 
 PROTO = REPO / "packages" / "node" / "proto" / "hooks.proto"
 
@@ -63,3 +64,38 @@ def test_the_wheel_carries_stubs_generated_during_the_build(tmp_path: Path) -> N
         "Requires-Python: >=3.11"
         in zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
     )
+
+
+def test_a_wheel_builds_from_the_sdist_alone_with_stubs_from_the_shipped_proto(tmp_path: Path) -> None:
+    # The sdist is unpacked away from the repository, so only what it carries can be used.
+    build = (
+        "import sys; from setuptools import build_meta; print(getattr(build_meta, sys.argv[1])(sys.argv[2]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", build, "build_sdist", str(tmp_path / "sdist")],
+        cwd=PACKAGE,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    sdist = tmp_path / "sdist" / done.stdout.strip().splitlines()[-1]
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+        archive.extractall(tmp_path / "unpacked")  # our own archive, just built
+    root = tmp_path / "unpacked" / names[0].split("/")[0]
+    assert (root / "proto" / "hooks.proto").read_bytes() == PROTO.read_bytes()
+    env = {k: v for k, v in python_env().items() if k != "A3S_HOOKS_PROTO"}
+    done = subprocess.run(
+        [sys.executable, "-c", build, "build_wheel", str(tmp_path / "dist")],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    wheel = zipfile.ZipFile(tmp_path / "dist" / done.stdout.strip().splitlines()[-1])
+    assert "a3s_box/_generated/hooks_pb2_grpc.py" in wheel.namelist()
+    stamp = wheel.read("a3s_box/_generated/__init__.py").decode()
+    assert hashlib.sha256(PROTO.read_bytes()).hexdigest() in stamp
