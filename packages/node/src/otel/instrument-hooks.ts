@@ -44,6 +44,8 @@ export const HOOK_ATTRIBUTES = Object.freeze({
   status: "a3s.hooks.status",
   timeoutMs: "a3s.hooks.timeout_ms",
   hooks: "a3s.hooks.hook_count",
+  /** On a firing that blocked: the hook whose block won. */
+  blockedBy: "a3s.hooks.blocked_by",
   errorCode: "error.type",
 });
 
@@ -122,10 +124,14 @@ export function instrumentHooks(
     description: "How long one hook took",
   });
 
-  // Hook ids → what engine.list() says of them, refreshed when a firing names an unknown id.
-  let known = new Map<string, HookInfo>();
+  // Hook ids → what engine.list() says of them, read again when a firing names an id not seen
+  // yet; an id gone by then (a `once` hook) is remembered as unknown, not looked up per firing.
+  let known = new Map<string, HookInfo | undefined>();
   const infoOf = (id: string): HookInfo | undefined => {
-    if (!known.has(id)) known = new Map(engine.list().map((h) => [h.id, h]));
+    if (!known.has(id)) {
+      known = new Map(engine.list().map((h) => [h.id, h]));
+      if (!known.has(id)) known.set(id, undefined);
+    }
     return known.get(id);
   };
 
@@ -173,8 +179,7 @@ export function instrumentHooks(
     firing.setAttribute(A.hooks, result.outcomes.length);
     if (result.action === "block") {
       blocks.add(1, { [A.eventType]: type });
-      if (result.blockedBy !== undefined)
-        firing.setAttribute("a3s.hooks.blocked_by", result.blockedBy);
+      if (result.blockedBy !== undefined) firing.setAttribute(A.blockedBy, result.blockedBy);
     }
     firings.add(1, { [A.eventType]: type, [A.decision]: result.action });
   };
