@@ -54,6 +54,66 @@ describe("placeholders no quoting can protect are refused when the template is c
   });
 });
 
+describe("placeholders whose value could reach code elsewhere in the template are refused", () => {
+  const V = "{{tool_args.command}}";
+  const SUBSCRIPT = "a[$(touch CANARY)]";
+  it.each([
+    // bash evaluates a variable's content as arithmetic, where a subscript runs `$( … )`.
+    [`x=${V}; echo $((x+1))`, SUBSCRIPT, "assignment"],
+    [`x=${V}; [[ $x -gt 1 ]]`, SUBSCRIPT, "assignment"],
+    [`x=${V}; echo "\${!x}"`, SUBSCRIPT, "assignment"],
+    [`x=${V}; declare -i y; y=$x`, SUBSCRIPT, "assignment"],
+    [`x=${V}; let y=x`, SUBSCRIPT, "assignment"],
+    [`x=${V}; (( x ))`, SUBSCRIPT, "assignment"],
+    [`x=prefix${V}; echo $((x))`, SUBSCRIPT, "assignment"],
+    [`x="$(printf %s ${V})"; echo $((x))`, SUBSCRIPT, "assignment"],
+    [`set -- ${V}; echo $(( $1 ))`, SUBSCRIPT, "arithmetic"],
+    [`for i in ${V}; do [[ $i -eq 1 ]]; done`, SUBSCRIPT, "[["],
+    [`printf %s ${V} > f; read -r x < f; echo $((x))`, SUBSCRIPT, "read"],
+    [`for i in ${V}; do echo "\${HOME:i}"; done`, SUBSCRIPT, "${…}"],
+    [`a=(1); unset ${V}`, SUBSCRIPT, "array"],
+    [`unset ${V}`, SUBSCRIPT, "unset"],
+    [`for OPTIND in ${V}; do :; done`, SUBSCRIPT, "OPTIND"],
+    // Options that take their own argument before `-c`.
+    [`bash -o errexit -c ${V}`, "touch CANARY", "-c code"],
+    [`bash -O extglob -c ${V}`, "touch CANARY", "-c code"],
+    [`bash --rcfile /dev/null -c ${V}`, "touch CANARY", "-c code"],
+    [`bash -c 'echo $(( $1 ))' _ ${V}`, SUBSCRIPT, "arithmetic"],
+    [`printf '%s\\n' ${V} | bash`, "touch CANARY", "standard input"],
+    // Command runners with options: the value would pick the program.
+    [`sudo -u root ${V} CANARY`, "touch", "sudo"],
+    [`env -S ${V}`, "touch CANARY", "env"],
+    [`nice -n 5 ${V} CANARY`, "touch", "nice"],
+    [`timeout 5 ${V} CANARY`, "touch", "timeout"],
+    [`command -p ${V} CANARY`, "touch", "command"],
+    // A value that is the output of a command substitution still lands where that sits.
+    [`$(printf %s ${V}) CANARY`, "touch", "command name"],
+    [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],
+  ])("%s with %j", (template, value, why) => {
+    const outcome = attempt(template, value, "bash");
+    expect(outcome).not.toHaveProperty("canary", true);
+    expect(HookError.is(outcome.refused, "TEMPLATE_ERROR")).toBe(true);
+    const message = (outcome.refused as Error).message;
+    expect(message).toContain(V);
+    expect(message).toContain(why);
+  });
+
+  it.each([
+    [`sh -c 'printf %s "$1"' _ ${V}`, "sh"],
+    [`bash -e -o pipefail -c 'printf %s "$1"' _ ${V}`, "bash"],
+    [`bash --norc -c 'printf %s "$1"' sh ${V}`, "bash"],
+    [`"$A3S_TEST_DIR"/bin/tool; printf %s ${V}`, "sh"],
+    [`x=1; printf %s ${V} "$x"`, "sh"],
+  ])("%s stays accepted, and prints the value", (template, shell) => {
+    const compiled = new CommandTemplate({ command: template });
+    const value = `${SUBSCRIPT}'"; touch CANARY`;
+    const { file, args } = compiled.render(event(value), { cwd: dir, shell, valueLimit: 16_384 });
+    const result = spawnSync(file, args, { cwd: dir, encoding: "utf8", timeout: 10_000 });
+    expect(result.stdout.startsWith(value)).toBe(true);
+    expect(existsSync(canary)).toBe(false);
+  });
+});
+
 describe("whatever the load check accepts", () => {
   const lab = injectionLab();
   afterAll(() => lab.dispose());

@@ -1,6 +1,6 @@
 import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
 import { type CompiledTemplate, compileTemplate } from "@a3s-lab/hooks-core/internal";
-import { shellEscaper } from "../shell-quote.js";
+import { checkShellTemplate, shellEscaper } from "../shell-quote.js";
 import { type CommandHookDefinition, describeCommand } from "./command-definition.js";
 import { TEMPLATE_VARIABLES, templateVariables } from "./template-variables.js";
 
@@ -75,6 +75,7 @@ export class CommandTemplate {
         checkVariables(this.#template, "command");
         // Render once with empty values: a placeholder no quoting can protect fails now, not per event.
         this.#template.render(emptyVariables, shellEscaper);
+        checkShellTemplate(definition.command);
       }
       return;
     }

@@ -135,15 +135,154 @@ const templatePiece = fc.oneof(
       "export",
     ),
   },
+  {
+    // Where bash evaluates a variable's content (arithmetic, subscripts, indirection), so a
+    // value stored earlier (`X={{…}}`, `set -- {{…}}`, `for X in {{…}}`) runs later.
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      "X=",
+      "X=p",
+      "set --",
+      "for X in",
+      "; do :; done",
+      "$((X+1))",
+      "$(( $1 ))",
+      "((X))",
+      "let Y=X",
+      "[[ $X -gt 1 ]]",
+      '"${!X}"',
+      '"${X:1}"',
+      "${X[0]}",
+      "declare -i Y; Y=$X",
+      "typeset -i",
+      "a=(1);",
+      "unset",
+      "printf -v",
+      "read -r X <<<",
+      "mapfile",
+      "OPTIND",
+    ),
+  },
+  {
+    // Command runners, with options before the command they run, and shells reading stdin.
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      "sudo -u x",
+      "env -S",
+      "env -i",
+      "nice -n 5",
+      "timeout 5",
+      "nohup",
+      "stdbuf -oL",
+      "setsid",
+      "command -p",
+      "bash -o errexit -c",
+      "bash -O extglob -c",
+      "bash --rcfile /dev/null -c",
+      "sh -e -c",
+      "'printf %s \"$1\"' _",
+      "| bash",
+      "| sh",
+    ),
+  },
 );
 
-/** A template with at least one placeholder: a command, then up to 12 pieces, glued or spaced. */
-export const templateSource = fc
+/** Random pieces: a command, then up to 12 pieces, glued or spaced. */
+const pieceTemplate = fc
   .tuple(
-    fc.constantFrom("echo ", "printf '%s' ", "x=1 echo ", "true && echo ", ""),
+    fc.constantFrom("echo ", "printf '%s' ", "x=1 echo ", "true && echo ", "X=", ""),
     fc.array(fc.tuple(templatePiece, fc.constantFrom("", " ", " ")), { maxLength: 12 }),
   )
-  .map(([start, pieces]) => start + pieces.map(([piece, gap]) => piece + gap).join(""))
+  .map(([start, pieces]) => start + pieces.map(([piece, gap]) => piece + gap).join(""));
+
+/** Statements that leave the value where later code reads it: a variable, `$1`, a file. */
+const storing = fc.constantFrom(
+  `X=${PLACEHOLDER}`,
+  `X=p${PLACEHOLDER}`,
+  `X="$(printf %s ${PLACEHOLDER})"`,
+  `export X=${PLACEHOLDER}`,
+  `declare X=${PLACEHOLDER}`,
+  `set -- ${PLACEHOLDER}; X=$1`,
+  `for X in ${PLACEHOLDER}; do :; done`,
+  `read -r X <<< ${PLACEHOLDER}`,
+  `printf %s ${PLACEHOLDER} > v; read -r X < v`,
+  `printf %s ${PLACEHOLDER} | { read -r X; echo "$X"; }`,
+  `OPTIND=${PLACEHOLDER}`,
+  `echo ${PLACEHOLDER}`,
+);
+
+/** Statements where bash evaluates what a variable holds (arithmetic, subscripts, code). */
+const evaluating = fc.constantFrom(
+  "echo $((X+1))",
+  "echo $(( $1 ))",
+  "echo $[X]",
+  "((X))",
+  "let Y=X",
+  "[[ $X -gt 1 ]]",
+  "[[ -v $X ]]",
+  'echo "${!X}"',
+  'echo "${HOME:X}"',
+  'echo "${X@P}"',
+  "a=(1); echo ${a[X]}",
+  "declare -i Y; Y=$X",
+  "typeset -i Y=X",
+  'a=(1); unset "$X"',
+  'printf -v "$X" %s 1',
+  'test -v "$X"',
+  'eval "$X"',
+  'bash -c "$X"',
+  'echo "$X" | bash',
+  "$X",
+  ":",
+);
+
+/** A value stored by one statement, then read by another. */
+const flowTemplate = fc
+  .tuple(storing, fc.constantFrom("; ", "\n", " && "), evaluating)
+  .map(([store, separator, use]) => store + separator + use);
+
+/** A command runner with options before the word that names what it runs. */
+const runnerTemplate = fc
+  .tuple(
+    fc.constantFrom(
+      "sudo -u x",
+      "doas -u x",
+      "env",
+      "env -S",
+      "env -i PATH=$PATH",
+      "nice -n 5",
+      "ionice -c 3",
+      "timeout 5",
+      "timeout -k 1 5",
+      "nohup",
+      "stdbuf -oL",
+      "setsid",
+      "command",
+      "command -p",
+      "builtin",
+      "exec",
+      "time -p",
+      "xargs -0",
+      "bash -o errexit -c",
+      "bash -O extglob -c",
+      "bash --rcfile /dev/null -c",
+      "bash -e -o pipefail -c",
+      "sh -e -c",
+      "sh -c 'printf %s \"$1\"' _",
+      "a=(1); unset",
+    ),
+    fc.constantFrom(" ", " -- "),
+    fc.constantFrom("", " x"),
+  )
+  .map(([runner, gap, rest]) => runner + gap + PLACEHOLDER + rest);
+
+/** A template with at least one placeholder. */
+export const templateSource = fc
+  .oneof(
+    { weight: 4, arbitrary: pieceTemplate },
+    { weight: 1, arbitrary: flowTemplate },
+    { weight: 1, arbitrary: runnerTemplate },
+  )
   .filter((source) => source.includes(PLACEHOLDER));
 
 /** Values an attacker would send: quotes, substitutions, separators, escapes, NUL, huge. */
@@ -182,6 +321,7 @@ export const hostileValue = fc.oneof(
       .map((parts) => parts.join("")),
   },
   { weight: 1, arbitrary: fc.constant("a3s-canary") },
+  { weight: 1, arbitrary: fc.constant("a[$(a3s-canary)]") },
   {
     weight: 1,
     arbitrary: fc.constant(`'; a3s-canary; '$(a3s-canary)"\\${"x".repeat(20_000)}`),
