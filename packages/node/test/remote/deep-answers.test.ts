@@ -3,12 +3,10 @@
  * `__proto__` key, is that hook's failure (a fail-closed hook blocks), never an error out of
  * `engine.fire`.
  */
-import { createEvent, PROTOCOL } from "@a3s-lab/hooks-core";
-import { type ClientDuplexStream, credentials, Metadata } from "@grpc/grpc-js";
+import { createEvent } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
-import { loadHooksProto } from "../../src/grpc/hooks-proto.js";
 import { useHookServers } from "./hook-server-fixture.js";
+import { rawGrpcHook, rawWsHook } from "./raw-hook-clients.js";
 
 const TOKEN = "deep-answers-token";
 const { serve, cleanup } = useHookServers(TOKEN);
@@ -18,34 +16,13 @@ const bash = () =>
   createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } });
 
 /** A WebSocket client with one fail-closed PreToolUse hook that answers every event with `modified`. */
-async function wsHook(url: string, modified: string): Promise<void> {
-  const socket = new WebSocket(url, PROTOCOL);
-  cleanup.push(() => socket.terminate());
-  socket.on("error", () => {});
-  await new Promise((resolve) => socket.once("open", resolve));
-  const registered = new Promise<void>((resolve) => {
-    socket.on("message", (data) => {
-      const frame = JSON.parse(String(data)) as Record<string, string>;
-      if (frame.type === "Welcome") {
-        socket.send(
-          JSON.stringify({
-            type: "RegisterHookRequest",
-            id: "1",
-            eventType: "PreToolUse",
-            hookId: "h",
-            config: { failBehavior: "block" },
-          }),
-        );
-      } else if (frame.type === "RegisterHookResponse") resolve();
-      else if (frame.type === "HookEvent") {
-        socket.send(
-          `{"type":"HookResponse","hookId":"h","eventId":${JSON.stringify(frame.eventId)},"action":"continue","modified":${modified}}`,
-        );
-      }
-    });
-  });
-  socket.send(JSON.stringify({ type: "Hello", clientId: "ws", token: TOKEN, protocol: PROTOCOL }));
-  await registered;
+function wsHook(url: string, modified: string): Promise<void> {
+  return rawWsHook(
+    url,
+    { token: TOKEN, clientId: "ws", cleanup, failBehavior: "block" },
+    (eventId) =>
+      `{"type":"HookResponse","hookId":"h","eventId":${JSON.stringify(eventId)},"action":"continue","modified":${modified}}`,
+  );
 }
 
 describe("deep and prototype-bending answers from remote hooks", () => {
@@ -72,38 +49,16 @@ describe("deep and prototype-bending answers from remote hooks", () => {
 
   it("gRPC: a modified 100 000 levels deep fails the fail-closed hook, which blocks", async () => {
     const { engine, server } = await serve();
-    const stub = new (loadHooksProto().HookServiceClient)(
+    await rawGrpcHook(
       server.address,
-      credentials.createInsecure(),
-    ) as never as Record<string, (...args: unknown[]) => unknown> & { close(): void };
-    cleanup.push(() => stub.close());
-    const md = new Metadata();
-    md.set("authorization", `Bearer ${TOKEN}`);
-    md.set("x-a3s-client-id", "grpc");
-    // The stream first: the server may hold hook calls until the client's stream is open.
-    const call = stub.HookStream!.call(stub, md) as ClientDuplexStream<object, unknown>;
-    cleanup.push(() => call.cancel());
-    call.on("error", () => {});
-    const initial = await new Promise<Metadata>((resolve) => call.once("metadata", resolve));
-    const secret = initial.get("x-a3s-client-secret")[0];
-    if (secret !== undefined) md.set("x-a3s-client-secret", secret);
-    const registered = await new Promise((resolve) =>
-      stub.RegisterHook!.call(
-        stub,
-        { eventType: "PreToolUse", hookId: "h", config: { failBehavior: "FAIL_BEHAVIOR_BLOCK" } },
-        md,
-        (error: unknown) => resolve(error),
-      ),
-    );
-    expect(registered).toBe(null);
-    call.on("data", (event: { eventId: string }) => {
-      call.write({
+      { token: TOKEN, clientId: "grpc", cleanup, failBehavior: "block" },
+      (eventId) => ({
         hookId: "h",
-        eventId: event.eventId,
+        eventId,
         action: "CONTINUE",
         modified: Buffer.from(deepJson(100_000)),
-      });
-    });
+      }),
+    );
     const result = await engine.fire(bash());
     expect(result.action).toBe("block");
     expect(result.outcomes[0]!.error!.message).toContain(

@@ -4,12 +4,10 @@
  * answered. The stream ends, every firing the client owes takes its hook's fail behaviour,
  * and the audit record says the message was over the limit.
  */
-import { type AuditEvent, createEvent, PROTOCOL } from "@a3s-lab/hooks-core";
-import { type ClientDuplexStream, credentials, Metadata } from "@grpc/grpc-js";
+import { type AuditEvent, createEvent } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
-import { WebSocket } from "ws";
-import { loadHooksProto } from "../../src/grpc/hooks-proto.js";
 import { useHookServers } from "./hook-server-fixture.js";
+import { rawGrpcHook, rawWsHook } from "./raw-hook-clients.js";
 
 const TOKEN = "oversized-answers-token";
 const { serve, cleanup } = useHookServers(TOKEN);
@@ -18,66 +16,21 @@ const HUGE = "x".repeat(5_000_000);
 const bash = () =>
   createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } });
 
-async function grpcClient(address: string) {
-  const stub = new (loadHooksProto().HookServiceClient)(address, credentials.createInsecure(), {
-    "grpc.max_send_message_length": -1,
-  }) as never as Record<string, (...args: unknown[]) => unknown> & { close(): void };
-  cleanup.push(() => stub.close());
-  const md = new Metadata();
-  md.set("authorization", `Bearer ${TOKEN}`);
-  md.set("x-a3s-client-id", "grpc");
-  const call = stub.HookStream!.call(stub, md) as ClientDuplexStream<object, unknown>;
-  cleanup.push(() => call.cancel());
-  call.on("error", () => {});
-  const initial = await new Promise<Metadata>((resolve) => call.once("metadata", resolve));
-  md.set("x-a3s-client-secret", initial.get("x-a3s-client-secret")[0]!);
-  await new Promise((resolve) =>
-    stub.RegisterHook!.call(
-      stub,
-      { eventType: "PreToolUse", hookId: "h", config: { failBehavior: "FAIL_BEHAVIOR_BLOCK" } },
-      md,
-      resolve,
-    ),
-  );
-  call.on("data", (event: { eventId: string }) => {
-    call.write({ hookId: "h", eventId: event.eventId, action: "CONTINUE", reason: HUGE });
-  });
-}
+const options = (clientId: string) =>
+  ({ token: TOKEN, clientId, cleanup, failBehavior: "block" }) as const;
 
-async function wsClient(url: string) {
-  const socket = new WebSocket(url, PROTOCOL);
-  cleanup.push(() => socket.terminate());
-  socket.on("error", () => {});
-  await new Promise((resolve) => socket.once("open", resolve));
-  const registered = new Promise<void>((resolve) => {
-    socket.on("message", (data) => {
-      const frame = JSON.parse(String(data)) as Record<string, string>;
-      if (frame.type === "Welcome") {
-        socket.send(
-          JSON.stringify({
-            type: "RegisterHookRequest",
-            id: "1",
-            eventType: "PreToolUse",
-            hookId: "h",
-            config: { failBehavior: "block" },
-          }),
-        );
-      } else if (frame.type === "RegisterHookResponse") resolve();
-      else if (frame.type === "HookEvent") {
-        socket.send(
-          JSON.stringify({
-            type: "HookResponse",
-            hookId: "h",
-            eventId: frame.eventId,
-            reason: HUGE,
-          }),
-        );
-      }
-    });
-  });
-  socket.send(JSON.stringify({ type: "Hello", clientId: "ws", token: TOKEN, protocol: PROTOCOL }));
-  await registered;
-}
+const grpcClient = (address: string) =>
+  rawGrpcHook(address, options("grpc"), (eventId) => ({
+    hookId: "h",
+    eventId,
+    action: "BLOCK",
+    reason: HUGE,
+  }));
+
+const wsClient = (url: string) =>
+  rawWsHook(url, options("ws"), (eventId) =>
+    JSON.stringify({ type: "HookResponse", hookId: "h", eventId, action: "block", reason: HUGE }),
+  );
 
 describe.each([
   ["gRPC", (s: { address: string }) => grpcClient(s.address), /over the 4194304-byte limit/],
