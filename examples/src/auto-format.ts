@@ -1,4 +1,4 @@
-import type { A3sClient } from "@a3s-lab/box";
+import type { A3sClient, HookHandle } from "@a3s-lab/box";
 
 /** seed 000's formatter for each file extension. */
 export const formatters: Record<string, string> = {
@@ -14,7 +14,7 @@ export const formatters: Record<string, string> = {
  * session through `executeTool` (so the formatter's Bash call goes through the agent's hooks
  * too). Returns the hook's id.
  */
-export function autoFormat(client: A3sClient): string {
+export function autoFormat(client: A3sClient): HookHandle {
   return client.registerHook("PostToolUse", {
     matcher: { tool: "Write" },
     handler: async (event) => {

@@ -1,4 +1,4 @@
-import type { A3sClient } from "@a3s-lab/box";
+import type { A3sClient, HookHandle } from "@a3s-lab/box";
 
 /** What the hook asks the person at the keyboard. */
 export interface ConfirmationDialog {
@@ -17,7 +17,7 @@ export interface ConfirmationDialog {
 export function permissionEscalation(
   client: A3sClient,
   showConfirmationDialog: (dialog: ConfirmationDialog) => Promise<boolean>,
-): string {
+): HookHandle {
   return client.registerHook("PermissionRequest", {
     config: { timeoutMs: 35_000, failBehavior: "block" },
     handler: async (event) => {

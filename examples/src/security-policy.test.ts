@@ -15,7 +15,7 @@ const blocked: AuditEventOf<"blocked">[] = [];
 beforeAll(async () => {
   // `allow`: the commands that get past the hooks really run, so a miss would show.
   agent = await DemoAgent.start({ permission: "allow" });
-  hookId = securityPolicy(agent.client);
+  hookId = securityPolicy(agent.client).id;
   agent.client.setHookAuditLevel("info");
   agent.client.on("audit", (record) => {
     if (record.type === "blocked") blocked.push(record);

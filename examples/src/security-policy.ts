@@ -1,10 +1,10 @@
-import type { A3sClient } from "@a3s-lab/box";
+import type { A3sClient, HookHandle } from "@a3s-lab/box";
 
 /**
  * Seed 000, "Security Policy Hook": block execution of dangerous commands.
  * Returns the hook's id.
  */
-export function securityPolicy(client: A3sClient): string {
+export function securityPolicy(client: A3sClient): HookHandle {
   return client.registerHook("PreToolUse", {
     matcher: { tool: "Bash" },
     handler: async (event) => {

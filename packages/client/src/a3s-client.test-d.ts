@@ -1,4 +1,4 @@
-import type { HookResponse } from "@a3s-lab/hooks-core";
+import type { HookHandle, HookResponse } from "@a3s-lab/hooks-core";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   A3sClient,
@@ -30,9 +30,13 @@ describe("A3sClient types", () => {
     });
   });
 
-  it("returns the id synchronously", () => {
-    expectTypeOf(client.registerHook("Stop", () => undefined)).toBeString();
+  it("returns a disposable handle synchronously, like the engine's register", () => {
+    const hook = client.registerHook("Stop", () => undefined);
+    expectTypeOf(hook).toEqualTypeOf<HookHandle>();
+    expectTypeOf(hook.id).toBeString();
+    expectTypeOf(hook).toExtend<Disposable>();
     expectTypeOf(client.unregisterHook("x")).toBeBoolean();
+    expectTypeOf(client.unregisterHook(hook)).toBeBoolean();
   });
 
   it("accepts seed 000's response shapes and nothing else", () => {

@@ -74,7 +74,7 @@ describe("A3sClient registration", () => {
     const { engine, client, line } = setup();
     expect(client.state).toBe("idle");
     expect(line.openStreams).toBe(0);
-    const id = client.registerHook("PreToolUse", (event) =>
+    const { id } = client.registerHook("PreToolUse", (event) =>
       String(event.args.command).includes("rm -rf /")
         ? { action: "block", reason: "no" }
         : undefined,
@@ -86,6 +86,29 @@ describe("A3sClient registration", () => {
     expect(engine.list()).toMatchObject([{ name: id, source: `remote:${client.clientId}` }]);
     expect((await engine.fire(bash("rm -rf /"))).action).toBe("block");
     expect((await engine.fire(bash("ls"))).action).toBe("continue");
+  });
+
+  it("returns a handle like the engine's: unregister(), using, and the id for unregisterHook", async () => {
+    const { engine, client } = setup();
+    const hook = client.registerHook("PreToolUse", { id: "guard", handler: () => undefined });
+    expect([hook.id, hook.ids, `${hook}`]).toEqual(["guard", ["guard"], "guard"]);
+    await client.ready();
+    expect(engine.size()).toBe(1);
+    expect(hook.unregister()).toBe(true);
+    expect(hook.unregister()).toBe(false);
+    await client.ready();
+    expect(engine.size()).toBe(0);
+    {
+      using _scoped = client.registerHook("PreToolUse", { id: "scoped", handler: () => undefined });
+      await client.ready();
+      expect(engine.size()).toBe(1);
+    }
+    await client.ready();
+    expect(engine.size()).toBe(0);
+    // A handle removes only its own hook, not a later one under the same id.
+    const again = client.registerHook("PreToolUse", { id: "guard", handler: () => undefined });
+    expect(hook.unregister()).toBe(false);
+    expect(client.unregisterHook(again)).toBe(true);
   });
 
   it("checks a registration where it is written", () => {
@@ -158,9 +181,10 @@ describe("A3sClient registration", () => {
     const second = client.registerHook("PreToolUse", () => undefined);
     const error = await refused;
     expect(error.code).toBe("LIMIT_EXCEEDED");
-    expect(error.details.hookId).toBe(second);
+    expect(error.details.hookId).toBe(second.id);
     await client.ready();
     expect(engine.size()).toBe(1);
+    expect(second.unregister()).toBe(false);
     expect(client.unregisterHook(second)).toBe(false);
   });
 
@@ -205,7 +229,7 @@ describe("A3sClient registration", () => {
 
   it("lists its hooks with the agent's defaults and counters", async () => {
     const { engine, client } = setup({ engine: { defaultTimeoutMs: 1234 } });
-    const id = client.registerHook("PreToolUse", {
+    const { id } = client.registerHook("PreToolUse", {
       matcher: { tool: "Bash", pathPattern: "*.sh" },
       config: { priority: 3, name: "guard" },
       handler: () => ({ action: "block", reason: "no" }),
@@ -273,12 +297,12 @@ describe("A3sClient connection", () => {
     timers.advance(200);
     await ready;
     await client.ready();
-    expect(fresh.list().map((h) => h.name)).toEqual([second]);
+    expect(fresh.list().map((h) => h.name)).toEqual([second.id]);
   });
 
   it("removes on reconnect a hook unregistered while away", async () => {
     const { engine, client, line, timers } = setup({ hub: { reconnectWindowMs: 60_000 } });
-    const id = client.registerHook("PreToolUse", () => undefined);
+    const { id } = client.registerHook("PreToolUse", () => undefined);
     await client.ready();
     const reconnecting = nextState(client, "reconnecting");
     line.cut();
@@ -338,7 +362,7 @@ describe("A3sClient connection", () => {
 describe("A3sClient handlers", () => {
   it("answers a handler that throws with its fail behaviour and reports it", async () => {
     const { engine, client } = setup();
-    const id = client.registerHook("PreToolUse", {
+    const { id } = client.registerHook("PreToolUse", {
       config: { failBehavior: "block", name: "strict" },
       handler: () => {
         throw new Error("kaput");
@@ -417,7 +441,7 @@ describe("A3sClient handlers", () => {
   it("hands the handler its deadline and ids", async () => {
     const { engine, client } = setup({ engine: { defaultTimeoutMs: 3000 } });
     let seen: { deadline: number; hookId: string; eventId: string; sessionId: string } | undefined;
-    const id = client.registerHook("PreToolUse", (_event, ctx) => {
+    const { id } = client.registerHook("PreToolUse", (_event, ctx) => {
       seen = {
         deadline: ctx.deadline,
         hookId: ctx.hookId,

@@ -9,6 +9,7 @@ import {
   type GenerateResult,
   HookError,
   type HookEventNameInput,
+  type HookHandle,
   type SubscribeOptions,
   type Transport,
   type Unsubscribe,
@@ -156,24 +157,26 @@ export class A3sClientBase {
 
   /**
    * Register a hook; it runs here, in this process, when the agent fires a matching event.
-   * Returns the hook's id at once: the registration is queued until connected, and sent
-   * again after a reconnect if the agent lost it. Throws a `HookError` for an unknown event,
-   * a bad matcher or bad config; a refusal by the agent arrives as an `error` event.
+   * Returns a handle at once, like `HookEngine.register`'s: its `id`, `unregister()`, and
+   * `using` support. The registration is queued until connected, and sent again after a
+   * reconnect if the agent lost it. Throws a `HookError` for an unknown event, a bad matcher
+   * or bad config; a refusal by the agent arrives as an `error` event.
    *
    * @example
    * ```ts
-   * const id = client.registerHook("PreToolUse", {
+   * const hook = client.registerHook("PreToolUse", {
    *   matcher: { tool: "Bash" },
    *   handler: (event) =>
    *     String(event.args.command).includes("rm -rf /") ? { action: "block", reason: "no" } : undefined,
    *   config: { failBehavior: "block" },
    * });
+   * hook.unregister(); // or client.unregisterHook(hook.id)
    * ```
    */
   registerHook<N extends HookEventNameInput>(
     event: N,
     handlerOrOptions: HandlerOrOptions<N>,
-  ): string {
+  ): HookHandle {
     this.#assertOpen();
     const hook = toRegistration(event, handlerOrOptions as HandlerOrOptions<HookEventNameInput>);
     if (this.#hooks.has(hook.id)) {
@@ -181,8 +184,9 @@ export class A3sClientBase {
         path: ["id"],
       });
     }
+    const handle = this.#handle(hook);
     const signal = (handlerOrOptions as { signal?: AbortSignal }).signal;
-    if (signal?.aborted) return hook.id;
+    if (signal?.aborted) return handle;
     this.#hooks.set(hook.id, hook);
     if (signal) {
       const onAbort = () => this.unregisterHook(hook.id);
@@ -190,11 +194,30 @@ export class A3sClientBase {
       hook.detach = () => signal.removeEventListener("abort", onAbort);
     }
     this.#connection.kick();
-    return hook.id;
+    return handle;
   }
 
-  /** Remove one of this client's hooks. Returns false when it has no such hook. */
-  unregisterHook(id: string): boolean {
+  #handle(hook: SyncedHook): HookHandle {
+    const { id } = hook;
+    // A handle removes its own hook, never a later one registered again under the same id.
+    const unregister = () => this.#hooks.get(id) === hook && this.unregisterHook(id);
+    const handle: HookHandle & { toString(): string } = {
+      id,
+      ids: [id],
+      unregister,
+      [Symbol.dispose]: () => void unregister(),
+      // Code written when `registerHook` returned the id still reads it in a template string.
+      toString: () => id,
+    };
+    return handle;
+  }
+
+  /**
+   * Remove one of this client's hooks, by id or by the handle `registerHook` returned.
+   * Returns false when it has no such hook.
+   */
+  unregisterHook(idOrHandle: string | HookHandle): boolean {
+    const id = typeof idOrHandle === "string" ? idOrHandle : idOrHandle?.id;
     const hook = this.#hooks.get(id);
     if (!hook) return false;
     this.#hooks.delete(id);
@@ -236,9 +259,9 @@ export class A3sClientBase {
     handlerOrOptions: HandlerOrOptions<N>,
     fn?: () => T | PromiseLike<T>,
   ): TemporaryHook | Promise<Awaited<T>> {
-    const id = this.registerHook(event, handlerOrOptions);
+    const { id, unregister } = this.registerHook(event, handlerOrOptions);
     const remove = async () => {
-      if (this.unregisterHook(id) && this.state === "ready") await this.ready().catch(() => {});
+      if (unregister() && this.state === "ready") await this.ready().catch(() => {});
     };
     if (!fn) return { id, remove, [Symbol.asyncDispose]: remove };
     return (async (): Promise<Awaited<T>> => {

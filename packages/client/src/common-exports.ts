@@ -5,13 +5,12 @@
  * entry binds them to its platform. A test keeps the two entries' names equal.
  */
 export type { WebSocketTransportOptions } from "@a3s-lab/hooks-browser";
-export type { AuditConsole, AuditTrailOptions, LogAuditOptions } from "@a3s-lab/hooks-core";
-// What a page's (or a process's) own hooks did: a bounded trail, one-line text, the console.
-export { AuditTrail, formatAuditRecord, logAudit } from "@a3s-lab/hooks-core";
 // ── For SDK users ──────────────────────────────────────────────────────────────
 export type {
+  AuditConsole,
   AuditEvent,
   AuditLevel,
+  AuditTrailOptions,
   ContextWarningEvent,
   ExecuteToolResponse,
   FailBehavior,
@@ -23,6 +22,8 @@ export type {
   HookContext,
   HookEventMap,
   HookEventName,
+  HookHandle,
+  LogAuditOptions,
   ModelConfig,
   NotificationEvent,
   PermissionDeniedEvent,
@@ -49,7 +50,14 @@ export type {
   TransportOptions,
   UserPromptSubmitEvent,
 } from "@a3s-lab/hooks-core";
-export { DEFAULT_HOOK_PORT, HookError } from "@a3s-lab/hooks-core";
+// What a page's (or a process's) own hooks did: a bounded trail, one-line text, the console.
+export {
+  AuditTrail,
+  DEFAULT_HOOK_PORT,
+  formatAuditRecord,
+  HookError,
+  logAudit,
+} from "@a3s-lab/hooks-core";
 // ── For other libraries: platforms and transports ─────────────────────────────
 export { A3sClientBase } from "./a3s-client.js";
 export type { A3sClientEventName, A3sClientEvents } from "./client-events.js";

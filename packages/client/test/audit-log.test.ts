@@ -30,7 +30,7 @@ describe("writeAuditLog on an A3sClient", () => {
     dir = mkdtempSync(path.join(tmpdir(), "a3s-client-audit-"));
     const file = path.join(dir, "audit.jsonl");
     const log = writeAuditLog(client, file, { types: ["blocked"] });
-    const id = client.registerHook("Stop", () => ({ action: "block", reason: "not done yet" }));
+    const { id } = client.registerHook("Stop", () => ({ action: "block", reason: "not done yet" }));
     await client.ready();
     const event = createEvent("Stop", { sessionId: "s1", stopHookActive: false });
     expect((await engine.fire(event)).action).toBe("block");

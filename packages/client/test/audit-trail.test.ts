@@ -39,7 +39,7 @@ describe.each([
     client.setHookAuditLevel("info");
     const trail = new AuditTrail(client);
 
-    const id = client.registerHook("PreToolUse", {
+    const { id } = client.registerHook("PreToolUse", {
       matcher: { tool: "Bash" },
       handler: (event) =>
         String(event.args.command).startsWith("rm")

@@ -43,7 +43,7 @@ describe("seed 000's TypeScript SDK, as written", () => {
       "PreToolUse",
     ]);
     // The hook registered and unregistered at once never reached the agent.
-    expect(hooks.some((h) => h.id === seed.hookId)).toBe(false);
+    expect(hooks.some((h) => h.id === seed.hookId.id)).toBe(false);
   });
 
   it("blocks dangerous Bash commands and API keys in .env files", async () => {
