@@ -274,7 +274,7 @@ describe("a hook that cannot be started", () => {
       const engine = engineWith(
         commandHookRegistration(
           { event: "PreToolUse", command: "exit 0", name: "guard", failBehavior },
-          { shell: join(dir, "no-such-shell") },
+          { shell: join(dir, "no-such-directory", "sh") },
         ),
       );
       const failures: string[] = [];
@@ -591,6 +591,22 @@ describe("bad definitions and options", () => {
     const e = error(() => createCommandHook({ command: "ls" }, { maxOutputBytes: -1 }));
     expect(e.message).toMatch(/^options\.maxOutputBytes/);
   });
+
+  it.each(["/usr/bin/fish", "csh", "/usr/bin/python3", "/bin/busybox", "/bin/sh -e", ""])(
+    "refuses the shell %j, naming the option: templates are quoted for POSIX shells",
+    (shell) => {
+      const e = error(() => createCommandHook({ command: "ls" }, { shell }));
+      expect(e.code).toBe("INVALID_CONFIG");
+      expect(e.message).toMatch(/^options\.shell/);
+    },
+  );
+
+  it.each(["/bin/sh", "sh", "/usr/bin/bash", "dash", "/bin/ksh", "zsh", "mksh", "/bin/ash"])(
+    "accepts the shell %j",
+    (shell) => {
+      expect(() => createCommandHook({ command: "ls" }, { shell })).not.toThrow();
+    },
+  );
 
   it.each([
     ["defaultTimeout", "defaultTimeoutMs"],

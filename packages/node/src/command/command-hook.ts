@@ -50,8 +50,10 @@ export interface CommandHookOptions {
   drainTimeoutMs?: number;
   /**
    * The shell for the `command` form. Default `/bin/sh`. Template values are quoted by POSIX
-   * `sh` and bash rules (and checked against both), so it must be one of those shells (or
-   * dash, ksh, zsh); fish or csh read quotes differently and would let a value run.
+   * `sh` and bash rules (and checked against both), so it must be `sh`, `bash`, `dash`, `ksh`,
+   * `zsh`, `mksh` or `ash` (a path or a name, judged by its last part); anything else is
+   * refused with `INVALID_CONFIG`, since fish or csh read quotes differently and would let a
+   * value run.
    */
   shell?: string;
   /** Characters kept of one `{{variable}}` value; longer values are cut. Default 16 384. */
@@ -111,6 +113,12 @@ const MAX_SESSION_ID_ENV = 4096;
 /** Extra time the handler gives the engine to time a hook out first (so it reports `timeout`). */
 const ENGINE_SLACK = 500;
 
+/**
+ * Shells whose quoting `{{variables}}` are quoted for. fish and csh read quotes differently (a
+ * value would run), and `busybox` needs an applet name before `-c`.
+ */
+const POSIX_SHELLS = new Set(["sh", "bash", "dash", "ksh", "zsh", "mksh", "ash"]);
+
 const positiveInt = z.number().int().positive();
 const optionsSchema = z.object({
   projectDir: z.string().min(1).optional(),
@@ -123,7 +131,12 @@ const optionsSchema = z.object({
   defaultTimeout: renamedOption("defaultTimeoutMs"),
   killGrace: renamedOption("killGraceMs"),
   drainTimeout: renamedOption("drainTimeoutMs"),
-  shell: z.string().min(1).optional(),
+  shell: z
+    .string()
+    .refine((path) => POSIX_SHELLS.has(path.slice(path.lastIndexOf("/") + 1)), {
+      message: `must be a POSIX shell whose quoting the templates follow: ${[...POSIX_SHELLS].join(", ")} (a path or a name)`,
+    })
+    .optional(),
   templateValueLimit: positiveInt.optional(),
   onRun: z.custom<(r: CommandRunReport) => void>((f) => typeof f === "function").optional(),
 });
