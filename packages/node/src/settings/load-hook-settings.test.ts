@@ -1,12 +1,41 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadHookSettings } from "./load-hook-settings.js";
 import { trustProject } from "./project-trust.js";
 import { formatProblem } from "./settings-problem.js";
+
+/**
+ * A path that turns into something else the moment the loader first looks at it: right after a
+ * `stat` of it, or right before an `open`.
+ */
+const swap = vi.hoisted(() => ({
+  path: undefined as string | undefined,
+  run: () => {},
+}));
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs/promises")>();
+  const trigger = (path: unknown) => {
+    if (swap.path === undefined || String(path) !== swap.path) return;
+    swap.path = undefined;
+    swap.run();
+  };
+  return {
+    ...fs,
+    stat: async (...args: Parameters<typeof fs.stat>) => {
+      const st = await fs.stat(...args);
+      trigger(args[0]);
+      return st;
+    },
+    open: async (...args: Parameters<typeof fs.open>) => {
+      trigger(args[0]);
+      return fs.open(...args);
+    },
+  };
+});
 
 let root: string;
 let cwd: string;
@@ -338,6 +367,34 @@ describe("problems", () => {
       'warning: <root>/proto.json: hooks.constructor: unknown event "constructor"; its hooks are ignored',
     ]);
     expect(({} as Record<string, unknown>).hooks).toBeUndefined();
+  });
+
+  it("never read a file swapped for a FIFO after it was looked at", async () => {
+    const path = write(join(root, "swapped.json"), claude("Stop", "echo regular"));
+    let writer: ChildProcess | undefined;
+    swap.path = path;
+    swap.run = () => {
+      unlinkSync(path);
+      execFileSync("mkfifo", [path]);
+      // Blocks in open until a reader comes; a loader that reads the FIFO gets this hook.
+      writer = spawn(
+        "sh",
+        ["-c", 'printf %s "$1" > "$2"', "sh", JSON.stringify(claude("Stop", "echo fifo")), path],
+        {
+          stdio: "ignore",
+        },
+      );
+    };
+    try {
+      const settings = await loadHookSettings({ cwd, home, files: [path], defaults: false });
+      expect(swap.path).toBeUndefined();
+      expect(settings.hooks.map((h) => h.definition.command)).not.toContain("echo fifo");
+      expect(lines(settings).map((l) => l.replace(root, "<root>"))).toEqual([
+        "error: <root>/swapped.json: not a regular file",
+      ]);
+    } finally {
+      writer?.kill("SIGKILL");
+    }
   });
 
   it("follow a symlinked settings file and still call it a project file", async () => {

@@ -1,4 +1,5 @@
-import { readFile, realpath, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
@@ -215,6 +216,40 @@ function mergeOptions(settings: HookSettings, file: LoadedFile): void {
   }
 }
 
+/**
+ * A settings file's text, opened once and judged by its descriptor: a repository can plant (or
+ * swap in, between a check by name and a read) a FIFO or a device that would block a read
+ * forever. `O_NONBLOCK` keeps the open itself from waiting for a FIFO's writer; the read stops
+ * one byte past the limit, so a file that grows after the check is still refused.
+ */
+async function readRegularFile(
+  path: string,
+  maxBytes: number,
+): Promise<string | { problem: string }> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return { problem: "not a regular file" };
+    if (st.size > maxBytes) {
+      return { problem: `the file is ${st.size} bytes; the limit is ${maxBytes}` };
+    }
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - length));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      length += bytesRead;
+      if (length > maxBytes)
+        return { problem: `the file grew past the limit of ${maxBytes} bytes` };
+    }
+    return Buffer.concat(chunks, length).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedFile> {
   const info: SettingsFileInfo = {
     path: candidate.path,
@@ -234,12 +269,10 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
   };
   let text: string;
   try {
-    const st = await stat(candidate.path);
+    const read = await readRegularFile(candidate.path, maxBytes);
     info.exists = true;
-    // Never read a FIFO or a device a repository planted: it could block forever.
-    if (!st.isFile()) return fail("not a regular file");
-    if (st.size > maxBytes) return fail(`the file is ${st.size} bytes; the limit is ${maxBytes}`);
-    text = await readFile(candidate.path, "utf8");
+    if (typeof read !== "string") return fail(read.problem);
+    text = read;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !candidate.explicit) return out;
