@@ -133,4 +133,37 @@ describe("HookRunner", () => {
       duration: expect.any(Number),
     });
   });
+
+  it("cuts long text in what it sends: a block's reason, a failure's error", () => {
+    const { r, sent } = runner(() => ({ action: "block", reason: "r".repeat(10_000) }));
+    r.handle(firing());
+    expect(sent[0]).toEqual({
+      hookId: "h",
+      eventId: "e1",
+      action: "block",
+      reason: `${"r".repeat(8192)}… (1808 more characters)`,
+    });
+    const failing = runner(() => {
+      throw new Error("e".repeat(9000));
+    });
+    failing.r.handle(firing());
+    expect(failing.sent[0]!.error).toBe(`${"e".repeat(8192)}… (808 more characters)`);
+  });
+
+  it("fails the hook with LIMIT_EXCEEDED when modified is too big to send", () => {
+    const { r, sent, errors } = runner(() => ({
+      action: "continue",
+      modified: { args: { command: "y".repeat(4_000_000) } },
+    }));
+    r.handle(firing());
+    expect(sent).toEqual([
+      {
+        hookId: "h",
+        eventId: "e1",
+        action: "continue",
+        error: expect.stringMatching(/^HookResponse\.modified: \d+ bytes of JSON/),
+      },
+    ]);
+    expect(errors.map((e) => e.code)).toEqual(["LIMIT_EXCEEDED"]);
+  });
 });
