@@ -7,6 +7,7 @@ export default defineConfig({
     index: "src/index.ts",
     "grpc-client": "src/grpc-client.ts",
     otel: "src/otel.ts",
+    internal: "src/internal.ts",
     cli: "src/cli/main.ts",
   },
   format: ["esm", "cjs"],

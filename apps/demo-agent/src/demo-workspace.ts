@@ -1,6 +1,6 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { shellQuote } from "@a3s-lab/hooks-node";
+import { shellQuote } from "@a3s-lab/hooks-node/internal";
 import { AgentError } from "./agent-error.js";
 
 /** The folder, inside the working directory, that holds the scenario's own files. */

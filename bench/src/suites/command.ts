@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { HookEngine } from "@a3s-lab/hooks-core";
-import { CommandHook, shellQuote, toHookInput } from "@a3s-lab/hooks-node";
+import { commandHookRegistration, toHookInput } from "@a3s-lab/hooks-node";
+import { shellQuote } from "@a3s-lab/hooks-node/internal";
 import { BenchError } from "../bench-error.js";
 import { alternate } from "../cross/alternate.js";
 import { rawSpawn, rawSpawnAll } from "../cross/raw-spawn.js";
@@ -32,14 +33,12 @@ export const commandSuite: Suite = {
     const options = { projectDir: benchRoot };
     const one = new HookEngine();
     one.register(
-      new CommandHook({ command, name: "approve" }, options).registration({ event: "PreToolUse" }),
+      commandHookRegistration({ event: "PreToolUse", command, name: "approve" }, options),
     );
     const many = new HookEngine();
     for (let i = 0; i < HOOKS; i++) {
       many.register(
-        new CommandHook({ command, name: `approve-${i}` }, options).registration({
-          event: "PreToolUse",
-        }),
+        commandHookRegistration({ event: "PreToolUse", command, name: `approve-${i}` }, options),
       );
     }
 

@@ -4,17 +4,14 @@
  * page's hooks did. No Node built-ins: it bundles for browsers.
  */
 
-// ── For other libraries: the endpoint's close codes and URL rules ─────────────
-// WS_CLOSE_CODES is the protocol's, defined in core; kept here for code that imported it from this package.
-export { WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
-// ── For pages: what their hooks did, kept, shown and logged ──────────────────
+// ── For hosts: what a page's hooks did, kept, shown and logged ─────────────────
 // They live in core, which every runtime has; kept here for code that imported them from this package.
 export type { AuditConsole, AuditTrailOptions, LogAuditOptions } from "@a3s-lab/hooks-core";
 export { AuditTrail, formatAuditRecord, logAudit } from "@a3s-lab/hooks-core";
-// ── For other libraries (continued) ───────────────────────────────────────────
+
+// ── For transports: the WebSocket transport, its close codes, its URL rules ──────
 export { closeError } from "./close-error.js";
 export type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
-// ── For SDK users ──────────────────────────────────────────────────────────────
 export type { WebSocketTransportOptions } from "./websocket-transport.js";
 export { createWebSocketTransport } from "./websocket-transport.js";
 export { webSocketUrl } from "./websocket-url.js";

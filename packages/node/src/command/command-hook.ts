@@ -88,7 +88,7 @@ export interface CommandRunReport {
   notes: string[];
 }
 
-/** What {@link CommandHook.registration} needs besides the command. */
+/** What `commandHookRegistration` needs besides the command definition. */
 export interface CommandRegistrationSpec<N extends HookEventNameInput = HookEventNameInput> {
   event: N;
   matcher?: Matcher | undefined;
@@ -142,14 +142,9 @@ const optionsSchema = z.object({
 });
 
 /**
- * A command hook: a shell command (or argv) spawned per event, speaking Claude Code's
- * protocol (JSON on stdin; exit code 0 / 2 / other; JSON or text on stdout).
- *
- * @example
- * ```ts
- * const hook = new CommandHook({ command: "./hooks/check-bash.sh", timeout: 10 }, { projectDir: "/repo" });
- * engine.register(hook.registration({ event: "PreToolUse", matcher: "Bash" }));
- * ```
+ * The executor behind `commandHookRegistration` (from `@a3s-lab/hooks-node/internal`): a shell
+ * command (or argv) spawned per event, speaking Claude Code's protocol (JSON on stdin; exit
+ * code 0 / 2 / other; JSON or text on stdout). `run` reports everything about one run.
  */
 export class CommandHook {
   readonly definition: CommandHookDefinition;

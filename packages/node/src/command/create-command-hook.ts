@@ -6,7 +6,7 @@ import {
   type CommandRegistrationSpec,
 } from "./command-hook.js";
 
-/** Make a {@link CommandHook}: the executor behind a command definition. */
+/** Internal: the executor behind a command definition (tests and the CLI use it directly). */
 export function createCommandExecutor(
   definition: CommandHookDefinition,
   options?: CommandHookOptions,
@@ -14,19 +14,7 @@ export function createCommandExecutor(
   return new CommandHook(definition, options);
 }
 
-/**
- * Turn a command definition into a core hook handler.
- *
- * @example
- * ```ts
- * engine.register({
- *   event: "PreToolUse",
- *   matcher: "Bash",
- *   timeout: 10_000,
- *   handler: createCommandHook({ type: "command", command: "./hooks/check-bash.sh", timeout: 10 }),
- * });
- * ```
- */
+/** Internal: a command definition as a bare core handler, without its timeout or name. */
 export function createCommandHook(
   definition: CommandHookDefinition,
   options?: CommandHookOptions,
@@ -35,8 +23,11 @@ export function createCommandHook(
 }
 
 /**
- * A complete core registration for a command hook: event, matcher, handler, timeout (ms),
- * fail behaviour, priority, name and source.
+ * The way to run a shell command as a hook: a command definition (the shape of a Claude Code
+ * settings entry, `timeout` in seconds) plus the event and matcher, as a complete core
+ * registration (handler, `timeoutMs`, fail behaviour, priority, name and source) to pass to
+ * `engine.register`. Options shared by many command hooks (project directory, environment,
+ * output caps, …) go in the second argument.
  *
  * @example
  * ```ts
