@@ -1,16 +1,12 @@
 /**
  * What both entries of `@a3s-lab/box` export, Node's (`index.ts`) and browsers'
- * (`browser.ts`): the types SDK users write hooks with, and the pieces other libraries build
- * platforms and transports from. `A3sClient` and `createWebSocketTransport` are not here: each
- * entry binds them to its platform. A test keeps the two entries' names equal.
+ * (`browser.ts`). `A3sClient` and `createWebSocketTransport` are not here: each entry binds
+ * them to its platform. A test keeps the two entries' names equal.
  */
-export type { WebSocketTransportOptions } from "@a3s-lab/hooks-browser";
-// ── For SDK users ──────────────────────────────────────────────────────────────
+
+// ── For hook authors: events, responses, registrations ─────────────────────────
+
 export type {
-  AuditConsole,
-  AuditEvent,
-  AuditLevel,
-  AuditTrailOptions,
   ContextWarningEvent,
   ExecuteToolResponse,
   FailBehavior,
@@ -23,7 +19,6 @@ export type {
   HookEventMap,
   HookEventName,
   HookHandle,
-  LogAuditOptions,
   ModelConfig,
   NotificationEvent,
   PermissionDeniedEvent,
@@ -45,26 +40,13 @@ export type {
   ToolArgs,
   ToolMatcher,
   ToolResult,
-  Transport,
-  TransportFactory,
-  TransportOptions,
   UserPromptSubmitEvent,
 } from "@a3s-lab/hooks-core";
-// What a page's (or a process's) own hooks did: a bounded trail, one-line text, the console.
-export {
-  AuditTrail,
-  DEFAULT_HOOK_PORT,
-  formatAuditRecord,
-  HookError,
-  logAudit,
-} from "@a3s-lab/hooks-core";
-// ── For other libraries: platforms and transports ─────────────────────────────
-export { A3sClientBase } from "./a3s-client.js";
+export { DEFAULT_HOOK_PORT, HookError } from "@a3s-lab/hooks-core";
 export type { A3sClientEventName, A3sClientEvents } from "./client-events.js";
 export { HookEvent, HookResponse } from "./hook-values.js";
 export type {
   A3sClientOptions,
-  ClientPlatform,
   ConnectionState,
   HandlerOrOptions,
   RemoteHookConfig,
@@ -74,3 +56,21 @@ export type {
   RemoteHookOptions,
   TemporaryHook,
 } from "./types.js";
+
+// ── For hosts: what this process's hooks did, kept, shown and logged ───────────
+
+export type {
+  AuditConsole,
+  AuditEvent,
+  AuditLevel,
+  AuditTrailOptions,
+  LogAuditOptions,
+} from "@a3s-lab/hooks-core";
+export { AuditTrail, formatAuditRecord, logAudit } from "@a3s-lab/hooks-core";
+
+// ── For transports: the client on another platform, or over another transport ──
+
+export type { WebSocketTransportOptions } from "@a3s-lab/hooks-browser";
+export type { Transport, TransportFactory, TransportOptions } from "@a3s-lab/hooks-core";
+export { A3sClientBase } from "./a3s-client.js";
+export type { ClientPlatform } from "./types.js";
