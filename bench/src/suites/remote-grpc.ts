@@ -124,7 +124,8 @@ export const remoteGrpcSuite: Suite = {
                 median: load.raw.cpuPerMessage,
                 cpu: load.raw.cpuPerMessage,
               },
-              goal: goals.cpuAtMost(50_000, "≤ 50 µs"),
+              // The echo's CPU, measured in the same run, not a fixed number: machines differ.
+              goal: goals.ratioAtMost(1.5, "≤ 1.5× the echo's"),
               smoke: profile.smoke,
               note: "CPU time (user + system) of the agent process over the pipelined run, per event; the client's CPU is in its own process and not counted.",
             }),
