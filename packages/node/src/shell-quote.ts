@@ -10,6 +10,7 @@ import {
   RUNNERS,
   SHELL_FLAGS,
   SHELL_OPTIONS_WITH_ARGUMENT,
+  SHELL_SHORT_FLAGS,
   SHELLS,
   SPECIAL_VARIABLES,
 } from "./shell-words.js";
@@ -194,6 +195,15 @@ function endWord(l: Level, source: string, end: number): void {
 
 /** An argument of the running simple command ends. */
 function argument(l: Level, text: string): void {
+  if (text === "{") {
+    // `function f {` and `coproc NAME {`: a body whose first word is a command.
+    endCommand(l);
+    l.atCommand = true;
+    l.code = undefined;
+    l.options = undefined;
+    l.phase = "rest";
+    return;
+  }
   l.argumentCount++;
   if (l.code === "[[" && text === "]]") l.code = undefined;
   if (l.options?.option.test(text) && (l.phase !== "rest" || !l.options.leading)) l.phase = "code";
@@ -235,10 +245,11 @@ function options(r: Runner, text: string, scan: Scan): void {
     r.phase = r.code ? "code" : "script";
   } else if (/^[-+][A-Za-z]+$/.test(word)) {
     const letters = word.slice(1);
-    const withArgument = /[oO]/.exec(letters);
-    if (word[0] === "+" && /[cs]/.test(letters)) r.phase = "opaque";
-    else if (withArgument && withArgument.index !== letters.length - 1) r.phase = "opaque";
-    else if (withArgument) r.phase = "option-argument";
+    if (!SHELL_SHORT_FLAGS.test(letters) || (word[0] === "+" && /[cs]/.test(letters))) {
+      r.phase = "opaque";
+    } else if (/[oO]$/.test(letters)) {
+      r.phase = "option-argument";
+    }
     if (word[0] === "-") {
       r.code ||= letters.includes("c");
       r.stdin ||= letters.includes("s");
@@ -312,6 +323,8 @@ function checkArgument(l: Level, text: string): void {
     if (Object.hasOwn(EVALUATES, base) || RUNNERS.has(base)) {
       evaluates(`\`${base}\` run by \`${l.runner.name}\``);
     }
+    // `set -- {{v}}; nice "$1"`: the expansion could be the program.
+    if (expands(text)) evaluates(`an expansion in the arguments of \`${l.runner.name}\``);
   }
 }
 

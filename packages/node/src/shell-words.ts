@@ -32,6 +32,12 @@ export const RUNNERS = new Set(
     .split(" "),
 );
 
+/**
+ * Short options that take no argument in every shell of {@link SHELLS} (`-o` and `-O` take the
+ * next word); any other letter (mksh's `-T dir`, ksh's `-R file`, …) is not followed.
+ */
+export const SHELL_SHORT_FLAGS = /^[abcefhiklmnprstuvxBCEHP]*[oO]?$/;
+
 /** Long options of bash that take no argument; any other long option is not followed. */
 export const SHELL_FLAGS = new Set(
   "--norc --noprofile --posix --login --noediting --restricted --verbose".split(" "),
@@ -69,6 +75,9 @@ export const EVALUATES: Readonly<Record<string, string>> = {
   trap: "code",
   alias: "code",
   enable: "builtins loaded from files",
+  hash: "which file a command name runs (`hash -p`)",
+  xargs: "its standard input as command lines",
+  parallel: "its standard input as command lines",
 };
 
 /** Options of `declare`, `typeset`, `local`, `export`, `readonly`: integer, array, name reference. */

@@ -86,6 +86,12 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`nice -n 5 ${V} CANARY`, "touch", "nice"],
     [`timeout 5 ${V} CANARY`, "touch", "timeout"],
     [`command -p ${V} CANARY`, "touch", "command"],
+    [`set -- ${V}; nice -n 5 "$1" CANARY`, "touch", "nice"],
+    [`printf %s ${V} | xargs -I{} {} CANARY`, "touch", "xargs"],
+    [`set -- ${V}; hash -p "$1" ls; ls CANARY`, "/usr/bin/touch", "hash"],
+    [`set -- ${V}; function f { eval "$1"; }; f "$1"`, "touch CANARY", "eval"],
+    [`set -- ${V}; coproc c { eval "$1"; }; wait`, "touch CANARY", "eval"],
+    [`mksh -T /dev/null -c ${V}`, "touch CANARY", "-c code"],
     // A value that is the output of a command substitution still lands where that sits.
     [`$(printf %s ${V}) CANARY`, "touch", "command name"],
     [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],

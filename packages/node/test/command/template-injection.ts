@@ -232,6 +232,10 @@ const evaluating = fc.constantFrom(
   'eval "$X"',
   'bash -c "$X"',
   'echo "$X" | bash',
+  'nice -n 5 "$X"',
+  'printf %s "$X" | xargs -I{} {}',
+  'hash -p "$X" ls; ls',
+  'function f { eval "$X"; }; f',
   "$X",
   ":",
 );
