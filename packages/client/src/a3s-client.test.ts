@@ -122,9 +122,11 @@ describe("A3sClient registration", () => {
       }
       throw new Error("did not throw");
     };
-    expect(fails(() => client.registerHook("PreToolUze" as HookEventName, handler)).code).toBe(
+    const typo = fails(() => client.registerHook("PreToolUze" as HookEventName, handler));
+    expect([typo.code, typo.message]).toEqual([
       "UNKNOWN_EVENT",
-    );
+      'event: unknown event name "PreToolUze" (did you mean "PreToolUse"?)',
+    ]);
     const badRegex = fails(() => client.registerHook("PreToolUse", { matcher: "((", handler }));
     expect(badRegex.code).toBe("INVALID_PATTERN");
     expect(badRegex.message).toContain("matcher");

@@ -9,7 +9,7 @@ import {
   resolveEventName,
   type ToolMatcher,
 } from "@a3s-lab/hooks-core";
-import { compileMatcher, parseOrThrow, randomId } from "@a3s-lab/hooks-core/internal";
+import { compileMatcher, parseOrThrow, randomId, suggestEvent } from "@a3s-lab/hooks-core/internal";
 import * as z from "zod/mini";
 import type { SyncedHook } from "./hook-sync.js";
 import type {
@@ -58,9 +58,12 @@ export function toRegistration(
 ): SyncedHook {
   const event = typeof eventName === "string" ? resolveEventName(eventName) : undefined;
   if (!event) {
-    throw new HookError("UNKNOWN_EVENT", `event: unknown event name ${JSON.stringify(eventName)}`, {
-      path: ["event"],
-    });
+    const name = String(eventName);
+    throw new HookError(
+      "UNKNOWN_EVENT",
+      `event: unknown event name ${JSON.stringify(eventName)}${suggestEvent(name)}`,
+      { path: ["event"] },
+    );
   }
   if (typeof (handlerOrOptions as { matcher?: unknown })?.matcher === "function") {
     throw new HookError(

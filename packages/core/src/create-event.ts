@@ -1,6 +1,7 @@
 import { eventSchemas, type HookEventMap, type HookEventName } from "./event-schemas.js";
 import { resolveEventName } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
+import { suggestEvent } from "./suggest-event.js";
 import { type ValidationResult, validate } from "./validation.js";
 
 /** What a caller passes to {@link createEvent}: the event without the fields it fills in. */
@@ -55,9 +56,11 @@ export function tryCreateEvent<E extends HookEventName>(
   if (!canonical) {
     return {
       success: false,
-      error: new HookError("UNKNOWN_EVENT", `unknown event name ${JSON.stringify(name)}`, {
-        path: ["eventType"],
-      }),
+      error: new HookError(
+        "UNKNOWN_EVENT",
+        `unknown event name ${JSON.stringify(name)}${typeof name === "string" ? suggestEvent(name) : ""}`,
+        { path: ["eventType"] },
+      ),
     };
   }
   if (init === null || typeof init !== "object" || Array.isArray(init)) {
@@ -91,7 +94,7 @@ export function validateEvent(value: unknown): ValidationResult<HookEventMap[Hoo
       success: false,
       error: new HookError(
         "UNKNOWN_EVENT",
-        `eventType: unknown event name ${JSON.stringify(type)}`,
+        `eventType: unknown event name ${JSON.stringify(type)}${typeof type === "string" ? suggestEvent(type) : ""}`,
         {
           path: ["eventType"],
         },

@@ -93,7 +93,9 @@ describe("HookEngine.register", () => {
       engine.register({ event: "PreToolUze" as never, handler: () => undefined }),
     );
     expect(unknown.code).toBe("UNKNOWN_EVENT");
-    expect(unknown.message).toContain('"PreToolUze"');
+    expect(unknown.message).toBe(
+      'registration.event: unknown event name "PreToolUze" (did you mean "PreToolUse"?)',
+    );
     const regex = thrown(() =>
       engine.register({ event: "PreToolUse", matcher: "Bash(", handler: () => undefined }),
     );

@@ -17,6 +17,7 @@ export type { MergeOptions, OutcomeInput, OutcomeStatus } from "./merge.js";
 export { emptyResult, mergeOutcomes, ResultFolder } from "./merge.js";
 export type { ValidRegistration } from "./registration.js";
 export { normalizeRegistration } from "./registration.js";
+export { suggestEvent } from "./suggest-event.js";
 export type { CompiledTemplate, Escaper, PlaceholderContext } from "./template.js";
 export { compileTemplate, renderTemplate } from "./template.js";
 export { defaultTimers, sleep } from "./timers.js";

@@ -1,6 +1,9 @@
-import { hookEventNames } from "@a3s-lab/hooks-core";
+import { hookEventNames } from "./event-spec.js";
 
-/** ` (did you mean "PreToolUse"?)` for a near miss, or "". */
+/**
+ * ` (did you mean "PreToolUse"?)` for a near miss of an event name (case, `_`, `-` and spaces
+ * ignored; at most two edits away), or "". Appended to every "unknown event name" message.
+ */
 export function suggestEvent(name: string): string {
   const flat = (s: string) => s.toLowerCase().replaceAll(/[_\-\s]/g, "");
   const target = flat(name);

@@ -5,7 +5,7 @@ import {
   resolveEventName,
   tryCreateEvent,
 } from "@a3s-lab/hooks-core";
-import { suggestEvent } from "../settings/suggest-event.js";
+import { suggestEvent } from "@a3s-lab/hooks-core/internal";
 import { CliError } from "./cli-error.js";
 
 const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };

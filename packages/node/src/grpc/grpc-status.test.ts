@@ -1,7 +1,7 @@
 import { HookError } from "@a3s-lab/hooks-core";
 import { Metadata, status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { fromStatus, grpcStatusOf, toStatus } from "./grpc-status.js";
+import { fromStatus, grpcStatusOf, protoFieldNames, toStatus } from "./grpc-status.js";
 
 describe("gRPC status mapping", () => {
   it("maps HookError codes to the statuses the protocol documents", () => {
@@ -32,5 +32,31 @@ describe("gRPC status mapping", () => {
       "UNAVAILABLE",
     );
     expect(fromStatus({ code: status.DATA_LOSS, details: "x" }).code).toBe("INTERNAL");
+  });
+
+  it("names request fields as hooks.proto does, and leaves other text alone", () => {
+    expect(protoFieldNames('RegisterHookRequest.eventType: unknown event name "x"')).toBe(
+      'RegisterHookRequest.event_type: unknown event name "x"',
+    );
+    expect(
+      protoFieldNames("registration.matcher.pathPattern: bad; config.timeoutMs: too big"),
+    ).toBe("registration.matcher.path_pattern: bad; config.timeout_ms: too big");
+    expect(protoFieldNames("hooks[0].failBehavior: no")).toBe("hooks[0].fail_behavior: no");
+    for (const text of [
+      "x-a3s-client-id: expected an id",
+      "hook myGuard failed: eventType was odd",
+      "the hook server is closing",
+    ]) {
+      expect(protoFieldNames(text)).toBe(text);
+    }
+  });
+
+  it("renames fields only in errors about a field", () => {
+    const about = new HookError("INVALID_CONFIG", "RegisterHookRequest.hookId: bad", {
+      path: ["RegisterHookRequest", "hookId"],
+    });
+    expect(toStatus(about).details).toBe("RegisterHookRequest.hook_id: bad");
+    const other = new HookError("HANDLER_FAILED", "myTool: exploded");
+    expect(toStatus(other).details).toBe("myTool: exploded");
   });
 });

@@ -43,12 +43,35 @@ export function grpcStatusOf(code: HookErrorCode): status {
   return STATUS_OF[code] ?? status.INTERNAL;
 }
 
-/** A HookError as a gRPC status, with the exact code in the `x-a3s-error-code` trailer. */
+// A field path that starts a message or one of its "; "-joined issues: `Request.eventType: …`.
+const FIELD_PATH = /(^|; )([A-Za-z]\w*(?:\.[A-Za-z]\w*|\[\d+\])*)(?=: )/g;
+
+/**
+ * A message about request fields with the fields as hooks.proto spells them
+ * (`RegisterHookRequest.event_type`, `matcher.path_pattern`) instead of their JSON names, so a
+ * gRPC client in any language reads the names it sent. Message names (capitalised) stay.
+ */
+export function protoFieldNames(message: string): string {
+  return message.replace(FIELD_PATH, (_, start: string, path: string) => {
+    const proto = path.replace(
+      /(^|\.)([a-z]\w*)/g,
+      (_s, dot: string, field: string) =>
+        dot + field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+    );
+    return start + proto;
+  });
+}
+
+/**
+ * A HookError as a gRPC status, with the exact code in the `x-a3s-error-code` trailer. An
+ * error about a request field names it as hooks.proto does.
+ */
 export function toStatus(error: unknown): Partial<StatusObject> {
   const e = HookError.from(error);
   const metadata = new Metadata();
   metadata.set(WIRE_HEADERS.errorCode, e.code);
-  return { code: grpcStatusOf(e.code), details: e.message, metadata };
+  const details = e.path?.length ? protoFieldNames(e.message) : e.message;
+  return { code: grpcStatusOf(e.code), details, metadata };
 }
 
 /** A failed call's status as a HookError: the trailer's code when present, else by status. */

@@ -4,7 +4,12 @@ import {
   resolveEventName,
   type ToolMatcher,
 } from "@a3s-lab/hooks-core";
-import { compileMatcher, describeValue, formatPath } from "@a3s-lab/hooks-core/internal";
+import {
+  compileMatcher,
+  describeValue,
+  formatPath,
+  suggestEvent,
+} from "@a3s-lab/hooks-core/internal";
 import type { z } from "zod";
 import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
 import { CommandTemplate } from "../command/command-template.js";
@@ -23,7 +28,6 @@ import {
   settingsCommandSchema,
   settingsOptionsShape,
 } from "./settings-schema.js";
-import { suggestEvent } from "./suggest-event.js";
 
 /** Where a `hooks` block sits. */
 export interface HooksBlockContext {

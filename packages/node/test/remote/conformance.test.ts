@@ -10,9 +10,10 @@ import { createGrpcTransport } from "../../src/grpc/grpc-transport.js";
 import { defineConformanceSuite, type TransportKit } from "./conformance.js";
 
 const kits: TransportKit[] = [
-  { name: "gRPC", create: (options) => createGrpcTransport(options) },
+  { name: "gRPC", fieldNames: "proto", create: (options) => createGrpcTransport(options) },
   {
     name: "WebSocket",
+    fieldNames: "json",
     create: (options) => createWebSocketTransport({ ...options, WebSocket }),
   },
 ];

@@ -21,6 +21,8 @@ import { useHookServers } from "./hook-server-fixture.js";
 /** How a scenario reaches the server: one client transport per kind. */
 export interface TransportKit {
   name: string;
+  /** How the transport spells fields in errors: the proto's names (gRPC) or JSON's (WebSocket). */
+  fieldNames: "proto" | "json";
   /** A transport to `address` (the server's `host:port`) as `clientId`. */
   create(options: { address: string; clientId: string; token?: string }): Transport;
 }
@@ -145,19 +147,40 @@ export function defineConformanceSuite(kit: TransportKit): void {
   });
 
   describe("hostile input", () => {
-    it("answers an unknown event type and a bad matcher with an error naming the field", async () => {
+    it("answers an unknown event type and a bad matcher with an error naming the field as the client's wire spells it", async () => {
       const { engine, server } = await serve();
       const t = transport(server);
       await stream(t, () => {});
+      const field = (json: string, proto: string) => (kit.fieldNames === "proto" ? proto : json);
       await expect(t.call("RegisterHook", { eventType: "Explode" })).rejects.toMatchObject({
         code: "UNKNOWN_EVENT",
-        message: 'RegisterHookRequest.eventType: unknown event name "Explode"',
+        message: `RegisterHookRequest.${field("eventType", "event_type")}: unknown event name "Explode"`,
+      });
+      await expect(t.call("RegisterHook", { eventType: "PreToolUze" })).rejects.toMatchObject({
+        code: "UNKNOWN_EVENT",
+        message: `RegisterHookRequest.${field("eventType", "event_type")}: unknown event name "PreToolUze" (did you mean "PreToolUse"?)`,
+      });
+      await expect(t.call("ListHooks", { eventType: "Stpo" })).rejects.toMatchObject({
+        code: "UNKNOWN_EVENT",
+        message: `ListHooksRequest.${field("eventType", "event_type")}: unknown event name "Stpo" (did you mean "Stop"?)`,
+      });
+      const badPattern = t.call("RegisterHook", {
+        eventType: "PreToolUse",
+        matcher: { commandPattern: "([" },
+      });
+      await expect(badPattern).rejects.toMatchObject({
+        code: "INVALID_PATTERN",
+        message: expect.stringContaining(
+          field("matcher.commandPattern", "matcher.command_pattern"),
+        ),
       });
       await expect(
-        t.call("RegisterHook", { eventType: "PreToolUse", matcher: { commandPattern: "([" } }),
+        t.call("RegisterHook", { eventType: "PreToolUse", hookId: "a b" }),
       ).rejects.toMatchObject({
-        code: "INVALID_PATTERN",
-        message: expect.stringContaining("commandPattern"),
+        code: "INVALID_CONFIG",
+        message: expect.stringMatching(
+          new RegExp(`^RegisterHookRequest\\.${field("hookId", "hook_id")}: `),
+        ),
       });
       expect(await t.call("UnregisterHook", { hookId: "nope" })).toEqual({ removed: false });
       expect(engine.size()).toBe(0);
