@@ -301,7 +301,7 @@ describe("a hook that cannot be started", () => {
       const stdout = await new Promise<string>((resolveRun, reject) =>
         execFile(
           "sh",
-          ["-c", 'ulimit -n 64 && exec "$@"', "sh", ...node, failBehavior],
+          ["-c", 'ulimit -n 256 && exec "$@"', "sh", ...node, failBehavior],
           { cwd: resolve(import.meta.dirname, "../.."), timeout: 60_000 },
           (error, out) => (error ? reject(error) : resolveRun(out)),
         ),
