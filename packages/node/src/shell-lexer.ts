@@ -127,9 +127,10 @@ function endWord(l: Level, source: string, end: number): void {
   const base = name.slice(name.lastIndexOf("/") + 1);
   if (name === "case") throw new Unsupported(`${AFTER}a \`case\` statement`);
   if (KEEPS_COMMAND.has(name)) return;
-  if (text.includes("$")) {
-    // An expansion may be empty (the next word is the command) or name a builtin like `eval`.
-    if (l.scan.whole && !PATH_FROM_VARIABLE.test(text)) {
+  // An expansion may be empty (the next word is the command) or name a builtin like `eval`;
+  // followed by a literal `/file` it is a path, judged by that file's name.
+  if (text.includes("$") && !PATH_FROM_VARIABLE.test(text)) {
+    if (l.scan.whole) {
       evaluates("a command name made by an expansion, which could name `eval` or `let`");
     }
     return;
