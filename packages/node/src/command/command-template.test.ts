@@ -120,6 +120,55 @@ describe("placeholders whose value could reach code elsewhere in the template ar
   });
 });
 
+describe("the exec form (args) is judged like the same words in a shell", () => {
+  const V = "{{tool_args.command}}";
+  const run = (args: [string, ...string[]], value: string) => {
+    let compiled: CommandTemplate;
+    try {
+      compiled = new CommandTemplate({ args });
+    } catch (error) {
+      return { refused: error };
+    }
+    const { file, args: argv } = compiled.render(event(value), {
+      cwd: dir,
+      shell: "sh",
+      valueLimit: 16_384,
+    });
+    const result = spawnSync(file, argv, { cwd: dir, encoding: "utf8", timeout: 10_000 });
+    return { ran: true, canary: existsSync(canary), stdout: result.stdout };
+  };
+
+  it.each([
+    [["env", V, "CANARY"], "touch", "env"],
+    [["timeout", "5", V, "CANARY"], "touch", "timeout"],
+    [["nice", "-n", "5", V, "CANARY"], "touch", "nice"],
+    [["bash", "-o", "errexit", "-c", V], "touch CANARY", "-c code"],
+    [["bash", "-c", 'eval "$1"', "_", V], "touch CANARY", "eval"],
+    [["bash", "-c", "echo $(( $1 ))", "_", V], "a[$(touch CANARY)]", "arithmetic"],
+  ] as [[string, ...string[]], string, string][])("%j with %j", (args, value, why) => {
+    const outcome = run(args, value);
+    expect(outcome).not.toHaveProperty("canary", true);
+    expect(HookError.is(outcome.refused, "TEMPLATE_ERROR")).toBe(true);
+    expect((outcome.refused as Error).message).toContain(V);
+    expect((outcome.refused as Error).message).toContain(why);
+  });
+
+  it.each([
+    [["printf", "%s", V]],
+    [["printf", "%s", `$((1)) '${V}' \\`]],
+    [["bash", "-c", 'printf %s "$1"', "_", V]],
+    [["git", "--version", "--", `pre${V}`]],
+  ] as [[string, ...string[]]][])("%j stays accepted", (args) => {
+    expect(() => new CommandTemplate({ args })).not.toThrow();
+  });
+
+  it("passes the value as it is", () => {
+    const value = `a[$(touch CANARY)]'"; touch CANARY`;
+    const outcome = run(["bash", "-c", 'printf %s "$1"', "_", V], value);
+    expect(outcome).toMatchObject({ canary: false, stdout: value });
+  });
+});
+
 describe("whatever the load check accepts", () => {
   const lab = injectionLab();
   afterAll(() => lab.dispose());

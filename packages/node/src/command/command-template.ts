@@ -1,6 +1,6 @@
 import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
 import { type CompiledTemplate, compileTemplate } from "@a3s-lab/hooks-core/internal";
-import { checkShellTemplate, shellEscaper } from "../shell-quote.js";
+import { checkShellTemplate, shellEscaper, shellQuote } from "../shell-quote.js";
 import { type CommandHookDefinition, describeCommand } from "./command-definition.js";
 import { TEMPLATE_VARIABLES, templateVariables } from "./template-variables.js";
 
@@ -57,6 +57,31 @@ function sanitizer(limit: number, notes: string[]): (value: string, name: string
 }
 
 /**
+ * The exec form as the shell source that would run the same argv (each literal part quoted), so
+ * the shell form's checks judge its placeholders: a runner (`["env", "{{v}}"]` lets the value
+ * pick the program) or a shell's `-c` code (`["bash", "-c", "eval \"$1\"", "_", "{{v}}"]`) is
+ * refused the same way. Throws `TEMPLATE_ERROR`.
+ */
+function checkExecTemplate(args: readonly string[]): void {
+  const source = args
+    .map(
+      (arg) =>
+        arg
+          .split(/(\{\{[^{}]*\}\})/)
+          .map((part, i) => (i % 2 === 1 || part === "" ? part : shellQuote(part)))
+          .join("") || "''",
+    )
+    .join(" ");
+  try {
+    compileTemplate(source).render(emptyVariables, shellEscaper);
+    checkShellTemplate(source);
+  } catch (error) {
+    if (!HookError.is(error, "TEMPLATE_ERROR")) throw error;
+    throw new HookError("TEMPLATE_ERROR", `args: ${error.message}`, { details: error.details });
+  }
+}
+
+/**
  * A command definition compiled once: its `{{variables}}` checked (known names, a spot where
  * quoting is safe, none in the program name) and rendered per event, shell-quoted in the
  * `command` form and as plain arguments in the `args` form.
@@ -91,6 +116,7 @@ export class CommandTemplate {
       }
       return template;
     });
+    if (this.#argTemplates.some(Boolean)) checkExecTemplate(definition.args);
   }
 
   /**
