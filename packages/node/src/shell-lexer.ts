@@ -139,8 +139,9 @@ function endWord(l: Level, source: string, end: number): void {
   l.command = base;
   l.argumentCount = 0;
   if (CODE_ARGUMENTS.has(name)) l.code = name;
-  if (l.scan.whole && Object.hasOwn(EVALUATES, name)) {
-    evaluates(`\`${name}\`, which evaluates ${EVALUATES[name]}`);
+  // By the file name: `/usr/bin/xargs` is still xargs (and a path named `eval` is refused too).
+  if (l.scan.whole && Object.hasOwn(EVALUATES, base)) {
+    evaluates(`\`${base}\`, which evaluates ${EVALUATES[base]}`);
   }
   l.runner = startRunner(base);
   l.options = Object.hasOwn(CODE_OPTIONS, base) ? CODE_OPTIONS[base] : undefined;

@@ -88,6 +88,7 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`command -p ${V} CANARY`, "touch", "command"],
     [`set -- ${V}; nice -n 5 "$1" CANARY`, "touch", "nice"],
     [`printf %s ${V} | xargs -I{} {} CANARY`, "touch", "xargs"],
+    [`printf %s ${V} | /usr/bin/xargs -I{} {} CANARY`, "touch", "xargs"],
     [`set -- ${V}; hash -p "$1" ls; ls CANARY`, "/usr/bin/touch", "hash"],
     [`set -- ${V}; function f { eval "$1"; }; f "$1"`, "touch CANARY", "eval"],
     [`set -- ${V}; coproc c { eval "$1"; }; wait`, "touch CANARY", "eval"],
