@@ -2,7 +2,7 @@ import {
   HookError,
   type HookEvent,
   type HookEventName,
-  tryCreateEvent,
+  safeCreateEvent,
   type ValidationResult,
 } from "@a3s-lab/hooks-core";
 import type { HookInput } from "@anthropic-ai/claude-agent-sdk";
@@ -188,7 +188,7 @@ export function fromSdkInput(
         return fail(sdkName, "tool_input", "expected a JSON object");
       }
     }
-    return tryCreateEvent(name, {
+    return safeCreateEvent(name, {
       ...fieldsOf(name, fields, toolUseId),
       sessionId: fields.session_id,
       metadata: metadataOf(fields),

@@ -1,6 +1,5 @@
 import {
   type AuditEvent,
-  checkHookResponse,
   type FailBehavior,
   fromHookResponse,
   HookError,
@@ -10,7 +9,12 @@ import {
   type HookResponseMessage,
   validateEvent,
 } from "@a3s-lab/hooks-core";
-import { InvocationContext, patchPaths, sendableAnswer } from "@a3s-lab/hooks-core/internal";
+import {
+  checkHookResponse,
+  InvocationContext,
+  patchPaths,
+  sendableAnswer,
+} from "@a3s-lab/hooks-core/internal";
 import type { RemoteHookContext, RemoteHookHandler } from "./types.js";
 
 /** One hook this client registered, as it keeps it locally. */

@@ -4,6 +4,11 @@ import { HookEvent, HookResponse } from "./hook-values.js";
 describe("HookResponse and HookEvent values", () => {
   it("build every answer the way seed 000's SDKs spell them", () => {
     expect(HookResponse.continue()).toEqual({ action: "continue" });
+    expect(HookResponse.continue({ systemMessage: "m" })).toEqual({
+      action: "continue",
+      systemMessage: "m",
+    });
+    expect("proceed" in HookResponse).toBe(false);
     expect(HookResponse.block("no")).toEqual({ action: "block", reason: "no" });
     expect(HookResponse.retry(100)).toEqual({ action: "retry", delay: 100 });
     expect(HookResponse.skip()).toEqual({ action: "skip" });

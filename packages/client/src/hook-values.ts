@@ -3,14 +3,13 @@ import {
   allow,
   ask,
   block,
-  CONTINUE,
   type HookEvent as CoreHookEvent,
   type HookResponse as CoreHookResponse,
+  continueWith,
   deny,
   hookEventNames,
   isHookEventName,
   modify,
-  proceed,
   resolveEventName,
   retry,
   skip,
@@ -29,9 +28,8 @@ import {
  */
 export type HookResponse = CoreHookResponse;
 export const HookResponse = Object.freeze({
-  /** Go on unchanged. */
-  continue: () => CONTINUE,
-  proceed,
+  /** Go on, unchanged or with extra fields (`systemMessage`, `additionalContext`, …). */
+  continue: (extra?: Parameters<typeof continueWith>[0]) => continueWith(extra),
   block,
   deny,
   allow,

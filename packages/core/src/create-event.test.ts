@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEvent, randomId, tryCreateEvent, validateEvent } from "./create-event.js";
+import { createEvent, randomId, safeCreateEvent, validateEvent } from "./create-event.js";
 import { eventSchemas, type HookEventName } from "./event-schemas.js";
 import {
   eventSpecs,
@@ -87,7 +87,7 @@ describe("the event catalogue", () => {
       metadata: { a: 1 },
     });
     expect(event).toMatchObject({ eventId: "e1", timestamp: 5, metadata: { a: 1 } });
-    const extra = tryCreateEvent("Stop", { sessionId: "s", stopHookActive: false, hostField: 7 });
+    const extra = safeCreateEvent("Stop", { sessionId: "s", stopHookActive: false, hostField: 7 });
     expect(extra.success && (extra.data as unknown as { hostField: number }).hostField).toBe(7);
   });
 
@@ -140,7 +140,7 @@ describe("the event catalogue", () => {
   });
 
   it("refuses unknown event names in createEvent and validateEvent", () => {
-    expect(tryCreateEvent("Nope", {})).toMatchObject({
+    expect(safeCreateEvent("Nope", {})).toMatchObject({
       success: false,
       error: { code: "UNKNOWN_EVENT" },
     });
@@ -158,7 +158,7 @@ describe("the event catalogue", () => {
   });
 
   it("caps the size of error messages for huge input", () => {
-    const result = tryCreateEvent("UserPromptSubmit", {
+    const result = safeCreateEvent("UserPromptSubmit", {
       sessionId: "s",
       prompt: { huge: "x".repeat(1_000_000) },
     });

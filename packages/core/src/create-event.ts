@@ -42,13 +42,13 @@ export function randomId(): string {
  * ```
  */
 export function createEvent<E extends HookEventName>(name: E, init: EventInit<E>): HookEventMap[E] {
-  const result = tryCreateEvent(name, init);
+  const result = safeCreateEvent(name, init);
   if (!result.success) throw result.error;
   return result.data;
 }
 
 /** {@link createEvent} without throwing. Also accepts aliases and other spellings of the name. */
-export function tryCreateEvent<E extends HookEventName>(
+export function safeCreateEvent<E extends HookEventName>(
   name: E | string,
   init: unknown,
 ): ValidationResult<HookEventMap[E]> {

@@ -66,4 +66,19 @@ describe("handler types", () => {
       },
     });
   });
+
+  it("a result's arrays are read-only: some are shared frozen arrays", async () => {
+    const result = await engine.fire(
+      createEvent("Stop", { sessionId: "s", reason: "done" } as never),
+    );
+    expectTypeOf(result.outcomes).toEqualTypeOf<HookResult["outcomes"]>();
+    // @ts-expect-error: readonly
+    result.systemMessages.push("x");
+    // @ts-expect-error: readonly
+    result.warnings.push("x");
+    // @ts-expect-error: readonly
+    result.conflicts.pop();
+    // @ts-expect-error: readonly
+    result.outcomes.length = 0;
+  });
 });

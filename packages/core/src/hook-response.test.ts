@@ -7,11 +7,12 @@ import {
   block,
   CONTINUE,
   checkHookResponse,
+  continueWith,
   deny,
   hookResponseSchema,
   modify,
-  proceed,
   retry,
+  safeParseHookResponse,
   skip,
 } from "./hook-response.js";
 import { validate } from "./validation.js";
@@ -19,8 +20,8 @@ import { validate } from "./validation.js";
 describe("response helpers", () => {
   it("build valid responses of each kind", () => {
     const all = [
-      proceed(),
-      proceed({ systemMessage: "m" }),
+      continueWith(),
+      continueWith({ systemMessage: "m" }),
       block("r"),
       deny("r"),
       allow(),
@@ -32,7 +33,7 @@ describe("response helpers", () => {
       addContext("x"),
     ];
     for (const response of all) expect(hookResponseSchema.safeParse(response).success).toBe(true);
-    expect(proceed()).toBe(CONTINUE);
+    expect(continueWith()).toBe(CONTINUE);
     expect(Object.isFrozen(CONTINUE)).toBe(true);
     expect(retry(5, "busy")).toEqual({ action: "retry", delay: 5, reason: "busy" });
     expect(allow()).toEqual({ action: "continue", permission: "allow" });
@@ -46,6 +47,19 @@ describe("response helpers", () => {
     expect(hookResponseSchema.safeParse({ action: "continue", permission: "deny" }).success).toBe(
       false,
     );
+  });
+});
+
+describe("safeParseHookResponse", () => {
+  it("answers zod-style: the response, or the error naming what is wrong", () => {
+    expect(safeParseHookResponse(undefined)).toEqual({ success: true, data: CONTINUE });
+    expect(safeParseHookResponse({ action: "block", reason: "no" })).toEqual({
+      success: true,
+      data: { action: "block", reason: "no" },
+    });
+    const bad = safeParseHookResponse({ action: "explode" });
+    expect(bad.success).toBe(false);
+    if (!bad.success) expect(bad.error.code).toBe("INVALID_OUTPUT");
   });
 });
 

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { jsonObjectSchema } from "./event-schemas.js";
 import { HookError } from "./hook-error.js";
 import { copyJsonData, errorText, type MAX_JSON_DEPTH } from "./json-limits.js";
-import { validate } from "./validation.js";
+import { type ValidationResult, validate } from "./validation.js";
 
 /** The largest delay `setTimeout` honours; anything above fires at once. */
 export const MAX_DELAY_MS = 2_147_483_647;
@@ -76,8 +76,11 @@ type Extra = Omit<ContinueResponse, "action">;
 /** The shared "go on" answer. Frozen, so it is safe to return from any hook. */
 export const CONTINUE: ContinueResponse = Object.freeze({ action: "continue" });
 
-/** Go on, optionally with extra fields. */
-export function proceed(extra: Extra = {}): ContinueResponse {
+/**
+ * Go on, with extra fields (`systemMessage`, `additionalContext`, `permission`, …); without
+ * any, the shared {@link CONTINUE}.
+ */
+export function continueWith(extra: Extra = {}): ContinueResponse {
   return Object.keys(extra).length === 0 ? CONTINUE : { action: "continue", ...extra };
 }
 
@@ -171,6 +174,25 @@ export function checkHookResponse(value: unknown): HookResponse | HookError {
       path: ["response"],
     });
   }
+}
+
+/**
+ * Check a value as a hook's answer, zod-style: `{ success: true, data }` with the response
+ * (nothing is "continue"; `modified` copied as plain data), or `{ success: false, error }` with a
+ * `HookError` naming what is wrong (`INVALID_OUTPUT`, or `LIMIT_EXCEEDED` for data past a
+ * limit). Never throws.
+ *
+ * @example
+ * ```ts
+ * const answer = safeParseHookResponse(JSON.parse(line));
+ * if (!answer.success) console.error(answer.error.message);
+ * ```
+ */
+export function safeParseHookResponse(value: unknown): ValidationResult<HookResponse> {
+  const checked = checkHookResponse(value);
+  return checked instanceof HookError
+    ? { success: false, error: checked }
+    : { success: true, data: checked };
 }
 
 /** A plain `{ action: "block", reason }` with a non-empty reason and nothing else, copied. */

@@ -6,7 +6,7 @@
 // ── For hook authors: events, responses, registrations ─────────────────────────
 
 export type { EventInit } from "./create-event.js";
-export { createEvent, tryCreateEvent, validateEvent } from "./create-event.js";
+export { createEvent, safeCreateEvent, validateEvent } from "./create-event.js";
 export type {
   ContextWarningEvent,
   GenerateEndEvent,
@@ -64,13 +64,13 @@ export {
   ask,
   block,
   CONTINUE,
-  checkHookResponse,
+  continueWith,
   deny,
   hookResponseSchema,
   MAX_DELAY_MS,
   modify,
-  proceed,
   retry,
+  safeParseHookResponse,
   skip,
 } from "./hook-response.js";
 export type { Matcher, RegexCompiler, ToolMatcher } from "./matcher.js";
@@ -111,7 +111,7 @@ export { HookEngine } from "./hook-engine.js";
 export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./json-limits.js";
 export type { FailBehavior, HookOutcome, HookResult, PatchConflict } from "./merge.js";
 export type { NormalizeOptions } from "./normalize-output.js";
-export { normalizeHookOutput, tryNormalizeHookOutput } from "./normalize-output.js";
+export { normalizeHookOutput, safeNormalizeHookOutput } from "./normalize-output.js";
 export type { Timers } from "./timers.js";
 export type {
   GuardedToolResult,

@@ -8,6 +8,7 @@ export { randomId } from "./create-event.js";
 export { Emitter } from "./emitter.js";
 export { matcherSubject, snakeCaseEventName } from "./event-spec.js";
 export { describeValue } from "./hook-error.js";
+export { checkHookResponse } from "./hook-response.js";
 export { InvocationContext } from "./invocation-context.js";
 export { copyJsonData, tooDeepField } from "./json-limits.js";
 export { applyMergePatch, patchPaths } from "./json-merge-patch.js";

@@ -75,16 +75,17 @@ export interface HookResult<E extends HookEvent = HookEvent> {
   permission?: PermissionDecision;
   /** The largest delay any retry asked for, in milliseconds. */
   retryDelay?: number;
-  systemMessages: string[];
+  /** Every hook's system message, in execution order. Frozen when empty: never mutate it. */
+  systemMessages: readonly string[];
   /** Every hook's additional context, joined by newlines. */
   additionalContext?: string;
   suppressOutput: boolean;
   /** Per-hook outcomes, in execution order. */
-  outcomes: HookOutcome[];
+  outcomes: readonly HookOutcome[];
   /** Fields more than one hook wrote. */
-  conflicts: PatchConflict[];
+  conflicts: readonly PatchConflict[];
   /** Things worth a look that did not change the result (a block on an event that cannot block). */
-  warnings: string[];
+  warnings: readonly string[];
 }
 
 export interface MergeOptions {
@@ -324,11 +325,11 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       action: this.#blocked ? "block" : this.#retry ? "retry" : "continue",
       event: this.#event,
       modified: this.#modified,
-      systemMessages: this.#systemMessages ?? (EMPTY as never[]),
+      systemMessages: this.#systemMessages ?? EMPTY,
       suppressOutput: this.#suppress,
       outcomes: this.#outcomes,
-      conflicts: this.#conflicts ?? (EMPTY as never[]),
-      warnings: this.#warnings ?? (EMPTY as never[]),
+      conflicts: this.#conflicts ?? EMPTY,
+      warnings: this.#warnings ?? EMPTY,
     };
     if (this.#blocked) {
       result.reason = this.#blocked.reason;
@@ -399,10 +400,10 @@ export function emptyResult<E extends HookEvent>(event: E): HookResult<E> {
     action: "continue",
     event,
     modified: false,
-    systemMessages: EMPTY as never[],
+    systemMessages: EMPTY,
     suppressOutput: false,
-    outcomes: EMPTY as never[],
-    conflicts: EMPTY as never[],
-    warnings: EMPTY as never[],
+    outcomes: EMPTY,
+    conflicts: EMPTY,
+    warnings: EMPTY,
   };
 }

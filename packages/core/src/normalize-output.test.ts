@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createEvent } from "./create-event.js";
 import { HookError } from "./hook-error.js";
-import { normalizeHookOutput, tryNormalizeHookOutput } from "./normalize-output.js";
+import { normalizeHookOutput, safeNormalizeHookOutput } from "./normalize-output.js";
 
 const event = createEvent("PreToolUse", {
   sessionId: "s",
@@ -167,7 +167,7 @@ describe("normalizeHookOutput", () => {
     ],
     ["no recognised field", { status: "ok", foo: 1 }, "no recognised field in {status, foo}"],
   ])("refuses %s with INVALID_OUTPUT naming the field", (_name, input, message) => {
-    const result = tryNormalizeHookOutput(input);
+    const result = safeNormalizeHookOutput(input);
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.error.code).toBe("INVALID_OUTPUT");
@@ -176,7 +176,7 @@ describe("normalizeHookOutput", () => {
   });
 
   it("keeps error messages short for huge input", () => {
-    const result = tryNormalizeHookOutput({ decision: "x".repeat(1_000_000) });
+    const result = safeNormalizeHookOutput({ decision: "x".repeat(1_000_000) });
     expect(result.success).toBe(false);
     if (!result.success) expect(result.error.message.length).toBeLessThan(300);
   });
@@ -188,7 +188,7 @@ describe("normalizeHookOutput", () => {
       args: { command: "ls" },
     });
     const deep = JSON.parse(`{"modified":${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}}`);
-    expect(tryNormalizeHookOutput(deep, { event })).toMatchObject({
+    expect(safeNormalizeHookOutput(deep, { event })).toMatchObject({
       success: false,
       error: {
         code: "LIMIT_EXCEEDED",
@@ -198,7 +198,7 @@ describe("normalizeHookOutput", () => {
     const proto = JSON.parse(
       '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"__proto__":{"x":1}}}}',
     );
-    expect(tryNormalizeHookOutput(proto, { event })).toMatchObject({
+    expect(safeNormalizeHookOutput(proto, { event })).toMatchObject({
       success: false,
       error: { message: "hookSpecificOutput.updatedInput.__proto__: this key is not allowed" },
     });

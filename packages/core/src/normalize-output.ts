@@ -98,7 +98,7 @@ function replaceArgs(
  * When fields disagree, the most restrictive wins: any block beats any allow.
  * `undefined`, `null` and `{}` are "continue".
  */
-export function tryNormalizeHookOutput(
+export function safeNormalizeHookOutput(
   value: unknown,
   options: NormalizeOptions = {},
 ): ValidationResult<HookResponse> {
@@ -216,9 +216,9 @@ export function tryNormalizeHookOutput(
   return { success: true, data: Object.keys(response).length === 1 ? CONTINUE : response };
 }
 
-/** {@link tryNormalizeHookOutput}, throwing `HookError` (`INVALID_OUTPUT`) on bad output. */
+/** {@link safeNormalizeHookOutput}, throwing `HookError` (`INVALID_OUTPUT`) on bad output. */
 export function normalizeHookOutput(value: unknown, options: NormalizeOptions = {}): HookResponse {
-  const result = tryNormalizeHookOutput(value, options);
+  const result = safeNormalizeHookOutput(value, options);
   if (!result.success) throw result.error;
   return result.data;
 }

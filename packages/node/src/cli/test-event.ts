@@ -3,7 +3,7 @@ import {
   type HookEventName,
   hookEventNames,
   resolveEventName,
-  tryCreateEvent,
+  safeCreateEvent,
 } from "@a3s-lab/hooks-core";
 import { suggestEvent } from "@a3s-lab/hooks-core/internal";
 import { CliError } from "./cli-error.js";
@@ -123,7 +123,7 @@ export function buildTestEvent(name: HookEventName, options: TestEventOptions): 
   };
   if (options.tool !== undefined) fields.tool = options.tool;
   if (options.args !== undefined) fields.args = options.args;
-  const result = tryCreateEvent(name, fields);
+  const result = safeCreateEvent(name, fields);
   if (!result.success) {
     throw new CliError(
       "USAGE",

@@ -4,7 +4,7 @@ import {
   HookError,
   type HookEvent,
   type HookResponse,
-  tryNormalizeHookOutput,
+  safeNormalizeHookOutput,
 } from "@a3s-lab/hooks-core";
 import type { SpawnResult } from "./spawn-command.js";
 
@@ -135,7 +135,7 @@ export function interpretResult(
         { cause: error, details },
       );
     }
-    const normalised = tryNormalizeHookOutput(json, { event });
+    const normalised = safeNormalizeHookOutput(json, { event });
     if (!normalised.success) {
       return new HookError("INVALID_OUTPUT", `stdout JSON: ${normalised.error.message}`, {
         cause: normalised.error,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { tryNormalizeHookOutput } from "@a3s-lab/hooks-core";
+import { safeNormalizeHookOutput } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
 import { hookOutputSchema } from "../command/hook-output-schema.js";
 import { settingsJsonSchemas } from "./json-schemas.js";
@@ -53,7 +53,7 @@ describe("the shipped JSON Schemas", () => {
     };
     expect(Object.keys(hookOutputSchema.shape).sort()).toEqual(Object.keys(samples).sort());
     for (const [key, value] of Object.entries(samples)) {
-      const result = tryNormalizeHookOutput({ [key]: value });
+      const result = safeNormalizeHookOutput({ [key]: value });
       expect({ key, ok: result.success }).toEqual({ key, ok: true });
     }
   });
@@ -70,7 +70,7 @@ describe("the shipped JSON Schemas", () => {
         },
       },
     );
-    expect(tryNormalizeHookOutput(wrap(probe)).success).toBe(true);
+    expect(safeNormalizeHookOutput(wrap(probe)).success).toBe(true);
     return [...read].sort();
   };
   const hookSpecificShape = hookOutputSchema.shape.hookSpecificOutput.unwrap().shape;
@@ -106,7 +106,7 @@ describe("the shipped JSON Schemas", () => {
       for (const key of keys[where] ?? []) {
         for (const value of probes) {
           const output = wrap(key, value);
-          if (!tryNormalizeHookOutput(output).success) continue;
+          if (!safeNormalizeHookOutput(output).success) continue;
           checked++;
           const ours = hookOutputSchema.safeParse(output).success;
           expect({ where, key, value, ours }).toEqual({ where, key, value, ours: true });
