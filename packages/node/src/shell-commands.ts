@@ -104,6 +104,7 @@ export function runnerArgument(r: Runner, text: string, scan: Scan): void {
       return;
     case "script":
       r.phase = expands(text) || dequote(text).startsWith("-") ? "opaque" : "data";
+      if (/^\/(?:dev|proc)\//.test(dequote(text))) r.stdin = true;
       break;
     case "options":
       options(r, text, scan);
@@ -139,8 +140,12 @@ function options(r: Runner, text: string, scan: Scan): void {
     r.phase = "option-argument";
   } else if (word.startsWith("-") || word.startsWith("+")) {
     if (!SHELL_FLAGS.has(word)) r.phase = "opaque";
+  } else if (r.code) {
+    r.phase = code(r, text, scan);
   } else {
-    r.phase = r.code ? code(r, text, scan) : "data";
+    r.phase = "data";
+    // `bash /dev/stdin` and `sh /proc/self/fd/0` read their script from standard input.
+    if (scan.whole && /^\/(?:dev|proc)\//.test(word)) r.stdin = true;
   }
 }
 

@@ -24,6 +24,7 @@ import {
   KEEPS_COMMAND,
   PATH_FROM_VARIABLE,
   SHELLS,
+  STARTS_SHELL,
 } from "./shell-words.js";
 
 /**
@@ -142,6 +143,9 @@ function endWord(l: Level, source: string, end: number): void {
   // By the file name: `/usr/bin/xargs` is still xargs (and a path named `eval` is refused too).
   if (l.scan.whole && Object.hasOwn(EVALUATES, base)) {
     evaluates(`\`${base}\`, which evaluates ${EVALUATES[base]}`);
+  }
+  if (l.scan.whole && STARTS_SHELL.has(base)) {
+    evaluates(`\`${base}\`, which starts a shell reading standard input when given no command`);
   }
   l.runner = startRunner(base);
   l.options = Object.hasOwn(CODE_OPTIONS, base) ? CODE_OPTIONS[base] : undefined;

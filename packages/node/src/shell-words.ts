@@ -38,6 +38,16 @@ export const RUNNERS = new Set(
  */
 export const SHELL_SHORT_FLAGS = /^[abcefhiklmnprstuvxBCEHP]*[oO]?$/;
 
+/**
+ * Runners that start a shell reading standard input when no command is given (`sudo -s`, `su`,
+ * `ssh host`): with a placeholder anywhere, its value could be that input.
+ */
+export const STARTS_SHELL = new Set(
+  "su sudo doas runuser pkexec sg newgrp ssh chroot unshare nsenter firejail script systemd-run capsh machinectl".split(
+    " ",
+  ),
+);
+
 /** Long options of bash that take no argument; any other long option is not followed. */
 export const SHELL_FLAGS = new Set(
   "--norc --noprofile --posix --login --noediting --restricted --verbose".split(" "),

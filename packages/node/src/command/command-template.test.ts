@@ -80,6 +80,10 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`bash --rcfile /dev/null -c ${V}`, "touch CANARY", "-c code"],
     [`bash -c 'echo $(( $1 ))' _ ${V}`, SUBSCRIPT, "arithmetic"],
     [`printf '%s\\n' ${V} | bash`, "touch CANARY", "standard input"],
+    [`printf '%s\\n' ${V} | bash /dev/stdin`, "touch CANARY", "standard input"],
+    [`printf '%s\\n' ${V} | bash -- /proc/self/fd/0`, "touch CANARY", "standard input"],
+    [`printf '%s\\n' ${V} | su`, "touch CANARY", "su"],
+    [`printf '%s\\n' ${V} | sudo -s`, "touch CANARY", "sudo"],
     // Command runners with options: the value would pick the program.
     [`sudo -u root ${V} CANARY`, "touch", "sudo"],
     [`env -S ${V}`, "touch CANARY", "env"],
