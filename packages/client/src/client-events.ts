@@ -14,4 +14,5 @@ export interface A3sClientEvents {
   audit: AuditEvent;
 }
 
+/** The name of an `A3sClient` event: `state`, `error`, `audit`, … */
 export type A3sClientEventName = keyof A3sClientEvents;

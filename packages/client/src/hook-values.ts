@@ -18,7 +18,7 @@ import {
 
 /**
  * A hook's answer (`continue`, `block`, `retry`, `skip`), and the helpers that build one,
- * under one name, the way seed 000's SDKs spell it: `HookResponse.block("reason")`.
+ * under one name, the way the A3S SDKs spell it: `HookResponse.block("reason")`.
  *
  * @example
  * ```ts
@@ -27,6 +27,7 @@ import {
  * ```
  */
 export type HookResponse = CoreHookResponse;
+/** The helpers that build a {@link HookResponse}: `HookResponse.block("reason")`, … */
 export const HookResponse = Object.freeze({
   /** Go on, unchanged or with extra fields (`systemMessage`, `additionalContext`, …). */
   continue: (extra?: Parameters<typeof continueWith>[0]) => continueWith(extra),
@@ -42,6 +43,7 @@ export const HookResponse = Object.freeze({
 
 /** Any event a hook can receive (narrow it with `event.eventType`), and a few helpers. */
 export type HookEvent = CoreHookEvent;
+/** Helpers about events: the names, a name check, validation. */
 export const HookEvent = Object.freeze({
   /** Every canonical event name. */
   names: hookEventNames,

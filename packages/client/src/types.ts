@@ -47,7 +47,7 @@ export interface RemoteHookConfig {
 export interface RemoteHookOptions<E extends HookEventName = HookEventName> {
   /**
    * Matching runs in the agent, so only data: a name matcher (`"Bash|Write"`, `"mcp__*"`, or
-   * for non-tool events the model name, source, trigger, …) or seed 000's
+   * for non-tool events the model name, source, trigger, …) or the A3S SDK's
    * `{ tool, pathPattern, commandPattern }`.
    */
   matcher?: string | ToolMatcher;
@@ -98,6 +98,7 @@ export type ConnectionState =
   | "failed"
   | "closed";
 
+/** Options of `new A3sClient(options)`; each has a default. */
 export interface A3sClientOptions {
   /**
    * The agent's hook server. Default: `A3S_ADDRESS` in Node; in a browser, the host that

@@ -90,7 +90,9 @@ export type AuditEvent =
       message: string;
     });
 
+/** The `type` of an audit record: `fired`, `blocked`, `failed`, `timed_out`, … */
 export type AuditEventType = AuditEvent["type"];
+/** The audit record of one type: `AuditEventOf<"blocked">` has `reason`. */
 export type AuditEventOf<T extends AuditEventType> = Extract<AuditEvent, { type: T }>;
 
 /** The level at which each audit record is emitted. */

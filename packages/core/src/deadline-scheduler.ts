@@ -19,7 +19,7 @@ export const RESOLVED = Promise.resolve();
  * Timeouts of running hooks, without a timer for the hooks that answer at once. A hook's timer
  * starts when the turn that started it ends (a microtask later), and only if it is still
  * running then: most in-process hooks have answered by that point and never cost a timer
- * (setting and clearing a Node timer costs about a microsecond). The timer is cleared as soon
+ * (setting and clearing a timer has a cost). The timer is cleared as soon
  * as the hook answers, so none outlives the work it guards.
  *
  * @example

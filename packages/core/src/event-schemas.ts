@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
 
 /**
- * The event catalogue as zod schemas. Field names follow seed 000's TypeScript (`tool`, `args`,
+ * The event catalogue as zod schemas. Field names follow the A3S SDK's TypeScript (`tool`, `args`,
  * `result`, `response`, `sessionId`, `timestamp`, `metadata`); token usage keeps the
- * OpenAI-style snake_case object that seed 000's examples read (`usage.total_tokens`).
+ * OpenAI-style snake_case object that the A3S SDK's examples read (`usage.total_tokens`).
  *
  * Schemas validate; they never reshape. Extra fields a host adds are kept, because the engine
  * checks events with these schemas but hands hooks the host's own object.
@@ -12,18 +12,21 @@ import * as z from "zod/mini";
 /** Tool arguments, tool inputs: any JSON object. */
 export const jsonObjectSchema = z.record(z.string(), z.unknown());
 
+/** Token counts, in the OpenAI-style snake_case form (`prompt_tokens`, `total_tokens`, …). */
 export const tokenUsageSchema = z.object({
   prompt_tokens: z.number().check(z.nonnegative()),
   completion_tokens: z.number().check(z.nonnegative()),
   total_tokens: z.number().check(z.nonnegative()),
 });
 
+/** A tool call the model asked for: its id, the tool's name, its arguments. */
 export const toolCallSchema = z.object({
   id: z.string(),
   name: z.string(),
   args: jsonObjectSchema,
 });
 
+/** The model a generation runs on: its name, and optionally provider, temperature, token cap. */
 export const modelConfigSchema = z.object({
   name: z.string(),
   provider: z.optional(z.string()),
@@ -31,6 +34,7 @@ export const modelConfigSchema = z.object({
   maxTokens: z.optional(z.number()),
 });
 
+/** One message of the conversation (system, user, assistant or tool). */
 export const messageSchema = z.object({
   role: z.enum(["system", "user", "assistant", "tool"]),
   content: z.string(),
@@ -38,6 +42,7 @@ export const messageSchema = z.object({
   toolCalls: z.optional(z.array(toolCallSchema)),
 });
 
+/** What a tool returned: success, output text, exit code, duration in milliseconds. */
 export const toolResultSchema = z.object({
   success: z.boolean(),
   output: z.string(),
@@ -45,6 +50,7 @@ export const toolResultSchema = z.object({
   duration: z.number().check(z.nonnegative()),
 });
 
+/** Where a tool runs: the working directory and the tools run recently. */
 export const toolContextSchema = z.object({
   workingDirectory: z.string(),
   recentTools: z.array(z.string()),
@@ -209,31 +215,58 @@ export type HookEventMap = { [K in HookEventName]: z.output<(typeof eventSchemas
 /** Any event. Narrow it with `event.eventType`. */
 export type HookEvent = HookEventMap[HookEventName];
 
+/** Token counts of a generation. See {@link tokenUsageSchema}. */
 export type TokenUsage = z.output<typeof tokenUsageSchema>;
+/** A tool call the model asked for. See {@link toolCallSchema}. */
 export type ToolCall = z.output<typeof toolCallSchema>;
+/** The model a generation runs on. See {@link modelConfigSchema}. */
 export type ModelConfig = z.output<typeof modelConfigSchema>;
+/** One message of the conversation. See {@link messageSchema}. */
 export type Message = z.output<typeof messageSchema>;
+/** What a tool returned. See {@link toolResultSchema}. */
 export type ToolResult = z.output<typeof toolResultSchema>;
+/** Where a tool runs. See {@link toolContextSchema}. */
 export type ToolContext = z.output<typeof toolContextSchema>;
+/** A tool's arguments: any JSON object. */
 export type ToolArgs = Record<string, unknown>;
 
+/** The `SessionStart` event, as a hook receives it. */
 export type SessionStartEvent = HookEventMap["SessionStart"];
+/** The `SessionEnd` event, as a hook receives it. */
 export type SessionEndEvent = HookEventMap["SessionEnd"];
+/** The `UserPromptSubmit` event, as a hook receives it. */
 export type UserPromptSubmitEvent = HookEventMap["UserPromptSubmit"];
+/** The `GenerateStart` event, as a hook receives it. */
 export type GenerateStartEvent = HookEventMap["GenerateStart"];
+/** The `GenerateEnd` event, as a hook receives it. */
 export type GenerateEndEvent = HookEventMap["GenerateEnd"];
+/** The `PreToolUse` event, as a hook receives it. */
 export type PreToolUseEvent = HookEventMap["PreToolUse"];
+/** The `PostToolUse` event, as a hook receives it. */
 export type PostToolUseEvent = HookEventMap["PostToolUse"];
+/** The `PostToolUseFailure` event, as a hook receives it. */
 export type PostToolUseFailureEvent = HookEventMap["PostToolUseFailure"];
+/** The `PermissionRequest` event, as a hook receives it. */
 export type PermissionRequestEvent = HookEventMap["PermissionRequest"];
+/** The `PermissionGranted` event, as a hook receives it. */
 export type PermissionGrantedEvent = HookEventMap["PermissionGranted"];
+/** The `PermissionDenied` event, as a hook receives it. */
 export type PermissionDeniedEvent = HookEventMap["PermissionDenied"];
+/** The `PreCompact` event, as a hook receives it. */
 export type PreCompactEvent = HookEventMap["PreCompact"];
+/** The `PostCompact` event, as a hook receives it. */
 export type PostCompactEvent = HookEventMap["PostCompact"];
+/** The `ContextWarning` event, as a hook receives it. */
 export type ContextWarningEvent = HookEventMap["ContextWarning"];
+/** The `Stop` event, as a hook receives it. */
 export type StopEvent = HookEventMap["Stop"];
+/** The `SubagentStart` event, as a hook receives it. */
 export type SubagentStartEvent = HookEventMap["SubagentStart"];
+/** The `SubagentStop` event, as a hook receives it. */
 export type SubagentStopEvent = HookEventMap["SubagentStop"];
+/** The `Notification` event, as a hook receives it. */
 export type NotificationEvent = HookEventMap["Notification"];
+/** The `SkillLoad` event, as a hook receives it. */
 export type SkillLoadEvent = HookEventMap["SkillLoad"];
+/** The `SkillUnload` event, as a hook receives it. */
 export type SkillUnloadEvent = HookEventMap["SkillUnload"];

@@ -11,6 +11,7 @@ export type MatcherTarget =
   | "notificationType"
   | "skillName";
 
+/** What the engine knows about one event: what a matcher tests, whether it can block, what a hook may modify. */
 export interface EventSpec {
   readonly name: HookEventName;
   /** May a hook block this event? A block on an event that cannot block is a warning. */
@@ -38,7 +39,7 @@ function spec(
   });
 }
 
-/** The spec table of DESIGN.md §2. */
+/** Every event's spec: its matcher target, whether it can block, what a hook may modify. */
 export const eventSpecs: Readonly<Record<HookEventName, EventSpec>> = Object.freeze({
   SessionStart: spec("SessionStart", true, ["metadata"], "source"),
   SessionEnd: spec("SessionEnd", false, [], "reason"),
@@ -87,7 +88,7 @@ const spellings: [string, HookEventName][] = [
 for (const [spelling, name] of spellings) {
   lookup.set(spelling, name);
   lookup.set(spelling.toLowerCase(), name);
-  // seed 001 writes `pre_tool_use` on stdin and `preToolUse` in settings files.
+  // the Rust-agent format writes `pre_tool_use` on stdin and `preToolUse` in settings files.
   lookup.set(snake(spelling), name);
 }
 
@@ -104,7 +105,7 @@ export function isHookEventName(name: unknown): name is HookEventName {
   return typeof name === "string" && Object.hasOwn(eventSpecs, name);
 }
 
-/** seed 001's snake_case name of an event: `PreToolUse` → `pre_tool_use`. */
+/** The Rust-agent format's snake_case name of an event: `PreToolUse` → `pre_tool_use`. */
 export function snakeCaseEventName(name: HookEventName): string {
   return snake(name);
 }

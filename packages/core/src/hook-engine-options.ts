@@ -11,6 +11,7 @@ export interface InputSchema {
   safeParse(value: unknown): { success: true } | { success: false; error: unknown };
 }
 
+/** Options of `new HookEngine(options)`; each has a default. */
 export interface HookEngineOptions {
   /** `parallel` (default): all matching hooks start at once. `sequential`: each sees the last one's changes. */
   mode?: "parallel" | "sequential";
@@ -32,6 +33,7 @@ export interface HookEngineOptions {
   toolSchemas?: Readonly<Record<string, InputSchema>>;
 }
 
+/** Options of one `engine.fire(event, options)`. */
 export interface FireOptions {
   /** Abort the firing: pending hooks are aborted and `fire` rejects with `ABORTED`. */
   signal?: AbortSignal;

@@ -128,7 +128,7 @@ export class HookEngine {
   }
 
   /**
-   * Register a hook for one event, or a seed-001 style hook object for several. Validates
+   * Register a hook for one event, or a multi-event hook object for several. Validates
    * everything and compiles the matcher now; throws a `HookError` naming the bad field.
    */
   register<N extends HookEventNameInput>(registration: HookRegistration<N>): HookHandle;

@@ -48,7 +48,9 @@ export type HookErrorCode =
   /** Anything else: a bug, or a failure with no better code. */
   | "INTERNAL";
 
+/** What a `HookError` carries besides its code and message. */
 export interface HookErrorOptions {
+  /** The error this one wraps. */
   cause?: unknown;
   /** The path of the offending field, e.g. `["registration", "timeout"]`. */
   path?: readonly (string | number)[];

@@ -55,9 +55,13 @@ export const hookResponseSchema = z.discriminatedUnion("action", [
   skipResponseSchema,
 ]);
 
+/** Go on (optionally with changed fields, a permission decision, context or a message). */
 export type ContinueResponse = z.output<typeof continueResponseSchema>;
+/** Stop the operation, with a reason. */
 export type BlockResponse = z.output<typeof blockResponseSchema>;
+/** Ask the host to try again, after `delay` milliseconds. */
 export type RetryResponse = z.output<typeof retryResponseSchema>;
+/** End the fold here: the hooks after this one are not consulted. */
 export type SkipResponse = z.output<typeof skipResponseSchema>;
 
 /**
@@ -68,7 +72,9 @@ export type SkipResponse = z.output<typeof skipResponseSchema>;
  * - `skip`: ignore the hooks after this one; the operation goes on
  */
 export type HookResponse = ContinueResponse | BlockResponse | RetryResponse | SkipResponse;
+/** A response's `action`: `continue`, `block`, `retry` or `skip`. */
 export type HookAction = HookResponse["action"];
+/** A hook's say on a permission prompt: `allow` skips it, `ask` shows it, `deny` blocks. */
 export type PermissionDecision = "allow" | "ask" | "deny";
 
 type Extra = Omit<ContinueResponse, "action">;

@@ -8,8 +8,8 @@ const NOT_ABORTED = Symbol();
 
 /**
  * What a handler gets as `ctx`. A class rather than an object literal with a getter: V8 builds
- * a literal with an accessor slowly (about 0.5 µs and 600 bytes on Node 20). The signal is made
- * on first use, because an `AbortController` costs microseconds and most handlers never look at
+ * a literal with an accessor slowly. The signal is made
+ * on first use, because an `AbortController` is costly to make and most handlers never look at
  * it; {@link InvocationContext.onAbort} tells a handler about an abort without one. Exported
  * for transports that run handlers on the far side of a wire (the client SDK extends it).
  */

@@ -3,7 +3,7 @@ import type { HookEvent, HookEventMap, HookEventName } from "./event-schemas.js"
 import { eventSpecs, matcherSubject } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 
-/** seed 000's object matcher, for tool events. */
+/** The A3S SDK's object matcher, for tool events. */
 export interface ToolMatcher {
   /** A string matcher over the tool name (same rules as a string matcher). */
   tool?: string;

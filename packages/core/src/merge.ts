@@ -11,6 +11,7 @@ import { errorText, jsonDepth, MAX_JSON_DEPTH } from "./json-limits.js";
 import { applyMergePatch, findForbiddenKey, getPath, patchPaths } from "./json-merge-patch.js";
 import type { ValidationResult } from "./validation.js";
 
+/** What a hook that fails or times out contributes: `continue` (ignore it) or `block`. */
 export type FailBehavior = "continue" | "block";
 
 /** How a hook's run ended. */
@@ -88,6 +89,7 @@ export interface HookResult<E extends HookEvent = HookEvent> {
   warnings: readonly string[];
 }
 
+/** Options of `mergeOutcomes` and the fold. */
 export interface MergeOptions {
   /**
    * Checks an event after a patch; an invalid patch counts as a failure of the hook that sent
@@ -348,7 +350,7 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
 }
 
 /**
- * The merge algorithm of DESIGN.md §3 as a pure function: fold per-hook outcomes, given in
+ * The merge as a pure function: fold per-hook outcomes, given in
  * execution order, into one result.
  *
  * @example

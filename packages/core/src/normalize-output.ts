@@ -20,21 +20,21 @@ const obj = z.record(z.string(), z.unknown());
  * (scripts print extra things), but a known field of the wrong type is an error that names it.
  */
 const dialectSchema = z.object({
-  // seed 000 / our own
+  // the A3S SDK's
   action: opt(z.enum(["continue", "block", "retry", "skip", "CONTINUE", "BLOCK", "RETRY", "SKIP"])),
   modified: opt(obj),
   delay: opt(z.number().check(z.nonnegative())),
   retry_delay_ms: opt(z.number().check(z.nonnegative())),
   retryDelay: opt(z.number().check(z.nonnegative())),
   permission: opt(z.enum(["allow", "ask", "deny"])),
-  // seed 001 HookOutput
+  // the Rust-agent format's HookOutput
   continue_execution: opt(bool),
   stop_reason: opt(z.nullable(str)),
   suppress_logging: opt(bool),
   system_message: opt(z.nullable(str)),
   updated_input: opt(z.nullable(obj)),
   additional_context: opt(z.nullable(str)),
-  // seed 003 / seed 004 / Claude Code
+  // permission decisions / the CLI-agent format / Claude Code
   decision: opt(z.nullable(z.enum(["allow", "deny", "ask", "none", "approve", "block", "modify"]))),
   reason: opt(z.nullable(str)),
   modified_args: opt(z.nullable(obj)),
@@ -65,10 +65,11 @@ const dialectSchema = z.object({
 
 const KNOWN_FIELDS = Object.keys(dialectSchema.shape);
 
+/** Options of `normalizeHookOutput`. */
 export interface NormalizeOptions {
   /**
    * The event the output answers. With it, a whole-input replacement (Claude Code's
-   * `updatedInput`, seed 001's `updated_input`) removes the arguments it leaves out, as it does
+   * `updatedInput`, the Rust-agent format's `updated_input`) removes the arguments it leaves out, as it does
    * in Claude Code; without it, the replacement is merged into the arguments.
    */
   event?: HookEvent;
@@ -88,10 +89,10 @@ function replaceArgs(
 /**
  * Turn a hook's output, in any supported dialect, into one {@link HookResponse}:
  *
- * - seed 000: `{ action, reason, modified, delay | retry_delay_ms }`
- * - seed 001: `{ continue_execution, stop_reason, system_message, updated_input, additional_context, suppress_logging }`
- * - seed 003: `{ decision: "allow" | "deny" | "ask" | "none", reason }`
- * - seed 004: `{ continue, decision: "approve" | "block" | "modify", reason, modified_args }`
+ * - the A3S SDK: `{ action, reason, modified, delay | retry_delay_ms }`
+ * - the Rust-agent format: `{ continue_execution, stop_reason, system_message, updated_input, additional_context, suppress_logging }`
+ * - permission decisions: `{ decision: "allow" | "deny" | "ask" | "none", reason }`
+ * - the CLI-agent format: `{ continue, decision: "approve" | "block" | "modify", reason, modified_args }`
  * - Claude Code: `{ continue, stopReason, decision, reason, systemMessage, suppressOutput,
  *   hookSpecificOutput: { permissionDecision, permissionDecisionReason, updatedInput, additionalContext } }`
  *

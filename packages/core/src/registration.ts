@@ -91,7 +91,7 @@ export interface HookRegistration<N extends HookEventNameInput = HookEventName>
   matcher?: Matcher<CanonicalEventName<N>>;
 }
 
-/** seed 001's hook object: one handler for several events. */
+/** A multi-event hook object: one handler for several events. */
 export interface MultiEventHook<N extends HookEventNameInput = HookEventName>
   extends Omit<HookOptions, "name"> {
   name: string;

@@ -11,6 +11,7 @@ export interface PlaceholderContext {
 /** Turns a value's text into what goes in the output (shell quoting, HTML escaping, …). */
 export type Escaper = (value: string, context: PlaceholderContext) => string;
 
+/** A `{{variable}}` template parsed once, rendered many times. */
 export interface CompiledTemplate {
   readonly source: string;
   /** The variable paths the template uses, in order. */

@@ -9,6 +9,7 @@ export interface Timers {
   now(): number;
 }
 
+/** The real clock and timers (`setTimeout`, `performance.now()`). */
 export const defaultTimers: Timers = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),

@@ -13,6 +13,7 @@ export interface ToolOutput {
   success?: boolean;
 }
 
+/** One tool call for `runTool`: the session, the tool, its arguments. */
 export interface ToolInvocation {
   sessionId: string;
   tool: string;
@@ -22,6 +23,7 @@ export interface ToolInvocation {
   metadata?: Record<string, unknown>;
 }
 
+/** Options of `runTool`. */
 export interface RunToolOptions {
   /** How often a `retry` answer is honoured before giving up with `RETRY_EXHAUSTED`. Default 3. */
   maxRetries?: number;
@@ -40,6 +42,7 @@ export interface RunToolOptions {
   ) => ToolArgs | undefined | Promise<ToolArgs | undefined>;
 }
 
+/** What `runTool` answers: the output after PostToolUse hooks, and what the hooks decided. */
 export interface GuardedToolResult {
   /** The tool's output, as PostToolUse hooks left it. */
   output: string;
@@ -72,7 +75,7 @@ export class ToolBlockedError extends HookError {
 }
 
 /**
- * Run one tool call the way seed 000's agent loop does: PreToolUse (block → {@link ToolBlockedError};
+ * Run one tool call the way an A3S agent loop does: PreToolUse (block → {@link ToolBlockedError};
  * retry → wait and fire again, at most `maxRetries` times; modified args → used), then the tool,
  * then PostToolUse (or PostToolUseFailure), with duration and exit code.
  *

@@ -28,8 +28,10 @@ export interface UnaryCalls {
   ExecuteTool: { request: ExecuteToolRequest; response: ExecuteToolResponse };
 }
 
+/** The name of a request/response call: `RegisterHook`, `ListHooks`, `Generate`, … */
 export type UnaryMethod = keyof UnaryCalls;
 
+/** Options of one `transport.call`. */
 export interface CallOptions {
   /** Abort the call: it rejects with a `HookError` whose code is `ABORTED`. */
   signal?: AbortSignal;

@@ -52,7 +52,7 @@ const count = z._default(z.number().check(z.int(), z.nonnegative()), 0);
 const zero = <T extends z.ZodMiniType>(schema: T, value: Exclude<z.output<T>, undefined>) =>
   z._default(schema, value as never);
 
-/** seed 000's `HookMatcher`, plus `pattern` (a name matcher for events that are not tool events). */
+/** The A3S SDK's `HookMatcher`, plus `pattern` (a name matcher for events that are not tool events). */
 export const hookMatcherMessageSchema = z.object({
   tool: z.optional(text(4096)),
   pathPattern: z.optional(text(4096)),
@@ -60,7 +60,7 @@ export const hookMatcherMessageSchema = z.object({
   pattern: z.optional(text(4096)),
 });
 
-/** seed 000's `HookConfig`, plus `failBehavior` and `name`. `timeoutMs` 0 means the host's default. */
+/** The A3S SDK's `HookConfig`, plus `failBehavior` and `name`. `timeoutMs` 0 means the host's default. */
 export const hookConfigMessageSchema = z.object({
   priority: z.optional(z.int32()),
   timeoutMs: z.optional(z.number().check(z.int(), z.nonnegative(), z.lte(MAX_DELAY_MS))),
@@ -242,32 +242,59 @@ export const frameIdSchema = z.string().check(z.maxLength(128));
  */
 export const cancelSchema = z.object({ id: frameIdSchema });
 
+/** hooks.proto's `HookMatcher` message, in its JSON form (camelCase field names). */
 export type HookMatcherMessage = z.output<typeof hookMatcherMessageSchema>;
+/** hooks.proto's `HookConfig` message, in its JSON form (camelCase field names). */
 export type HookConfigMessage = z.output<typeof hookConfigMessageSchema>;
+/** hooks.proto's `RegisterHookRequest` message, in its JSON form (camelCase field names). */
 export type RegisterHookRequest = z.output<typeof registerHookRequestSchema>;
+/** hooks.proto's `RegisterHookResponse` message, in its JSON form (camelCase field names). */
 export type RegisterHookResponse = z.output<typeof registerHookResponseSchema>;
+/** hooks.proto's `UnregisterHookRequest` message, in its JSON form (camelCase field names). */
 export type UnregisterHookRequest = z.output<typeof unregisterHookRequestSchema>;
+/** hooks.proto's `UnregisterHookResponse` message, in its JSON form (camelCase field names). */
 export type UnregisterHookResponse = z.output<typeof unregisterHookResponseSchema>;
+/** hooks.proto's `ListHooksRequest` message, in its JSON form (camelCase field names). */
 export type ListHooksRequest = z.output<typeof listHooksRequestSchema>;
+/** hooks.proto's `HookCounters` message, in its JSON form (camelCase field names). */
 export type HookCounters = z.output<typeof hookCountersSchema>;
+/** hooks.proto's `HookInfo` message, in its JSON form (camelCase field names). */
 export type HookInfoMessage = z.output<typeof hookInfoMessageSchema>;
+/** hooks.proto's `ListHooksResponse` message, in its JSON form (camelCase field names). */
 export type ListHooksResponse = z.output<typeof listHooksResponseSchema>;
+/** hooks.proto's `HookEvent` message, in its JSON form (camelCase field names). */
 export type HookEventMessage = z.output<typeof hookEventMessageSchema>;
+/** hooks.proto's `HookResponse` message, in its JSON form (camelCase field names). */
 export type HookResponseMessage = z.output<typeof hookResponseMessageSchema>;
+/** hooks.proto's `CreateSessionRequest` message, in its JSON form (camelCase field names). */
 export type CreateSessionRequest = z.output<typeof createSessionRequestSchema>;
+/** hooks.proto's `CreateSessionResponse` message, in its JSON form (camelCase field names). */
 export type CreateSessionResponse = z.output<typeof createSessionResponseSchema>;
+/** hooks.proto's `DestroySessionRequest` message, in its JSON form (camelCase field names). */
 export type DestroySessionRequest = z.output<typeof destroySessionRequestSchema>;
+/** hooks.proto's `DestroySessionResponse` message, in its JSON form (camelCase field names). */
 export type DestroySessionResponse = z.output<typeof destroySessionResponseSchema>;
+/** hooks.proto's `GenerateRequest` message, in its JSON form (camelCase field names). */
 export type GenerateRequest = z.output<typeof generateRequestSchema>;
+/** hooks.proto's `TokenUsage` message, in its JSON form (camelCase field names). */
 export type TokenUsageMessage = z.output<typeof tokenUsageMessageSchema>;
+/** hooks.proto's `GenerateProgress` message, in its JSON form (camelCase field names). */
 export type GenerateProgress = z.output<typeof generateProgressSchema>;
+/** hooks.proto's `GenerateResult` message, in its JSON form (camelCase field names). */
 export type GenerateResult = z.output<typeof generateResultSchema>;
+/** hooks.proto's `GenerateEvent` message, in its JSON form (camelCase field names). */
 export type GenerateEventMessage = z.output<typeof generateEventMessageSchema>;
+/** hooks.proto's `ExecuteToolRequest` message, in its JSON form (camelCase field names). */
 export type ExecuteToolRequest = z.output<typeof executeToolRequestSchema>;
+/** hooks.proto's `ExecuteToolResponse` message, in its JSON form (camelCase field names). */
 export type ExecuteToolResponse = z.output<typeof executeToolResponseSchema>;
+/** The `Hello` frame of message transports (WebSocket): the client's first message. */
 export type HelloMessage = z.output<typeof helloSchema>;
+/** The `Welcome` frame of message transports: the host's answer to `Hello`. */
 export type WelcomeMessage = z.output<typeof welcomeSchema>;
+/** The `Error` frame of message transports: a failed request, or why the host closes. */
 export type ErrorMessage = z.output<typeof errorMessageSchema>;
+/** The `Cancel` frame of message transports: the caller gave up on a request. */
 export type CancelMessage = z.output<typeof cancelSchema>;
 
 /** Every message by its name in `hooks.proto` (plus the four frames of message transports). */
@@ -294,5 +321,7 @@ export const wireSchemas = {
   Cancel: cancelSchema,
 } as const;
 
+/** The name of a wire message: `RegisterHookRequest`, `HookEvent`, `Hello`, … */
 export type WireMessageType = keyof typeof wireSchemas;
+/** Every wire message's type, by name. */
 export type WireMessageMap = { [K in WireMessageType]: z.output<(typeof wireSchemas)[K]> };

@@ -8,6 +8,7 @@ import {
 } from "@a3s-lab/hooks-core";
 import { JsonlWriter, type JsonlWriterOptions } from "./jsonl-writer.js";
 
+/** Options of `writeAuditLog`: the file, and which records go in it. */
 export interface AuditLogOptions extends JsonlWriterOptions {
   /** Write only these record types (default: every record the source emits). */
   types?: readonly AuditEventType[];

@@ -2,6 +2,7 @@ import { closeSync, constants, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
 
+/** Options of `new JsonlWriter(options)`. */
 export interface JsonlWriterOptions {
   /**
    * Permissions of the file when this creates it (default `0o600`: logs name hooks, tools and

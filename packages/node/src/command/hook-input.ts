@@ -9,7 +9,7 @@ export interface HookInputOptions {
 }
 
 /**
- * What a command hook reads on stdin: Claude Code's snake_case fields, seed 001's `event`
+ * What a command hook reads on stdin: Claude Code's snake_case fields, the Rust-agent format's `event`
  * (snake_case event name) and snake_case names, and the event itself with its camelCase fields.
  */
 export type HookInput = Record<string, unknown> & {
@@ -21,7 +21,7 @@ export type HookInput = Record<string, unknown> & {
 
 /**
  * Build the stdin object for an event. Existing Claude Code hook scripts read `tool_name`,
- * `tool_input`, `hook_event_name`, …; seed 001's scripts read `event`; TypeScript-minded
+ * `tool_input`, `hook_event_name`, …; the Rust-agent format's scripts read `event`; TypeScript-minded
  * scripts can read the event's own fields (`tool`, `args`, `eventId`, …).
  *
  * @example
@@ -89,7 +89,7 @@ const opt = <T extends z.ZodType>(schema: T, description: string) =>
 export const hookInputSchema = z
   .looseObject({
     hook_event_name: str.describe("The event, PascalCase: PreToolUse, Stop, …"),
-    event: str.describe("The event, snake_case (seed 001): pre_tool_use, stop, …"),
+    event: str.describe("The event, snake_case (the Rust-agent format): pre_tool_use, stop, …"),
     session_id: str.describe("The session id."),
     cwd: str.describe("The directory the hook runs in."),
     transcript_path: opt(str, "The transcript file, when the host keeps one."),
@@ -99,7 +99,10 @@ export const hookInputSchema = z
     tool_use_id: opt(str, "Tool events: the id of the tool call."),
     decided_by: opt(str, "Permission events: who decided (hook, user, policy, default), if known."),
     tool_response: opt(z.record(z.string(), z.unknown()), "PostToolUse: the tool's result."),
-    tool_result: opt(z.record(z.string(), z.unknown()), "PostToolUse: the same, seed 001's name."),
+    tool_result: opt(
+      z.record(z.string(), z.unknown()),
+      "PostToolUse: the same, the Rust-agent format's name.",
+    ),
     error: opt(str, "PostToolUseFailure, SubagentStop: the error message."),
     prompt: opt(str, "UserPromptSubmit, GenerateStart, GenerateEnd: the prompt."),
     source: opt(str, "SessionStart: startup, resume, clear, compact, …"),
@@ -111,10 +114,13 @@ export const hookInputSchema = z
     stop_hook_active: opt(z.boolean(), "Stop: true when a Stop hook already asked to continue."),
     agent_id: opt(str, "SubagentStart, SubagentStop: the subagent's id."),
     agent_type: opt(str, "SubagentStart, SubagentStop: the subagent's type."),
-    subagent_id: opt(str, "SubagentStart, SubagentStop: the same as agent_id (seed 001's name)."),
+    subagent_id: opt(
+      str,
+      "SubagentStart, SubagentStop: the same as agent_id (the Rust-agent format's name).",
+    ),
     subagent_type: opt(
       str,
-      "SubagentStart, SubagentStop: the same as agent_type (seed 001's name).",
+      "SubagentStart, SubagentStop: the same as agent_type (the Rust-agent format's name).",
     ),
     skill_name: opt(str, "SkillLoad, SkillUnload: the skill's name."),
     eventType: str.describe("The event's canonical name (camelCase form of the event follows)."),

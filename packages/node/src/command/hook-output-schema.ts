@@ -11,22 +11,22 @@ const d = <T extends z.ZodType>(schema: T, description: string) =>
  */
 export const hookOutputSchema = z
   .looseObject({
-    // A3S (seed 000)
+    // A3S
     action: d(
       z.enum(["continue", "block", "retry", "skip", "CONTINUE", "BLOCK", "RETRY", "SKIP"]),
       "A3S: continue, block, retry (the host tries again) or skip (ignore later hooks); upper case also.",
     ),
     modified: d(obj, "A3S: a JSON merge patch of the event's modifiable fields, e.g. {args: {…}}."),
     delay: d(z.number().nonnegative(), "A3S retry: milliseconds to wait."),
-    retry_delay_ms: d(z.number().nonnegative(), "A3S retry: the same as delay (seed 000's name)."),
+    retry_delay_ms: d(z.number().nonnegative(), "A3S retry: the same as delay."),
     retryDelay: d(z.number().nonnegative(), "A3S retry: the same as delay."),
     permission: d(z.enum(["allow", "ask", "deny"]), "A3S: a permission decision."),
     // Claude Code
-    continue: d(z.boolean(), "Claude Code, seed 004: false stops the operation."),
+    continue: d(z.boolean(), "Claude Code, the CLI-agent format: false stops the operation."),
     stopReason: d(z.string(), "Claude Code: why, when continue is false."),
     decision: d(
       z.enum(["approve", "block", "allow", "deny", "ask", "modify", "none"]).nullable(),
-      "Claude Code, seeds 003/004: block or deny stops; approve or allow skips the prompt; none or null says nothing.",
+      "Claude Code, permission decisions, the CLI-agent format: block or deny stops; approve or allow skips the prompt; none or null says nothing.",
     ),
     reason: d(z.string().nullable(), "Why: shown to the agent when the hook blocks."),
     systemMessage: d(z.string(), "Claude Code: a message for the user."),
@@ -51,15 +51,18 @@ export const hookOutputSchema = z
       }),
       "Claude Code's per-event output.",
     ),
-    // seed 004
-    modified_args: d(obj.nullable(), "seed 004: arguments to merge into the tool's arguments."),
-    metadata: d(obj, "seed 004: extra information, ignored by the engine."),
-    // seed 001
-    continue_execution: d(z.boolean(), "seed 001: false stops the operation."),
-    stop_reason: d(z.string().nullable(), "seed 001: why."),
-    system_message: d(z.string().nullable(), "seed 001: a message for the user."),
-    updated_input: d(obj.nullable(), "seed 001: replacement tool arguments."),
-    additional_context: d(z.string().nullable(), "seed 001: text added to the context."),
-    suppress_logging: d(z.boolean(), "seed 001: hide this hook's output."),
+    // the CLI-agent format
+    modified_args: d(
+      obj.nullable(),
+      "CLI-agent format: arguments to merge into the tool's arguments.",
+    ),
+    metadata: d(obj, "CLI-agent format: extra information, ignored by the engine."),
+    // the Rust-agent format
+    continue_execution: d(z.boolean(), "Rust-agent format: false stops the operation."),
+    stop_reason: d(z.string().nullable(), "Rust-agent format: why."),
+    system_message: d(z.string().nullable(), "Rust-agent format: a message for the user."),
+    updated_input: d(obj.nullable(), "Rust-agent format: replacement tool arguments."),
+    additional_context: d(z.string().nullable(), "Rust-agent format: text added to the context."),
+    suppress_logging: d(z.boolean(), "Rust-agent format: hide this hook's output."),
   })
   .describe("What an A3S command hook may print on stdout (exit code 0).");

@@ -24,7 +24,7 @@ function isoTime(ms: number): string {
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /**
- * The values of seed 004's template variables for one event. Values that do not apply are
+ * The values of the template variables for one event. Values that do not apply are
  * empty strings, so a template never fails on an event that lacks them.
  */
 export function templateVariables(event: HookEvent, cwd: string): Record<string, unknown> {

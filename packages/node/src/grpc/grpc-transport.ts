@@ -28,6 +28,7 @@ import { fromStatus } from "./grpc-status.js";
 import { loadHooksProto } from "./hooks-proto.js";
 import { fromProto, toProto } from "./wire-codec.js";
 
+/** Options of `createGrpcTransport`. */
 export interface GrpcTransportOptions extends TransportOptions {
   /** TLS and the like. Default: plaintext (right for the loopback default). */
   credentials?: ChannelCredentials;

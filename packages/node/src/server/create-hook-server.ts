@@ -26,6 +26,7 @@ import { createWebSocketHttpServer, type HttpHandler } from "./ws-http-server.js
 import { type WebSocketOptions, webSocketOptionsSchema } from "./ws-options.js";
 import { bracketed, type OriginCheck, originCheck } from "./ws-origin.js";
 
+/** Options of `createHookServer`; every limit has a default. */
 export interface HookServerOptions {
   /** The host's engine: remote hooks are registered on it next to the host's own. */
   engine: HookEngine;

@@ -27,6 +27,7 @@ import {
   toHookInfoMessage,
 } from "./remote-hook.js";
 
+/** Options of `new HookHub(options)`; every limit has a default. */
 export interface HookHubOptions {
   /** The host's engine: remote hooks become ordinary registrations on it. */
   engine: HookEngine;

@@ -29,7 +29,9 @@ export type HubEvent =
       eventId?: string;
     });
 
+/** The `type` of a hub event: `client_connected`, `client_disconnected`, `client_expired`, `warning`. */
 export type HubEventType = HubEvent["type"];
+/** The hub event of one type. */
 export type HubEventOf<T extends HubEventType> = Extract<HubEvent, { type: T }>;
 /** A listener for one hub event type, or for all of them (`"*"`). */
 export type HubListener<T extends HubEventType | "*"> = (event: HubEvents[T]) => void;

@@ -127,7 +127,7 @@ export class RemoteClient {
         this.#sendCancel(hook, event, error.message);
         reject(error);
       };
-      // onAbort needs no AbortController (microseconds per firing on Node 20); a context made
+      // onAbort needs no AbortController (one per firing would cost); a context made
       // by hand may only have the signal.
       pending.cleanup = ctx.onAbort ? ctx.onAbort(onAbort) : listen(ctx.signal, onAbort);
       if (this.#pending.get(k) !== pending) return; // aborted already

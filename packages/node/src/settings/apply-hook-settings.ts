@@ -36,6 +36,7 @@ export interface SettingsPlan {
   skipped: SkippedHook[];
 }
 
+/** Options of `applyHookSettings`: how its command hooks run. */
 export interface ApplyHookSettingsOptions extends Omit<CommandHookOptions, "onRun"> {
   /** Called after every run of one of these hooks. */
   onRun?: (report: CommandRunReport, hook: SettingsHook) => void;

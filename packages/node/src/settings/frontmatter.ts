@@ -4,6 +4,7 @@ import { emptySettings, type HookSettings } from "./hook-settings.js";
 import { lineAndColumn } from "./json-text.js";
 import { parseHooksBlock } from "./parse-hooks-block.js";
 
+/** Options of `parseFrontmatterHooks`. */
 export interface FrontmatterOptions {
   /**
    * Whether the file's hooks may run. Default true: the host vouches for the skills and
@@ -19,7 +20,7 @@ const OPENING = /^\uFEFF?---[ \t]*\r?\n/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*\r?$/m;
 
 /**
- * Read the `hooks:` block of a markdown file's YAML frontmatter (seed 001's skills and
+ * Read the `hooks:` block of a markdown file's YAML frontmatter (the Rust-agent format's skills and
  * subagents), in the same shapes and with the same checks as a settings file. A file with no
  * frontmatter, or no `hooks:` in it, has no hooks and no problems.
  *

@@ -21,7 +21,7 @@ export interface SettingsHook {
   /** Left out: every firing of the event. */
   matcher?: string | ToolMatcher;
   definition: CommandHookDefinition;
-  /** The seed 001 key, the definition's `name`, or the command. */
+  /** The Rust-agent format's key, the definition's `name`, or the command. */
   name: string;
   /** The file it came from. */
   source: string;

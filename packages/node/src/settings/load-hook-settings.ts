@@ -16,6 +16,7 @@ import type { SettingsProblem } from "./settings-problem.js";
 import { SETTINGS_OPTION_KEYS } from "./settings-schema.js";
 import { hashDefinitions, readTrustStore } from "./trust-store.js";
 
+/** Options of `loadHookSettings`: where to look. */
 export interface LoadHookSettingsOptions {
   /** The working directory: its project files are read (and need trust to run). */
   cwd: string;

@@ -62,9 +62,9 @@ const GROUP_KEYS = new Set(Object.keys(settingsCommandSchema.shape));
 const NAMED_KEYS = new Set(Object.keys(namedHookSchema.shape));
 
 /**
- * Read one `hooks` block in any of the seeds' shapes: Claude Code / seed 004
- * (`Event: [{ matcher, hooks: [{ type, command, timeout }] }]`), seed 001 (`event: { name:
- * command | { command, timeout_secs, matcher } }`, a list, or a bare string) and seed 000's
+ * Read one `hooks` block in any of the shapes in use: Claude Code / the CLI-agent format
+ * (`Event: [{ matcher, hooks: [{ type, command, timeout }] }]`), the Rust-agent format (`event: { name:
+ * command | { command, timeout_secs, matcher } }`, a list, or a bare string) and the A3S SDK's
  * engine options. A bad part is reported and skipped; the rest still loads.
  */
 export function parseHooksBlock(block: unknown, ctx: HooksBlockContext): ParsedHooksBlock {

@@ -8,7 +8,7 @@ import {
   secondsSchema,
 } from "../command/command-definition.js";
 
-/** seed 000's object matcher. */
+/** The A3S SDK's object matcher. */
 export const toolMatcherSchema = z
   .object({
     tool: z.string({ error: "expected a string" }).max(4096).optional(),
@@ -16,7 +16,7 @@ export const toolMatcherSchema = z
     commandPattern: z.string({ error: "expected a string" }).max(4096).optional(),
   })
   .describe(
-    "seed 000's matcher: a tool name, a glob over its path argument, a regex over its command.",
+    "The A3S SDK's matcher: a tool name, a glob over its path argument, a regex over its command.",
   );
 
 /** A string matcher (`Bash`, `Write|Edit`, `mcp__*`, `builtin:*`, a regex) or an object matcher. */
@@ -31,21 +31,21 @@ export const matcherSchema = z
 
 const settingsHookShape = {
   ...commandHookShape,
-  timeout_secs: secondsSchema.optional().describe("seed 001: the same as timeout."),
-  working_directory: noNul("a path").optional().describe("seed 004: the same as cwd."),
+  timeout_secs: secondsSchema.optional().describe("Rust-agent format: the same as timeout."),
+  working_directory: noNul("a path").optional().describe("CLI-agent format: the same as cwd."),
 };
 
-/** One hook inside a `{ matcher, hooks: [...] }` group (Claude Code, seed 004, seed 001 frontmatter). */
+/** One hook inside a `{ matcher, hooks: [...] }` group (Claude Code, the CLI-agent format, Rust-agent frontmatter). */
 export const settingsCommandSchema = z
   .object(settingsHookShape)
   .refine(oneCommandForm, { error: oneCommandFormMessage })
   .describe("A command hook.");
 
-/** seed 001's hook object: a command with its own matcher. */
+/** The Rust-agent format's hook object: a command with its own matcher. */
 export const namedHookSchema = z
   .object({ ...settingsHookShape, matcher: matcherSchema.optional() })
   .refine(oneCommandForm, { error: oneCommandFormMessage })
-  .describe("seed 001: a command hook with its own matcher.");
+  .describe("Rust-agent format: a command hook with its own matcher.");
 
 /** The group's own fields; its hooks are checked one by one so one bad hook spares the rest. */
 export const matcherGroupHeadSchema = z.object({
@@ -53,27 +53,29 @@ export const matcherGroupHeadSchema = z.object({
   hooks: z.array(z.unknown(), { error: "expected an array of hooks" }),
 });
 
-/** Claude Code's and seed 004's `{ matcher, hooks: [...] }`. */
+/** Claude Code's and the CLI-agent format's `{ matcher, hooks: [...] }`. */
 export const matcherGroupSchema = z
   .object({ matcher: matcherSchema.optional(), hooks: z.array(settingsCommandSchema) })
-  .describe("Claude Code / seed 004: hooks that share a matcher.");
+  .describe("Claude Code / the CLI-agent format: hooks that share a matcher.");
 
 /** Everything an event key may hold, in any of the three shapes. */
 export const eventHooksSchema = z
   .union([
     z.array(
       z.union([
-        z.string().describe("seed 001: a bare shell command."),
+        z.string().describe("Rust-agent format: a bare shell command."),
         matcherGroupSchema,
         namedHookSchema,
       ]),
     ),
-    z.record(z.string(), z.union([z.string(), namedHookSchema])).describe("seed 001: named hooks."),
-    z.string().describe("seed 001: one bare shell command."),
+    z
+      .record(z.string(), z.union([z.string(), namedHookSchema]))
+      .describe("Rust-agent format: named hooks."),
+    z.string().describe("Rust-agent format: one bare shell command."),
   ])
   .describe("The hooks of one event.");
 
-/** seed 000's engine options, which sit next to the event keys in `hooks`. */
+/** The A3S SDK's engine options, which sit next to the event keys in `hooks`. */
 export const settingsOptionsShape = {
   enabled: z
     .boolean({ error: "expected true or false" })
@@ -122,7 +124,7 @@ export interface SettingsOptions {
 
 export const SETTINGS_OPTION_KEYS = Object.keys(settingsOptionsShape) as (keyof SettingsOptions)[];
 
-/** The `hooks` object: event keys (any spelling) and seed 000's options. */
+/** The `hooks` object: event keys (any spelling) and the A3S SDK's options. */
 export const hooksBlockSchema = z
   .object({
     ...settingsOptionsShape,

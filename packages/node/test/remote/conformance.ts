@@ -207,17 +207,34 @@ export function defineConformanceSuite(kit: TransportKit): void {
       expect((await closed)?.code).toBe("LIMIT_EXCEEDED");
     });
 
-    it("fails a hook whose event is larger than the server sends, and keeps the stream", async () => {
+    it("blocks, fail-open or not, an event that can block but is too large to show its hook; keeps the stream", async () => {
+      // The caller chooses how large a tool's input is: a guard it cannot be shown must not
+      // turn into a continue.
       const { engine, server } = await serve({ maxMessageBytes: 64 * 1024 });
       const t = transport(server);
       await stream(t, (event, s) =>
         s.send({ hookId: event.hookId, eventId: event.eventId, action: "block", reason: "no" }),
       );
-      await t.call("RegisterHook", { eventType: "PreToolUse" });
+      await t.call("RegisterHook", { eventType: "PreToolUse", config: { name: "guard" } });
       const result = await engine.fire(bash("x".repeat(100_000)));
+      expect(result.action).toBe("block");
+      expect(result.reason).toContain("remote hook guard was not shown the event");
+      expect(result.reason).toContain("the hook server sends at most 65536");
+      expect((await engine.fire(bash())).reason).toBe("no");
+    });
+
+    it("fails, under its fail behaviour, a hook whose event cannot block and is too large", async () => {
+      const { engine, server } = await serve({ maxMessageBytes: 64 * 1024 });
+      const t = transport(server);
+      await stream(t, (event, s) =>
+        s.send({ hookId: event.hookId, eventId: event.eventId, action: "continue" }),
+      );
+      await t.call("RegisterHook", { eventType: "Notification" });
+      const result = await engine.fire(
+        createEvent("Notification", { sessionId: "s1", message: "x".repeat(100_000) }),
+      );
+      expect(result.action).toBe("continue");
       expect(result.outcomes[0]?.error).toMatchObject({ code: "LIMIT_EXCEEDED" });
-      expect(result.outcomes[0]?.error?.message).toContain("the hook server sends at most 65536");
-      expect((await engine.fire(bash())).action).toBe("block");
     });
 
     it("throws away an answer nobody waits for, warns, and counts it", async () => {
