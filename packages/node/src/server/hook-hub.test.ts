@@ -498,12 +498,14 @@ describe("HookHub firings", () => {
     });
   });
 
-  it("fails a firing whose event is too large to send, instead of breaking the stream", async () => {
+  it("blocks a firing that can block when its event is too large to send, without breaking the stream", async () => {
     const { engine, hub } = setup();
     const c1 = open(hub, "c1", sink({ tooBig: true }));
     hub.register(c1.caller, { eventType: "PreToolUse" });
     const result = await engine.fire(bash("x".repeat(1000)));
-    expect(result.outcomes[0]?.error?.code).toBe("LIMIT_EXCEEDED");
+    expect(result.action).toBe("block");
+    expect(result.reason).toContain("was not shown the event");
+    expect(c1.closed()).toBeUndefined();
   });
 
   it("answers waiting firings when the stream drops, then removes the hooks after the window", async () => {

@@ -1,4 +1,6 @@
 import {
+  block,
+  eventSpecs,
   type HookContext,
   HookError,
   type HookEvent,
@@ -143,7 +145,16 @@ export class RemoteClient {
         });
       } catch (error) {
         this.#take(k);
-        reject(HookError.from(error, "UNAVAILABLE"));
+        const failure = HookError.from(error, "UNAVAILABLE");
+        // An event too large to send: its size is the caller's to choose (a tool's input), so
+        // on an event that can block, a hook that was never shown it blocks, whatever its fail
+        // behaviour, as a command hook's over-cap answer does.
+        if (failure.code === "LIMIT_EXCEEDED" && eventSpecs[event.eventType]?.canBlock) {
+          const name = hook.config.name || hook.hookId;
+          resolve(block(`remote hook ${name} was not shown the event: ${failure.message}`));
+          return;
+        }
+        reject(failure);
       }
     });
   }

@@ -231,7 +231,11 @@ export function defineConformanceSuite(kit: TransportKit): void {
       );
       await t.call("RegisterHook", { eventType: "Notification" });
       const result = await engine.fire(
-        createEvent("Notification", { sessionId: "s1", message: "x".repeat(100_000) }),
+        createEvent("Notification", {
+          sessionId: "s1",
+          message: "x".repeat(100_000),
+          notificationType: "status",
+        }),
       );
       expect(result.action).toBe("continue");
       expect(result.outcomes[0]?.error).toMatchObject({ code: "LIMIT_EXCEEDED" });
