@@ -1,0 +1,9 @@
+import { describe } from "vitest";
+import { itListsTheExports } from "../../../test-support/readme-exports.ts";
+
+describe("the README's reference", () => {
+  itListsTheExports(
+    new URL("../README.md", import.meta.url),
+    new URL("../src/common-exports.ts", import.meta.url),
+  );
+});
