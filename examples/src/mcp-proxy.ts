@@ -8,35 +8,19 @@
  *   pnpm --filter @a3s-lab/examples start mcp-proxy
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { block, HookEngine, modify } from "@a3s-lab/hooks-core";
 import { createMcpHookProxy } from "@a3s-lab/hooks-mcp";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-/**
- * An app that uses the proxy installs the MCP SDK (its peer) and the server, and imports
- * `Client` and `InMemoryTransport` from the SDK; this workspace's examples borrow the copies
- * installed for hooks-mcp, so they are typed here by the little they use.
- */
-const fromHooksMcp = createRequire(import.meta.resolve("@a3s-lab/hooks-mcp"));
-const sdk = async <T>(path: string): Promise<T> =>
-  (await import(
-    pathToFileURL(fromHooksMcp.resolve(`@modelcontextprotocol/sdk/${path}`)).href
-  )) as T;
-
-interface ToolResult {
-  content?: unknown;
-  isError?: unknown;
-}
-interface McpClient {
-  connect(transport: unknown): Promise<void>;
-  listTools(): Promise<{ tools: unknown[] }>;
-  callTool(call: { name: string; arguments: Record<string, unknown> }): Promise<ToolResult>;
-  close(): Promise<void>;
-}
-type Transport = Parameters<ReturnType<typeof createMcpHookProxy>["connect"]>[0];
+/** The filesystem server's entry point, started with this Node (no `npx`, no network). */
+const FILESYSTEM_SERVER = fileURLToPath(
+  import.meta.resolve("@modelcontextprotocol/server-filesystem/dist/index.js"),
+);
 
 /** What the client saw. */
 export interface McpProxyRun {
@@ -71,12 +55,6 @@ export function folderPolicy(): HookEngine {
 export async function mcpProxySession(
   log: (line: string) => void = console.log,
 ): Promise<McpProxyRun> {
-  const { Client } = await sdk<{
-    Client: new (info: { name: string; version: string }) => McpClient;
-  }>("client/index.js");
-  const { InMemoryTransport } = await sdk<{
-    InMemoryTransport: { createLinkedPair(): [Transport, Transport] };
-  }>("inMemory.js");
   const dir = mkdtempSync(join(tmpdir(), "a3s-mcp-example-"));
   writeFileSync(join(dir, "settings.env"), "REGION=eu\nTOKEN=sk-live-123\n");
   const proxy = createMcpHookProxy({
@@ -84,7 +62,7 @@ export async function mcpProxySession(
     server: {
       name: "files",
       command: process.execPath,
-      args: [fromHooksMcp.resolve("@modelcontextprotocol/server-filesystem/dist/index.js"), dir],
+      args: [FILESYSTEM_SERVER, dir],
     },
     onServerStderr: () => {},
   });
@@ -96,8 +74,10 @@ export async function mcpProxySession(
     const { tools } = await client.listTools();
     log(`the server offers ${tools.length} tools, seen by hooks as mcp__files__<tool>`);
 
-    const text = (r: ToolResult) =>
-      ((r.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n");
+    const text = (r: Awaited<ReturnType<typeof client.callTool>>) =>
+      ((r as CallToolResult).content ?? [])
+        .map((c) => (c.type === "text" ? c.text : ""))
+        .join("\n");
     const read = await client.callTool({
       name: "read_text_file",
       arguments: { path: join(dir, "settings.env") },

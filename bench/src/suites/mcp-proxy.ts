@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BenchError } from "../bench-error.js";
 import { alternate } from "../cross/alternate.js";
 import { goals, makeRow, side } from "../row.js";
@@ -12,57 +13,25 @@ import type { Suite } from "../suite.js";
 // A bundled run (run.mjs) says where the bench lives; import.meta.url is the bundle's there.
 const benchRoot = process.env.A3S_BENCH_ROOT ?? fileURLToPath(new URL("../../", import.meta.url));
 const packagesDir = join(benchRoot, "..", "packages");
-// The MCP SDK and the filesystem server are hooks-mcp's (its peer and its test server); the
-// bench has no copy of its own, and loads them the way hooks-mcp's own code finds them.
-const fromMcp = createRequire(join(packagesDir, "mcp", "package.json"));
-
-interface ToolResult {
-  content?: unknown;
-  isError?: unknown;
-}
-interface McpClient {
-  connect(transport: unknown): Promise<void>;
-  callTool(call: { name: string; arguments: Record<string, unknown> }): Promise<ToolResult>;
-  close(): Promise<void>;
-}
-interface Sdk {
-  Client: new (info: { name: string; version: string }) => McpClient;
-  StdioClientTransport: new (params: {
-    command: string;
-    args: string[];
-    cwd?: string;
-    env?: Record<string, string>;
-    stderr?: "ignore";
-  }) => unknown;
-}
-
-async function loadSdk(): Promise<Sdk> {
-  const load = async (path: string) =>
-    import(pathToFileURL(fromMcp.resolve(`@modelcontextprotocol/sdk/${path}`)).href);
-  const [{ Client }, { StdioClientTransport }] = await Promise.all([
-    load("client/index.js"),
-    load("client/stdio.js"),
-  ]);
-  return { Client, StdioClientTransport } as Sdk;
-}
 
 /** A tool call through the MCP hook proxy (a process between client and server) against a direct one. */
 export const mcpProxySuite: Suite = {
   id: "mcp-proxy",
   title: "MCP hook proxy: a tool call over stdio",
   async run({ profile, log }) {
-    const sdk = await loadSdk();
-    const server = fromMcp.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+    const server = fileURLToPath(
+      import.meta.resolve("@modelcontextprotocol/server-filesystem/dist/index.js"),
+    );
     const dir = mkdtempSync(join(tmpdir(), "a3s-bench-mcp-"));
     const env = { PATH: process.env.PATH ?? "", HOME: dir };
     const connect = async (command: string, args: string[]) => {
-      const client = new sdk.Client({ name: "bench", version: "1.0.0" });
+      const client = new Client({ name: "bench", version: "1.0.0" });
       await client.connect(
-        new sdk.StdioClientTransport({ command, args, cwd: benchRoot, env, stderr: "ignore" }),
+        new StdioClientTransport({ command, args, cwd: benchRoot, env, stderr: "ignore" }),
       );
       return client;
     };
-    const clients: McpClient[] = [];
+    const clients: Client[] = [];
     try {
       log("mcp-proxy: starting the filesystem server, directly and behind the proxy");
       const direct = await connect(process.execPath, [server, dir]);
