@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { offlineAgent } from "../examples/offline-agent.js";
+import { offlineAgent } from "./ai-sdk.js";
 
 it("the offline example: a delete blocked, arguments clamped, a key redacted, a Stop continuation", async () => {
   const lines = await offlineAgent(() => undefined);
