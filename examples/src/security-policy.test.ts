@@ -53,7 +53,9 @@ describe("seed 000's security policy hook, against the demo agent", () => {
       expect(result, command).toMatchObject({ success: false, blocked: true });
       const { pre, ran } = await bashRun(command);
       expect(pre?.result.action, command).toBe("block");
-      expect(pre?.result.hooks, command).toContain(`${agent.client.clientId}/${hookId}`);
+      // A remote hook is listed under its name, or its hook id: never under its client's id.
+      expect(pre?.result.hooks, command).toContain(hookId);
+      expect(pre?.result.hooks.join(" "), command).not.toContain(agent.client.clientId);
       expect(ran, command).toBe(false);
       // The example's hook answered that very firing with its own reason.
       expect(blocked.find((b) => b.eventId === pre?.event.eventId)).toMatchObject({

@@ -88,7 +88,7 @@ describe("the gRPC adapter", () => {
       md,
     );
     expect(error?.code).toBe(status.INVALID_ARGUMENT);
-    expect(error?.details).toContain("RegisterHookRequest.hookId");
+    expect(error?.details).toContain("RegisterHookRequest.hook_id");
   });
 
   it("refuses a message over the size limit with RESOURCE_EXHAUSTED", async () => {
