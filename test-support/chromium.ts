@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../vitest.shared.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../vitest.shared.ts";
 
 /**
  * Debian's headless Chromium through playwright-core (nothing downloads a browser), with a

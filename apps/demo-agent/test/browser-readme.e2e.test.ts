@@ -11,7 +11,7 @@ import { createHookServer, type HookServer } from "@a3s-lab/hooks-node";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./chromium.js";
+import { launchChromium } from "../../../test-support/chromium.ts";
 
 const README = new URL("../../../packages/browser/README.md", import.meta.url);
 const TOKEN = "readme-token";

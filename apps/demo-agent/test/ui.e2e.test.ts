@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { A3sClient } from "@a3s-lab/box";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./chromium.js";
+import { launchChromium } from "../../../test-support/chromium.ts";
 import { readJsonl, startCli } from "./cli-process.js";
 
 const TOKEN = "ui-test-token";
