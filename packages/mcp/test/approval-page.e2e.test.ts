@@ -101,29 +101,33 @@ describe("an approval page in Chromium decides the MCP proxy's tool calls", () =
     expect(tab.url()).toBe(url);
     expect(page.requested.join("\n")).not.toContain(TOKEN);
 
+    // Two calls wait at once, each on its own card; the person allows one and denies the other.
     const allowedPath = join(files, "allowed.txt");
+    const deniedPath = join(files, "denied.txt");
     const allowed = proxy.client.callTool({
       name: "write_file",
       arguments: { path: allowedPath, content: "approved in the browser\n" },
     });
-    await tab.locator("#request:not([hidden])").waitFor();
-    expect(await tab.textContent("#tool")).toBe("mcp__fs__write_file");
-    expect(await tab.textContent("#args")).toContain(allowedPath);
+    const denied = proxy.client.callTool({
+      name: "write_file",
+      arguments: { path: deniedPath, content: "never written\n" },
+    });
+    const card = (path: string) => tab.locator(".request", { hasText: path });
+    await card(allowedPath).waitFor();
+    await card(deniedPath).waitFor();
+    expect(await tab.locator(".request .tool").allTextContents()).toEqual([
+      "mcp__fs__write_file",
+      "mcp__fs__write_file",
+    ]);
     await tab.screenshot({ path: join(ARTIFACTS, "approval-page.png") });
-    await tab.click("#allow");
+
+    await card(allowedPath).locator("button.allow").click();
     const ran = await allowed;
     expect(ran.isError).toBeFalsy();
     expect(text(ran)).toContain("allowed.txt");
     expect(readFileSync(allowedPath, "utf8")).toBe("approved in the browser\n");
 
-    const deniedPath = join(files, "denied.txt");
-    const denied = proxy.client.callTool({
-      name: "write_file",
-      arguments: { path: deniedPath, content: "never written\n" },
-    });
-    await tab.locator("#request:not([hidden])").waitFor();
-    expect(await tab.textContent("#args")).toContain(deniedPath);
-    await tab.click("#deny");
+    await card(deniedPath).locator("button.deny").click();
     const refused = await denied;
     expect(refused.isError).toBe(true);
     expect(text(refused)).toContain("mcp__fs__write_file");

@@ -12,7 +12,7 @@ import { A3sClient, type HookEventMap } from "@a3s-lab/box";
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const state = element<HTMLSpanElement>("state");
 const problem = element<HTMLSpanElement>("problem");
-const request = element<HTMLElement>("request");
+const requests = element<HTMLElement>("requests");
 const decisions = element<HTMLOListElement>("decisions");
 
 function tokenFromFragment(): string {
@@ -21,31 +21,38 @@ function tokenFromFragment(): string {
   return match ? decodeURIComponent(match[1]!) : "";
 }
 
-let queue: Promise<unknown> = Promise.resolve();
-
-/** One request on screen at a time; `gone` when the proxy stopped waiting first. */
-function confirmCall(
-  event: HookEventMap["PermissionRequest"],
-  signal: AbortSignal,
-): Promise<"allow" | "deny" | "gone"> {
-  const answer = queue.then(() => ask(event, signal));
-  queue = answer.catch(() => {});
-  return answer;
-}
-
+/** A card per waiting call, each with its own buttons, so concurrent calls never mix up. */
 function ask(
   event: HookEventMap["PermissionRequest"],
   signal: AbortSignal,
 ): Promise<"allow" | "deny" | "gone"> {
   if (signal.aborted) return Promise.resolve("gone");
-  element("tool").textContent = event.tool;
-  element("args").textContent = JSON.stringify(event.args, null, 2);
-  request.hidden = false;
+  const card = document.createElement("section");
+  card.className = "request";
+  const intro = document.createElement("p");
+  const tool = document.createElement("strong");
+  tool.className = "tool";
+  tool.textContent = event.tool;
+  intro.append("The MCP client wants to call ", tool, ":");
+  const args = document.createElement("pre");
+  args.className = "args";
+  args.textContent = JSON.stringify(event.args, null, 2);
+  const button = (answer: "allow" | "deny", label: string) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = answer;
+    b.textContent = label;
+    return b;
+  };
+  const deny = button("deny", "Deny");
+  const allow = button("allow", "Allow");
+  card.append(intro, args, deny, allow);
+  requests.append(card);
   return new Promise((resolve) => {
     const controller = new AbortController();
     const done = (answer: "allow" | "deny" | "gone") => {
       controller.abort();
-      request.hidden = true;
+      card.remove();
       const item = document.createElement("li");
       item.textContent = `${event.tool}: ${answer === "gone" ? "no answer in time" : answer}`;
       item.className = answer === "allow" ? "allow" : "deny";
@@ -53,8 +60,8 @@ function ask(
       resolve(answer);
     };
     const options = { signal: controller.signal, once: true };
-    element("allow").addEventListener("click", () => done("allow"), options);
-    element("deny").addEventListener("click", () => done("deny"), options);
+    allow.addEventListener("click", () => done("allow"), options);
+    deny.addEventListener("click", () => done("deny"), options);
     signal.addEventListener("abort", () => done("gone"), options);
   });
 }
@@ -71,7 +78,7 @@ client.registerHook("PermissionRequest", {
   // Fail closed: with this page closed or gone, nothing is approved behind the person's back.
   config: { timeoutMs: 120_000, failBehavior: "block", name: "approval page" },
   handler: async (event, ctx) =>
-    (await confirmCall(event, ctx.signal)) === "allow"
+    (await ask(event, ctx.signal)) === "allow"
       ? { action: "continue", permission: "allow" }
       : { action: "block", reason: "denied in the browser" },
 });
