@@ -87,12 +87,17 @@ describe("an approval page in Chromium decides the MCP proxy's tool calls", () =
     await tab?.close();
     await chromium?.close();
     await proxy?.client.close();
-    page?.server.closeAllConnections();
-    await new Promise((done) => page?.server.close(done));
+    if (page) {
+      page.server.closeAllConnections();
+      await new Promise((done) => page.server.close(done));
+    }
     box?.cleanup();
   });
 
-  it("runs the call the person allows and refuses the one they deny", async () => {
+  // A browser, two processes and a person's two clicks: generous, as a hang guard only.
+  it("runs the call the person allows and refuses the one they deny", {
+    timeout: 60_000,
+  }, async () => {
     const [, hooks] = await proxy.waitForStderr(/hooks: listening on (\S+)/);
     const url = `${page.origin}/?hooks=${encodeURIComponent(hooks!)}`;
     await tab.goto(`${url}#token=${TOKEN}`);
