@@ -10,7 +10,12 @@ import {
  * Shared vitest settings. Every package resolves its sibling packages through the
  * `@a3s-lab/source` export condition, so tests run against `src/` with no build step.
  */
-export const sourceConditions = ["@a3s-lab/source", ...defaultServerConditions];
+export const sourceConditions = [
+  "@a3s-lab/source",
+  // Not "module": some packages' "module" builds import files without their extension, which
+  // only a bundler resolves (@opentelemetry/api's, pulled in by ai); Node loads them as Node does.
+  ...defaultServerConditions.filter((condition) => condition !== "module"),
+];
 export const browserSourceConditions = ["@a3s-lab/source", ...defaultClientConditions];
 
 /** Debian's Chromium, driven by playwright; nothing downloads a browser. */
