@@ -112,6 +112,16 @@ export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./json-limits.js";
 export type { FailBehavior, HookOutcome, HookResult, PatchConflict } from "./merge.js";
 export type { NormalizeOptions } from "./normalize-output.js";
 export { normalizeHookOutput, safeNormalizeHookOutput } from "./normalize-output.js";
+export type {
+  PermissionAnswer,
+  PermissionAnswerer,
+  PermissionCall,
+  PermissionDecider,
+  PermissionOutcome,
+  PermissionQuestion,
+  PermissionStepOptions,
+} from "./permission-step.js";
+export { PermissionDeniedError, PermissionStep } from "./permission-step.js";
 export type { Timers } from "./timers.js";
 export type {
   GuardedToolResult,

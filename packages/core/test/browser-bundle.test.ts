@@ -13,9 +13,10 @@ import { bundleForBrowser } from "../../../test-support/browser-bundle.ts";
  * (`onAudit`, `auditTypeFilter`) and the HookEvent fast path moved into core, and from 34 KB
  * (at 35.0 KB) when hooks' answers got their JSON limits (a bounded copy without recursion, so
  * no answer can exhaust the stack) and globs a path for linear-time regular expression engines
- * (the engine itself, RE2, lives in @a3s-lab/hooks-node).
+ * (the engine itself, RE2, lives in @a3s-lab/hooks-node), and from 36 KB (at 36.6 KB) when the
+ * permission step that hosts had each written for themselves moved into core.
  */
-const CORE_GZIP_BUDGET = 36 * 1024;
+const CORE_GZIP_BUDGET = 37 * 1024;
 
 const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 
