@@ -2,6 +2,7 @@ import {
   type HookEngine,
   HookError,
   type HookResult,
+  type PermissionStep,
   runTool,
   type ToolArgs,
 } from "@a3s-lab/hooks-core";
@@ -10,7 +11,6 @@ import type {
   CallToolResult,
   Notification,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { PermissionFlow } from "./permission-flow.js";
 import { mcpToolName } from "./server-command.js";
 import { errorResult, resultText, rewriteResult, withContext } from "./tool-result.js";
 import type { ToolSchemas } from "./tool-schemas.js";
@@ -34,7 +34,7 @@ export interface ToolCallContext {
   engine: HookEngine;
   sessionId: string;
   serverName: string;
-  permission: PermissionFlow;
+  permission: PermissionStep;
   schemas: ToolSchemas;
   maxRetries: number;
   callUpstream: CallUpstream;
@@ -89,6 +89,7 @@ export async function guardedToolCall(
             toolUseId: String(requestId),
             args: current,
             pre,
+            signal,
           });
           const hooks = rewriters([pre, decided.request]);
           if (hooks.length > 0) {

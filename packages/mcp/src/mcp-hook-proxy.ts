@@ -25,7 +25,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type CallUpstream, guardedToolCall, type ToolCallContext } from "./guarded-tool-call.js";
-import { PermissionFlow, type PermissionOptions } from "./permission-flow.js";
+import { createPermissionStep, type PermissionOptions } from "./permission-flow.js";
 import { childEnv, OutputTail, type ServerCommand, serverNameOf } from "./server-command.js";
 import { ToolSchemas } from "./tool-schemas.js";
 
@@ -232,7 +232,7 @@ export function createMcpHookProxy(options: McpHookProxyOptions): McpHookProxy {
     engine,
     sessionId,
     serverName,
-    permission: new PermissionFlow(options.permission),
+    permission: createPermissionStep(options.permission),
     schemas,
     maxRetries: options.maxRetries ?? 3,
     callUpstream,
