@@ -208,7 +208,7 @@ describe("withHooks permission flow", () => {
     expect(results).toEqual([
       {
         type: "json",
-        value: { blocked: true, reason: "nobody was asked, so the answer is no", by: "permission" },
+        value: { blocked: true, reason: "denied by the default answer", by: "permission" },
       },
     ]);
   });
@@ -303,7 +303,7 @@ describe("withHooks when no hook is registered for a tool event", () => {
     });
     expect(await tools.weather.execute?.({ city: "Oslo", days: 1 }, call)).toEqual({
       blocked: true,
-      reason: "nobody was asked, so the answer is no",
+      reason: "denied by the default answer",
       by: "permission",
     });
     expect(seen).toEqual([]);

@@ -2,13 +2,15 @@ import {
   type HookEngine,
   HookError,
   type HookResult,
+  PermissionDeniedError,
+  PermissionStep,
   runTool,
   type ToolArgs,
   ToolBlockedError,
 } from "@a3s-lab/hooks-core";
 import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from "ai";
 import { checkOptions, is } from "./check-options.js";
-import { authorizeCall, type PermissionAsker, PermissionDeniedError } from "./permission.js";
+import { answererFor, type PermissionAsker } from "./permission.js";
 
 export interface WithHooksOptions {
   /** The session the tool events belong to (their `sessionId`). */
@@ -121,17 +123,23 @@ function outputText(value: unknown): string {
   return JSON.stringify(value) ?? "";
 }
 
-function wrapTool(name: string, tool: Tool, engine: HookEngine, options: WithHooksOptions): Tool {
+function wrapTool(
+  name: string,
+  tool: Tool,
+  engine: HookEngine,
+  options: WithHooksOptions,
+  permission: PermissionStep,
+): Tool {
   const execute = tool.execute;
   if (typeof execute !== "function") return tool;
   const schema = asSchema(tool.inputSchema);
   const policy = options.requirePermission;
-  const requires = (tool: string, args: ToolArgs) =>
-    typeof policy === "function" ? policy(tool, args) : policy === true;
   // A policy is asked about object inputs; any other input under a policy goes to the flow,
   // which refuses it.
   const policyApplies = (input: unknown) =>
-    policy !== undefined && policy !== false && (!isPlainObject(input) || requires(name, input));
+    policy !== undefined &&
+    policy !== false &&
+    (!isPlainObject(input) || permission.asks(name, input));
   const hooked = async (input: unknown, call: ToolExecutionOptions): Promise<unknown> => {
     if (isQuiet(engine) && !policyApplies(input)) {
       // Nothing would fire: skip building the events. Checked per call, so a hook registered
@@ -165,19 +173,15 @@ function wrapTool(name: string, tool: Tool, engine: HookEngine, options: WithHoo
           ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
           ...(call.abortSignal !== undefined ? { signal: call.abortSignal } : {}),
           authorize: async (args, pre) => {
-            const required = requires(name, args);
-            const decided = await authorizeCall(
-              {
-                engine,
-                sessionId: options.sessionId,
-                tool: name,
-                toolCallId: call.toolCallId,
-                required,
-                ask: options.ask,
-              },
+            const decided = await permission.authorize(engine, {
+              sessionId: options.sessionId,
+              tool: name,
               args,
+              toolUseId: call.toolCallId,
+              metadata: options.metadata,
               pre,
-            );
+              signal: call.abortSignal,
+            });
             if (decided.args === input) return input;
             // The model's input was checked by the SDK; what hooks wrote in its place is
             // checked here, so the tool never sees arguments its schema rejects.
@@ -260,8 +264,12 @@ export function withHooks<T extends ToolSet>(
     maxRetries: { check: is.count, expected: "a non-negative integer" },
     metadata: { check: is.object, expected: "an object" },
   });
+  const permission = new PermissionStep({
+    ...(options.requirePermission !== undefined ? { ask: options.requirePermission } : {}),
+    defaultAnswer: options.ask ? answererFor(options.ask) : "deny",
+  });
   const out: Record<string, Tool> = {};
   for (const [name, tool] of Object.entries(tools))
-    out[name] = wrapTool(name, tool as Tool, engine, options);
+    out[name] = wrapTool(name, tool as Tool, engine, options, permission);
   return out as HookedTools<T>;
 }
