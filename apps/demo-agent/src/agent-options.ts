@@ -1,7 +1,6 @@
-import type { HookEngine, TokenUsage, ToolArgs } from "@a3s-lab/hooks-core";
+import type { HookEngine, PermissionStepOptions, TokenUsage, ToolArgs } from "@a3s-lab/hooks-core";
 import type { ContextBudget, ContextBudgetOptions } from "./context-budget.js";
 import type { Model } from "./model.js";
-import type { PermissionPolicy } from "./permission-policy.js";
 import type { SkillManager } from "./skill-manager.js";
 import type { ToolCallOutcome } from "./tool-call.js";
 import type { Tool } from "./tools/tool.js";
@@ -13,8 +12,12 @@ export interface AgentOptions {
   model?: Model;
   /** Default: `builtinTools`. */
   tools?: readonly Tool[];
-  /** Default: read-only tools run, the rest are denied unless a hook allows them. */
-  permission?: PermissionPolicy;
+  /**
+   * Who answers the permission questions hooks leave open (`defaultAnswer`: a y/n prompt, or
+   * `"allow"` / `"deny"`), and optionally which calls ask. Default: read-only tools run, the
+   * rest are denied unless a hook allows them.
+   */
+  permission?: PermissionStepOptions;
   budget?: ContextBudget | ContextBudgetOptions;
   /** Where the Skill tool finds skills. Without it, the Skill tool answers "no skills". */
   skills?: SkillManager | undefined;

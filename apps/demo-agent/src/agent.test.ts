@@ -13,7 +13,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent } from "./agent.js";
 import { type Firing, onFiring } from "./firings.js";
 import type { Model, ModelRequest } from "./model.js";
-import { PermissionPolicy } from "./permission-policy.js";
 import { SkillManager } from "./skill-manager.js";
 
 let workdir: string;
@@ -35,7 +34,7 @@ function record(agent: Agent) {
   };
 }
 
-const allowAll = () => new PermissionPolicy({ defaultAnswer: "allow" });
+const allowAll = () => ({ defaultAnswer: "allow" }) as const;
 
 describe("Agent", () => {
   it("fires the events of a response in order, each valid against core's schema", async () => {

@@ -1,4 +1,10 @@
-import { createEvent, HookEngine, type TokenUsage, type ToolArgs } from "@a3s-lab/hooks-core";
+import {
+  createEvent,
+  HookEngine,
+  type PermissionStep,
+  type TokenUsage,
+  type ToolArgs,
+} from "@a3s-lab/hooks-core";
 import { randomId } from "@a3s-lab/hooks-core/internal";
 import * as z from "zod";
 import { AgentError } from "./agent-error.js";
@@ -9,7 +15,7 @@ import { ContextBudget } from "./context-budget.js";
 import { ContextManager } from "./context-manager.js";
 import { DEMO_ENGINE_AUDIT_LEVEL } from "./firings.js";
 import type { Model, ToolSpec } from "./model.js";
-import { PermissionPolicy } from "./permission-policy.js";
+import { demoPermissionStep } from "./permission-policy.js";
 import { runSubagent } from "./run-subagent.js";
 import { ScriptedModel } from "./scripted-model.js";
 import { Session } from "./session.js";
@@ -44,7 +50,8 @@ export class Agent {
   readonly engine: HookEngine;
   readonly model: Model;
   readonly budget: ContextBudget;
-  readonly policy: PermissionPolicy;
+  /** The permission step every tool call goes through. */
+  readonly permission: PermissionStep;
   readonly skills: SkillManager | undefined;
   readonly systemPrompt: string;
   readonly maxStopContinuations: number;
@@ -70,7 +77,7 @@ export class Agent {
     this.model = options.model ?? new ScriptedModel();
     this.budget =
       options.budget instanceof ContextBudget ? options.budget : new ContextBudget(options.budget);
-    this.policy = options.permission ?? new PermissionPolicy();
+    this.permission = demoPermissionStep(tools, options.permission);
     this.skills = options.skills;
     this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
     this.maxStopContinuations = options.maxStopContinuations ?? 8;
@@ -78,7 +85,7 @@ export class Agent {
     this.#deps = {
       engine: this.engine,
       tools: this.#tools,
-      policy: this.policy,
+      permission: this.permission,
       maxRetries: options.maxToolRetries ?? 3,
       notify: (session, type, message, level) =>
         fireNotification(this.engine, session, type, message, level),

@@ -1,8 +1,8 @@
 import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import type { PermissionAnswerer } from "@a3s-lab/hooks-core";
 import type { Agent } from "./agent.js";
 import { AgentError } from "./agent-error.js";
-import type { PermissionAsker } from "./permission-policy.js";
 import type { Style } from "./style.js";
 
 export interface ChatOptions {
@@ -23,7 +23,7 @@ const HELP =
   "commands: /compact [instructions], /help, /exit; anything else is a prompt (end a line with \\ to continue it)";
 
 /** A permission asker that puts its question on the chat's line reader, once the chat runs. */
-export interface ReadlineAsker extends PermissionAsker {
+export interface ReadlineAsker extends PermissionAnswerer {
   attach(rl: Interface | undefined): void;
 }
 

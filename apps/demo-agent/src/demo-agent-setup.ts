@@ -1,11 +1,10 @@
-import { type AuditLevel, HookEngine } from "@a3s-lab/hooks-core";
+import { type AuditLevel, HookEngine, type PermissionStepOptions } from "@a3s-lab/hooks-core";
 import { Agent } from "./agent.js";
 import type { ContextBudgetOptions } from "./context-budget.js";
 import { registerDemoHooks } from "./demo-hooks.js";
 import { attachAuditLog, attachEventLog } from "./event-log.js";
 import { DEMO_ENGINE_AUDIT_LEVEL } from "./firings.js";
 import type { Model } from "./model.js";
-import type { PermissionPolicy } from "./permission-policy.js";
 import { type SkillHookInstaller, SkillManager } from "./skill-manager.js";
 import { builtinTools } from "./tools/builtin-tools.js";
 import { toolSchemasOf } from "./tools/tool.js";
@@ -29,7 +28,7 @@ export interface DemoAgentOptions {
   /** Where settings files are looked up (the project) and where skills live by default. */
   workdir: string;
   model?: Model | undefined;
-  permission?: PermissionPolicy | undefined;
+  permission?: PermissionStepOptions | undefined;
   budget?: ContextBudgetOptions | undefined;
   /** Default: `<workdir>/.a3s/skills`. */
   skillsDirs?: readonly string[] | undefined;

@@ -42,13 +42,7 @@ export type { NodeHookSourcesOptions } from "./node-hook-sources.js";
 export { nodeHookSources } from "./node-hook-sources.js";
 export type { OpenAiModelOptions } from "./openai-model.js";
 export { OpenAiModel } from "./openai-model.js";
-export type {
-  PermissionAsker,
-  PermissionCall,
-  PermissionPolicyOptions,
-  PermissionQuestion,
-} from "./permission-policy.js";
-export { PermissionPolicy } from "./permission-policy.js";
+export { demoPermissionStep, permissionReason } from "./permission-policy.js";
 export type { RunScenarioOptions, ScenarioResult } from "./run-command.js";
 export { runScenario } from "./run-command.js";
 export type { SubagentDeps } from "./run-subagent.js";

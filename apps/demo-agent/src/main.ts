@@ -7,7 +7,6 @@ import { type CliArgs, type CommandName, parseCliArgs, USAGE } from "./cli-args.
 import { createModel } from "./create-model.js";
 import { type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
 import { onFiring } from "./firings.js";
-import { PermissionPolicy } from "./permission-policy.js";
 import { runScenario } from "./run-command.js";
 import { runServe } from "./serve-command.js";
 import { createStyle, shouldColor } from "./style.js";
@@ -111,9 +110,7 @@ async function chat(
   const workdir = await realpath(args.workdir ?? io.cwd);
   const asker = createReadlineAsker();
   const mode = args.permission ?? (interactive ? "ask" : "deny");
-  const permission = new PermissionPolicy(
-    mode === "ask" ? { ask: asker } : { defaultAnswer: mode },
-  );
+  const permission = { defaultAnswer: mode === "ask" ? asker : mode };
   const demo = await setupDemoAgent({
     workdir,
     model: createModel(args.model, io.env),

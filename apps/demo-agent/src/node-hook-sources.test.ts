@@ -5,7 +5,6 @@ import { trustProject } from "@a3s-lab/hooks-node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type DemoAgent, setupDemoAgent } from "./demo-agent-setup.js";
 import { nodeHookSources } from "./node-hook-sources.js";
-import { PermissionPolicy } from "./permission-policy.js";
 
 let dir: string;
 let workdir: string;
@@ -38,7 +37,7 @@ async function loadAndRun(trustProjectSkills?: boolean, at = workdir) {
     workdir: at,
     home,
     demoHooks: false,
-    permission: new PermissionPolicy({ defaultAnswer: "allow" }),
+    permission: { defaultAnswer: "allow" },
     hookSources: nodeHookSources(trustProjectSkills === undefined ? {} : { trustProjectSkills }),
   });
   const session = await demo.agent.createSession({ workdir: at });

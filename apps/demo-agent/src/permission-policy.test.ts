@@ -9,7 +9,8 @@ import {
 } from "@a3s-lab/hooks-core";
 import { describe, expect, it, vi } from "vitest";
 import { type Firing, onFiring } from "./firings.js";
-import { PermissionPolicy } from "./permission-policy.js";
+import { demoPermissionStep, permissionReason } from "./permission-policy.js";
+import { builtinTools } from "./tools/builtin-tools.js";
 
 function setup() {
   const engine = new HookEngine({ auditLevel: "verbose" });
@@ -23,19 +24,19 @@ const call = {
   sessionId: "s1",
   tool: "Bash",
   args: { command: "make" },
-  readOnly: false,
   toolUseId: "t1",
+  reason: permissionReason("Bash", { command: "make" }),
 };
 
-describe("PermissionPolicy", () => {
+type Options = Parameters<typeof demoPermissionStep>[1];
+const policy = (options?: Options) => demoPermissionStep(builtinTools, options);
+const authorize = async (...args: Parameters<ReturnType<typeof policy>["authorize"]>) =>
+  (await policy().authorize(...args)).args;
+
+describe("the demo's permission policy", () => {
   it("lets read-only tools run without a request", async () => {
     const { engine, names } = setup();
-    const args = await new PermissionPolicy().authorize(engine, {
-      ...call,
-      tool: "Read",
-      args: { file_path: "a" },
-      readOnly: true,
-    });
+    const args = await authorize(engine, { ...call, tool: "Read", args: { file_path: "a" } });
     expect(args).toEqual({ file_path: "a" });
     expect(names()).toEqual([]);
   });
@@ -43,15 +44,13 @@ describe("PermissionPolicy", () => {
   it("asks hooks first: allow grants, a block denies, with who decided", async () => {
     const { engine, fired, names } = setup();
     const handle = engine.register({ event: "PermissionRequest", handler: () => allow() });
-    await new PermissionPolicy().authorize(engine, call);
+    await policy().authorize(engine, call);
     expect(names()).toEqual(["PermissionRequest", "PermissionGranted"]);
     expect(fired[1]?.event).toMatchObject({ tool: "Bash", toolUseId: "t1", decidedBy: "hook" });
     handle.unregister();
 
     engine.register({ event: "PermissionRequest", handler: () => block("not today") });
-    await expect(
-      new PermissionPolicy({ defaultAnswer: "allow" }).authorize(engine, call),
-    ).rejects.toMatchObject({
+    await expect(policy({ defaultAnswer: "allow" }).authorize(engine, call)).rejects.toMatchObject({
       code: "BLOCKED",
       message: "permission denied for Bash: not today",
     });
@@ -62,26 +61,27 @@ describe("PermissionPolicy", () => {
 
   it("falls back to the default answer, after a permission_prompt notice", async () => {
     const { engine, fired } = setup();
-    const onPrompt = vi.fn(async () => {});
-    await expect(
-      new PermissionPolicy().authorize(engine, { ...call, onPrompt }),
-    ).rejects.toMatchObject({ code: "BLOCKED" });
+    const onQuestion = vi.fn(async () => {});
+    await expect(policy().authorize(engine, { ...call, onQuestion })).rejects.toMatchObject({
+      code: "BLOCKED",
+    });
     expect(fired.at(-1)?.event).toMatchObject({
       eventType: "PermissionDenied",
       decidedBy: "default",
     });
-    await new PermissionPolicy({ defaultAnswer: "allow" }).authorize(engine, { ...call, onPrompt });
+    await policy({ defaultAnswer: "allow" }).authorize(engine, { ...call, onQuestion });
     expect(fired.at(-1)?.event).toMatchObject({
       eventType: "PermissionGranted",
       decidedBy: "default",
     });
-    expect(onPrompt).toHaveBeenCalledTimes(2);
-    expect(onPrompt.mock.calls[0]).toEqual([
+    expect(onQuestion).toHaveBeenCalledTimes(2);
+    expect(onQuestion.mock.calls[0]).toEqual([
       {
         sessionId: "s1",
         tool: "Bash",
         args: { command: "make" },
         reason: 'Bash wants to act on "make"',
+        toolUseId: "t1",
       },
     ]);
   });
@@ -90,13 +90,13 @@ describe("PermissionPolicy", () => {
     const { engine, fired } = setup();
     engine.register({ event: "PermissionRequest", handler: () => ask() });
     const asker = vi.fn().mockResolvedValueOnce("allow").mockResolvedValueOnce("deny");
-    const policy = new PermissionPolicy({ ask: asker });
-    await policy.authorize(engine, call);
+    const step = policy({ defaultAnswer: asker });
+    await step.authorize(engine, call);
     expect(fired.at(-1)?.event).toMatchObject({
       eventType: "PermissionGranted",
       decidedBy: "user",
     });
-    await expect(policy.authorize(engine, call)).rejects.toMatchObject({ code: "BLOCKED" });
+    await expect(step.authorize(engine, call)).rejects.toMatchObject({ code: "BLOCKED" });
     expect(fired.at(-1)?.event).toMatchObject({ eventType: "PermissionDenied", decidedBy: "user" });
   });
 
@@ -106,28 +106,21 @@ describe("PermissionPolicy", () => {
       event: "PermissionRequest",
       handler: () => modify({ args: { command: "make -n" } }, { permission: "allow" }),
     });
-    expect(await new PermissionPolicy().authorize(engine, call)).toEqual({ command: "make -n" });
+    expect(await authorize(engine, call)).toEqual({ command: "make -n" });
   });
 
   it("honours PreToolUse: allow skips the request, ask forces one for a read-only tool", async () => {
     const { engine, names } = setup();
     const pre = (permission: "allow" | "ask") => ({ permission }) as never;
-    await new PermissionPolicy().authorize(engine, { ...call, pre: pre("allow") });
+    await policy().authorize(engine, { ...call, pre: pre("allow") });
     expect(names()).toEqual(["PermissionGranted"]);
     await expect(
-      new PermissionPolicy().authorize(engine, {
-        ...call,
-        tool: "Read",
-        readOnly: true,
-        pre: pre("ask"),
-      }),
+      policy().authorize(engine, { ...call, tool: "Read", pre: pre("ask") }),
     ).rejects.toMatchObject({ code: "BLOCKED" });
     expect(names().slice(1)).toEqual(["PermissionRequest", "PermissionDenied"]);
   });
 
   it("refuses a bad default answer", () => {
-    expect(() => new PermissionPolicy({ defaultAnswer: "maybe" as never })).toThrow(
-      /defaultAnswer/,
-    );
+    expect(() => policy({ defaultAnswer: "maybe" as never })).toThrow(/defaultAnswer/);
   });
 });

@@ -7,7 +7,6 @@ import { DEMO_SCENARIO, type ScenarioStep } from "./demo-scenario.js";
 import { prepareDemoWorkspace } from "./demo-workspace.js";
 import { EventTally } from "./event-tally.js";
 import { onFiring } from "./firings.js";
-import { PermissionPolicy } from "./permission-policy.js";
 import { createStyle } from "./style.js";
 import { Transcript } from "./transcript.js";
 
@@ -58,7 +57,7 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
   const demo = await setupDemoAgent({
     workdir: dir,
     // Nobody is at a prompt: questions hooks leave open get the default answer.
-    permission: new PermissionPolicy({ defaultAnswer: "allow" }),
+    permission: { defaultAnswer: "allow" },
     budget: { maxTokens: options.maxTokens ?? 900, warnAt: 0.5, compactAt: 0.8 },
     auditFile: options.auditFile,
     auditLevel: "verbose",

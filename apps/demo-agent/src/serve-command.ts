@@ -7,7 +7,6 @@ import type { CliArgs } from "./cli-args.js";
 import { createModel } from "./create-model.js";
 import { type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
 import { onFiring } from "./firings.js";
-import { PermissionPolicy } from "./permission-policy.js";
 import { createStyle } from "./style.js";
 import { Transcript } from "./transcript.js";
 import { buildUi, createUiHandler } from "./ui-handler.js";
@@ -49,7 +48,7 @@ export async function runServe(
   const demo = await setupDemoAgent({
     workdir,
     model: createModel(args.model, io.env),
-    permission: new PermissionPolicy({ defaultAnswer: answer }),
+    permission: { defaultAnswer: answer },
     auditFile: args.audit,
     eventsFile: args.events,
     settingsFiles: args.settings,

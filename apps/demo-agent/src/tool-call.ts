@@ -1,13 +1,14 @@
 import {
   createEvent,
   type HookEngine,
+  type PermissionStep,
   runTool,
   type ToolArgs,
   ToolBlockedError,
   type ToolCall,
 } from "@a3s-lab/hooks-core";
 import { AgentError } from "./agent-error.js";
-import type { PermissionPolicy } from "./permission-policy.js";
+import { permissionReason } from "./permission-policy.js";
 import type { Session } from "./session.js";
 import { parseToolInput, type Tool, type ToolContext } from "./tools/tool.js";
 
@@ -48,7 +49,7 @@ export type Notify = (
 export interface ToolCallDeps {
   engine: HookEngine;
   tools: ReadonlyMap<string, Tool>;
-  policy: PermissionPolicy;
+  permission: PermissionStep;
   maxRetries: number;
   notify: Notify;
 }
@@ -109,17 +110,19 @@ export async function executeToolCall(
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         authorize: async (args, pre) => {
           try {
-            return await deps.policy.authorize(deps.engine, {
+            const decided = await deps.permission.authorize(deps.engine, {
               sessionId: session.id,
               tool: tool.name,
               args,
-              readOnly: tool.readOnly,
               toolUseId: call.id,
               metadata,
               pre,
-              onPrompt: (q) =>
+              reason: permissionReason(tool.name, args),
+              signal: ctx.signal,
+              onQuestion: (q) =>
                 deps.notify(session, "permission_prompt", `${q.reason}: allow?`, "info"),
             });
+            return decided.args;
           } catch (error) {
             // Remembered so a denial is told apart from a tool that fails with BLOCKED.
             denial = error;

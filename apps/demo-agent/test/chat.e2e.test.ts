@@ -180,8 +180,8 @@ describe("a3s-demo-agent chat on a pseudo-terminal", () => {
     child.stdin.write("/exit\r");
     const code = await new Promise((resolve) => child.once("close", resolve));
     expect(code).toBe(0);
-    expect(out).toContain("✔ permission granted by user: allowed at the prompt");
-    expect(out).toContain("✖ permission denied by user: denied at the prompt");
+    expect(out).toContain("✔ permission granted by user: allowed when asked");
+    expect(out).toContain("✖ permission denied by user: denied when asked");
     expect(await readFile(path.join(workdir, "pty.txt"), "utf8")).toBe("hi-from-pty\n");
     await expect(readFile(path.join(workdir, "refused.txt"))).rejects.toThrow();
     expect(out).toMatch(/session \w+ ended \(exit\)/);
