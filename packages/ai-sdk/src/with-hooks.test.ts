@@ -233,6 +233,30 @@ describe("withHooks permission flow", () => {
     expect(seen).toEqual([{ city: "Paris", days: 1 }]);
   });
 
+  it("denies, and never runs the tool, when the asker throws", async () => {
+    const engine = new HookEngine();
+    const fired: string[] = [];
+    for (const event of ["PermissionGranted", "PermissionDenied"] as const) {
+      engine.register({ event, handler: (e) => void fired.push(`${e.eventType} ${e.reason}`) });
+    }
+    const ask = () => {
+      throw new Error("the dialog closed");
+    };
+    const seen: unknown[] = [];
+    expect(await run(engine, { sessionId: "s1", requirePermission: true, ask }, seen)).toEqual([
+      {
+        type: "json",
+        value: {
+          blocked: true,
+          reason: "the answer failed (the dialog closed), so it is no",
+          by: "permission",
+        },
+      },
+    ]);
+    expect(seen).toEqual([]);
+    expect(fired).toEqual(["PermissionDenied the answer failed (the dialog closed), so it is no"]);
+  });
+
   it("lets a PermissionRequest hook deny, and a PreToolUse allow waive the policy", async () => {
     const denying = new HookEngine();
     denying.register({ event: "PermissionRequest", handler: () => block("not today") });
