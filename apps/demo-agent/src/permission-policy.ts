@@ -19,7 +19,8 @@ export function demoPermissionStep(
 ): PermissionStep {
   const readOnly = new Set<string>();
   for (const tool of tools) if (tool.readOnly) readOnly.add(tool.name);
-  return new PermissionStep({ ask: (tool) => !readOnly.has(tool), ...options });
+  // `??`, not a spread: an `ask: undefined` must not switch the policy off.
+  return new PermissionStep({ ...options, ask: options.ask ?? ((tool) => !readOnly.has(tool)) });
 }
 
 /** PermissionRequest's reason: what the call acts on, as a person at the prompt reads it. */

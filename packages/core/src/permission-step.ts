@@ -34,7 +34,7 @@ export type PermissionAnswerer = (
 export interface PermissionStepOptions {
   /**
    * Which calls fire PermissionRequest even when no PreToolUse hook answers `ask`: a tool-name
-   * matcher (`mcp__fs__*`, `Bash|Write`; `"*"` is every tool), a predicate of the tool name and
+   * matcher (`mcp__fs__*`, `Bash|Write`; `"*"` and `""` are every tool), a predicate of the tool name and
    * its arguments, `true` for every call, or `false` / absent for none.
    */
   ask?: string | boolean | ((tool: string, args: ToolArgs) => boolean);
