@@ -200,6 +200,10 @@ describe("MatcherOptions.regex", () => {
         expect(secrets(pre({ file_path: path })), `secrets/** on ${path}`).toBe(true);
       }
       expect(secrets(pre({ file_path: "secrets/../public/key" }))).toBe(false);
+      // A star's segment is never empty: `*/**/*` wants two names at least.
+      const twoDeep = compileMatcher("PreToolUse", { pathPattern: "*/**/*" }, ["m"], options)!;
+      expect(twoDeep(pre({ file_path: "a." }))).toBe(false);
+      expect(twoDeep(pre({ file_path: "a/b" }))).toBe(true);
       expect(env(pre({ file_path: "a.env/.." }))).toBe(false);
     }
   });

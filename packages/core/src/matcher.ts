@@ -134,6 +134,7 @@ const GLOB_LOOKAROUNDS = [
   "(?=.)",
 ];
 const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
+const FINAL_STAR = "(?=.)[^/]*?\\/?)$";
 
 /** A glob as picomatch reads it, matched by `compile`'s engine. */
 function compileGlob(
@@ -141,7 +142,13 @@ function compileGlob(
   picoOptions: { dot: boolean; basename?: boolean },
   compile: RegexCompiler,
 ): (path: string) => boolean {
+  // picomatch's `(?=.)` means "not at the end". Before a star that ends the pattern it matters
+  // (`*/**/*` is not `a`): there it is spelled without lookahead. Everywhere else something
+  // that needs a character follows, or the final star's own check applies, so it can go.
   let source = picomatch.makeRe(pattern, picoOptions).source;
+  if (source.endsWith(FINAL_STAR)) {
+    source = `${source.slice(0, -FINAL_STAR.length)}(?:[^/]+?\\/?|\\/))$`;
+  }
   for (const lookaround of GLOB_LOOKAROUNDS) source = source.split(lookaround).join("");
   const re = compile(source);
   // picomatch's `basename` option: a pattern without a slash is tested on the file name.
