@@ -18,18 +18,31 @@ import { defaultMaxConnections, openFileLimit } from "./fd-limit.js";
 import { grpcAgentService } from "./grpc-agent-service.js";
 import { authInterceptor } from "./grpc-auth-interceptor.js";
 import { grpcHookService } from "./grpc-hook-service.js";
-import { HookHub } from "./hook-hub.js";
+import { HookHub, type HookHubOptions } from "./hook-hub.js";
 import type { HubEventType, HubListener } from "./hub-events.js";
-import { type RateLimit, rateLimitSchema } from "./rate-limiter.js";
+import { rateLimitSchema } from "./rate-limiter.js";
 import { WebSocketEndpoint } from "./ws-endpoint.js";
 import { createWebSocketHttpServer, type HttpHandler } from "./ws-http-server.js";
 import { type WebSocketOptions, webSocketOptionsSchema } from "./ws-options.js";
 import { bracketed, type OriginCheck, originCheck } from "./ws-origin.js";
 
-/** Options of `createHookServer`; every limit has a default. */
-export interface HookServerOptions {
-  /** The host's engine: remote hooks are registered on it next to the host's own. */
-  engine: HookEngine;
+/**
+ * Options of `createHookServer`; every limit has a default. The hub's limits (clients, hooks
+ * per client and event, the remote quotas, the registration rate, the reconnect window) are
+ * those of {@link HookHubOptions}.
+ */
+export interface HookServerOptions
+  extends Pick<
+    HookHubOptions,
+    | "engine"
+    | "reconnectWindowMs"
+    | "maxClients"
+    | "maxHooksPerClient"
+    | "maxHooksPerEventPerClient"
+    | "maxRemoteHooksPerEvent"
+    | "maxRemoteHooks"
+    | "registrationRate"
+  > {
   /** Interface to bind. Default `127.0.0.1` (loopback only). */
   host?: string;
   /** Port to bind; 0 picks a free one. Default {@link DEFAULT_HOOK_PORT}. */
@@ -40,23 +53,6 @@ export interface HookServerOptions {
   insecure?: boolean;
   /** Serve AgentService (sessions, generate, executeTool) with this implementation. */
   agent?: AgentService;
-  /** How long a disconnected client's hooks stay registered. Default 30 000 ms. */
-  reconnectWindowMs?: number;
-  /** Clients connected or inside their reconnect window at once. Default 100. */
-  maxClients?: number;
-  /** Hooks one client may hold. Default 25, half the engine's default total of 50. */
-  maxHooksPerClient?: number;
-  /** Hooks one client may hold for one event. Default 5, half the engine's default of 10. */
-  maxHooksPerEventPerClient?: number;
-  /**
-   * Hooks all remote clients together may hold for one event. Default 8, so with the engine's
-   * default of 10 per event two slots stay free for the host's own hooks.
-   */
-  maxRemoteHooksPerEvent?: number;
-  /** Hooks all remote clients together may hold. Default 40, so 10 of the engine's 50 stay free. */
-  maxRemoteHooks?: number;
-  /** Registrations per client. Default 50 at once, then 10 per second. */
-  registrationRate?: RateLimit;
   /** Largest message accepted from a client, and largest event sent to one. Default 4 MiB. */
   maxMessageBytes?: number;
   /**
