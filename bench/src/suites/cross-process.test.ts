@@ -42,7 +42,7 @@ describe("cross-process suites (tiny runs, real processes and sockets)", () => {
     expect(cpu.ours.cpu).toBeGreaterThan(0);
     expect(cpu.ours.cpu).toBe(cpu.ours.median);
     // And the verdicts the run printed are the goals' own, decided on those numbers.
-    expect(cpu.verdict).toBe(cpu.ours.cpu! <= 50_000 ? "met" : "missed");
+    expect(cpu.verdict).toBe(cpu.ours.cpu! <= 1.5 * cpu.baseline!.cpu! ? "met" : "missed");
     expect(pipelined.verdict).toBe(pipelined.ours.throughput! >= 10_000 ? "met" : "missed");
   });
 
