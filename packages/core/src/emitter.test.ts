@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createEvent } from "./create-event.js";
 import { Emitter } from "./emitter.js";
 import { HookEngine } from "./hook-engine.js";
@@ -53,15 +53,22 @@ describe("Emitter", () => {
     expect(heard).toEqual(["signal 1", "call 1", "using 1"]);
   });
 
-  it("keeps a throwing listener from the emitter and from the listeners after it", () => {
-    const events = new Emitter<{ tick: number }>();
-    const heard: number[] = [];
-    events.on("tick", () => {
-      throw new Error("listener bug");
-    });
-    events.on("tick", (n) => heard.push(n));
-    expect(() => events.emit("tick", 7)).not.toThrow();
-    expect(heard).toEqual([7]);
+  it("keeps a throwing listener from the emitter and from the listeners after it, and reports it", () => {
+    const reported: unknown[] = [];
+    vi.stubGlobal("reportError", (error: unknown) => reported.push(error));
+    try {
+      const events = new Emitter<{ tick: number }>();
+      const heard: number[] = [];
+      events.on("tick", () => {
+        throw new Error("listener bug");
+      });
+      events.on("tick", (n) => heard.push(n));
+      expect(() => events.emit("tick", 7)).not.toThrow();
+      expect(heard).toEqual([7]);
+      expect(reported).toEqual([expect.objectContaining({ message: "listener bug" })]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("counts the same function subscribed twice as two subscriptions", () => {

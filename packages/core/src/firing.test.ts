@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ManualTimers } from "../../../test-support/manual-timers.ts";
 import type { AuditEvent } from "./audit.js";
 import { createEvent } from "./create-event.js";
@@ -309,36 +309,42 @@ describe("HookEngine.fire under hostile answers", () => {
       failBehavior: fc.constantFrom("continue" as const, "block" as const),
       how: fc.constantFrom("return", "resolve", "throw", "reject"),
     });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(hook, { minLength: 1, maxLength: 3 }),
-        fc.constantFrom("parallel" as const, "sequential" as const),
-        async (hooks, mode) => {
-          const engine = new HookEngine({ mode });
-          engine.on("*", throwing);
-          hooks.forEach(({ answer, failBehavior, how }, i) => {
-            engine.register({
-              id: `h${i}`,
-              event: "PreToolUse",
-              failBehavior,
-              handler: (() => {
-                if (how === "return") return answer;
-                if (how === "resolve") return Promise.resolve(answer);
-                if (how === "throw") throw answer;
-                return Promise.reject(answer);
-              }) as never,
+    // Every record reaches a listener that throws: each is reported, none reaches fire().
+    let reported = 0;
+    vi.stubGlobal("reportError", () => reported++);
+    await fc
+      .assert(
+        fc.asyncProperty(
+          fc.array(hook, { minLength: 1, maxLength: 3 }),
+          fc.constantFrom("parallel" as const, "sequential" as const),
+          async (hooks, mode) => {
+            const engine = new HookEngine({ mode });
+            engine.on("*", throwing);
+            hooks.forEach(({ answer, failBehavior, how }, i) => {
+              engine.register({
+                id: `h${i}`,
+                event: "PreToolUse",
+                failBehavior,
+                handler: (() => {
+                  if (how === "return") return answer;
+                  if (how === "resolve") return Promise.resolve(answer);
+                  if (how === "throw") throw answer;
+                  return Promise.reject(answer);
+                }) as never,
+              });
             });
-          });
-          const result = await engine.fire(bash("ls"));
-          const failedClosed = result.outcomes.some(
-            (o, i) => o.status === "failed" && hooks[i]!.failBehavior === "block",
-          );
-          if (failedClosed) expect(result.action).toBe("block");
-          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-        },
-      ),
-      { numRuns: 150 },
-    );
+            const result = await engine.fire(bash("ls"));
+            const failedClosed = result.outcomes.some(
+              (o, i) => o.status === "failed" && hooks[i]!.failBehavior === "block",
+            );
+            if (failedClosed) expect(result.action).toBe("block");
+            expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+          },
+        ),
+        { numRuns: 150 },
+      )
+      .finally(() => vi.unstubAllGlobals());
+    expect(reported).toBeGreaterThan(0);
   });
 });
 
