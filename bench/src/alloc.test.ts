@@ -5,7 +5,10 @@ import { BenchError } from "./bench-error.js";
 describe("bytesPerCall", () => {
   it("counts nothing for a call that allocates nothing", () => {
     const empty = (x: number) => x;
-    expect(bytesPerCall(() => empty(1), 100_000)).toBeLessThan(1);
+    // The least of three runs: another allocation in the process (a timer, the runner's own
+    // bookkeeping) can land in any one loop on a busy machine, never in all three.
+    const runs = [1, 2, 3].map(() => bytesPerCall(() => empty(1), 100_000));
+    expect(Math.min(...runs)).toBeLessThan(1);
   });
 
   it("counts what a call allocates, including garbage swept in the middle of the loop", () => {
