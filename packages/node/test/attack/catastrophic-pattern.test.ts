@@ -58,7 +58,7 @@ describe("a catastrophic pattern from a remote client", () => {
         }),
       ).rejects.toMatchObject({
         code: "INVALID_PATTERN",
-        message: expect.stringContaining("matcher.commandPattern: invalid regular expression"),
+        message: expect.stringContaining("matcher.command_pattern: invalid regular expression"),
       });
     } finally {
       close();
