@@ -70,6 +70,9 @@ describe("HookEngine.register", () => {
       "registration.timeout: renamed to timeoutMs",
     ],
     [{ event: "PreToolUse", handler: () => 0, priority: Number.NaN }, "registration.priority"],
+    // A matcher field at the top level would otherwise be dropped, and the hook match every call.
+    [{ event: "PreToolUse", handler: () => 0, commandPattern: "^rm " }, "commandPattern"],
+    [{ name: "n", events: ["Stop"], execute: () => 0, handler: () => 0 }, "handler"],
     [
       { event: "PreToolUse", handler: () => 0, failBehavior: "explode" },
       'registration.failBehavior: expected one of "continue", "block", got "explode"',
@@ -855,16 +858,23 @@ describe("HookEngine with deep and prototype-bending answers", () => {
   });
 
   it("an audit listener that throws changes no result and silences no other listener", async () => {
-    const engine = new HookEngine();
-    const seen: string[] = [];
-    engine.on("*", () => {
-      throw new Error("listener bug");
-    });
-    engine.on("*", (record) => seen.push(record.type));
-    engine.register({ event: "PreToolUse", handler: () => block("no") });
-    const result = await engine.fire(bash("ls"));
-    expect(result.action).toBe("block");
-    expect(seen).toEqual(["registered", "blocked"]);
+    const reported: unknown[] = [];
+    vi.stubGlobal("reportError", (error: unknown) => reported.push(error));
+    try {
+      const engine = new HookEngine();
+      const seen: string[] = [];
+      engine.on("*", () => {
+        throw new Error("listener bug");
+      });
+      engine.on("*", (record) => seen.push(record.type));
+      engine.register({ event: "PreToolUse", handler: () => block("no") });
+      const result = await engine.fire(bash("ls"));
+      expect(result.action).toBe("block");
+      expect(seen).toEqual(["registered", "blocked"]);
+      expect(reported).toHaveLength(2);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("fails a hook whose answer is a cycle, a Proxy that throws, or a getter that throws", async () => {

@@ -146,14 +146,14 @@ const matcherSchema = z.optional(
   ]),
 );
 
-const registrationSchema = z.object({
+const registrationSchema = z.strictObject({
   event: z.string(),
   handler: z.custom<HookHandler>(isFunction, "expected a function"),
   matcher: matcherSchema,
   ...optionsShape,
 });
 
-const multiSchema = z.object({
+const multiSchema = z.strictObject({
   name: z.string().check(z.minLength(1), z.maxLength(256)),
   events: z.array(z.string()).check(z.minLength(1)),
   matcher: z.optional(z.union([z.string().check(z.maxLength(4096)), toolMatcherSchema])),
