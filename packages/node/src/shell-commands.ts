@@ -208,7 +208,9 @@ export function checkCommandEnd(r: Runner | undefined, scan: Scan): void {
     scan.whole &&
     r !== undefined &&
     SHELLS.has(r.name) &&
-    (r.stdin || (!r.code && (r.phase === "options" || r.phase === "option-argument")))
+    // Still reading options, or past a `--` that named no script: the commands come from stdin.
+    (r.stdin ||
+      (!r.code && (r.phase === "options" || r.phase === "option-argument" || r.phase === "script")))
   ) {
     evaluates(`\`${r.name}\` reading its commands from standard input`);
   }

@@ -82,6 +82,9 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`printf '%s\\n' ${V} | bash`, "touch CANARY", "standard input"],
     [`printf '%s\\n' ${V} | bash /dev/stdin`, "touch CANARY", "standard input"],
     [`printf '%s\\n' ${V} | bash -- /proc/self/fd/0`, "touch CANARY", "standard input"],
+    // `--` ends the options and names no script: the commands come from stdin.
+    [`echo ${V}${V}| bash --`, "touch CANARY", "standard input"],
+    [`printf '%s\\n' ${V} | sh -e --`, "touch CANARY", "standard input"],
     [`printf '%s\\n' ${V} | su`, "touch CANARY", "su"],
     [`printf '%s\\n' ${V} | sudo -s`, "touch CANARY", "sudo"],
     // Command runners with options: the value would pick the program.
