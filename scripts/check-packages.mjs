@@ -51,9 +51,13 @@ try {
 
   const app = join(work, "consumer");
   mkdirSync(app);
-  const deps = Object.fromEntries(
-    Object.entries(tarballs).map(([name, file]) => [name, `file:${file}`]),
-  );
+  const deps = {
+    ...Object.fromEntries(Object.entries(tarballs).map(([name, file]) => [name, `file:${file}`])),
+    // The AI SDK's declarations import json-schema's types without depending on them; the
+    // consumer checks every library's types (skipLibCheck off), so it brings them, as a user
+    // with that setting would.
+    "@types/json-schema": "^7.0.15",
+  };
   writeFileSync(
     join(app, "package.json"),
     JSON.stringify(
