@@ -32,8 +32,10 @@ describe("in-process suites (tiny runs: the rows exist and hold numbers)", () =>
       "fire.no-match.matchers.alloc",
       "fire.no-match.has-guard.alloc",
     ]);
-    // The has() guard row measures a path that allocates nothing at all.
-    expect(rows.at(-1)!.ours.median).toBeLessThan(1);
+    // The has() guard row measures a path that allocates nothing at all: far below fire()'s
+    // smallest allocation (a promise and a result, over 100 B), with room for the stray bytes a
+    // smoke-sized loop on a busy machine picks up.
+    expect(rows.at(-1)!.ours.median).toBeLessThan(16);
   });
 
   it("fire() with 1 and 10 async hooks against the plain loop, hookable and eventemitter3", async () => {
