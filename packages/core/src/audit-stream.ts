@@ -25,8 +25,12 @@ export class AuditStream {
   readonly #emitter = new Emitter<AuditEvents>();
   #rank: number;
 
-  constructor(level: AuditLevel) {
+  /** The engine's clock, read for a `fired` record's duration. */
+  readonly #now: () => number;
+
+  constructor(level: AuditLevel, now: () => number) {
     this.#rank = LEVEL_RANK[level];
+    this.#now = now;
   }
 
   get level(): AuditLevel {
@@ -106,12 +110,7 @@ export class AuditStream {
   }
 
   /** The records of one finished firing. */
-  report(
-    event: HookEvent,
-    hooks: readonly StoredHook[],
-    result: HookResult,
-    duration: number,
-  ): void {
+  report(event: HookEvent, hooks: readonly StoredHook[], result: HookResult, began: number): void {
     if (this.#rank === 0 || this.#emitter.listenerCount() === 0) return;
     const time = Date.now();
     const base = { time, event: event.eventType, eventId: event.eventId };
@@ -158,7 +157,7 @@ export class AuditStream {
     for (const message of result.warnings) {
       if (this.wants("warning")) this.emit({ type: "warning", ...base, message });
     }
-    if (this.wants("fired")) this.fired(event, result, duration);
+    if (this.wants("fired")) this.fired(event, result, this.#now() - began);
   }
 
   /** The summary of one firing; with no hook matched, `hookIds` is empty and `duration` 0. */

@@ -49,13 +49,11 @@ export interface FiringHost {
   readonly jobClock: JobClock;
   readonly deadlines: DeadlineScheduler;
   readonly mergeOptions: MergeOptions;
-  /** Emit the audit records of a finished firing. */
-  report(
-    event: HookEvent,
-    hooks: readonly StoredHook[],
-    result: HookResult,
-    duration: number,
-  ): void;
+  /**
+   * Emit the audit records of a finished firing that began at `began` (a `timers.now()`
+   * reading; the clock is read again only if a `fired` record is wanted).
+   */
+  report(event: HookEvent, hooks: readonly StoredHook[], result: HookResult, began: number): void;
   /** Emit `started` (verbose audit). */
   started(hook: StoredHook, event: HookEvent): void;
   /** A fire-and-forget hook failed or timed out after its firing was answered. */
@@ -479,8 +477,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
 
   #report(result: HookResult<E>): void {
     try {
-      const host = this.#host;
-      host.report(this.#event, this.#hooks, result, host.timers.now() - this.#began);
+      this.#host.report(this.#event, this.#hooks, result, this.#began);
     } catch {
       // Audit listeners are isolated; whatever else fails here must not change the answer.
     }

@@ -81,16 +81,16 @@ export class HookEngine {
     this.#maxPerEvent = options.maxHooksPerEvent ?? 10;
     this.#maxTotal = options.maxTotalHooks ?? 50;
     this.#enabled = options.enabled ?? true;
-    const audit = new AuditStream(options.auditLevel ?? "info");
+    const timers = options.timers ?? defaultTimers;
+    const audit = new AuditStream(options.auditLevel ?? "info", () => timers.now());
     this.#audit = audit;
     this.#toolSchemas = options.toolSchemas;
-    const timers = options.timers ?? defaultTimers;
     this.#host = {
       timers,
       jobClock: new JobClock(timers),
       deadlines: new DeadlineScheduler(timers),
       mergeOptions: { validateEvent: (next) => this.#validateModified(next) },
-      report: (event, hooks, result, duration) => audit.report(event, hooks, result, duration),
+      report: (event, hooks, result, began) => audit.report(event, hooks, result, began),
       started: (hook, event) => audit.started(hook, event),
       late: (hook, eventId, error) => audit.late(hook, eventId, error),
       warn: (message, about) => audit.warn(message, about),
