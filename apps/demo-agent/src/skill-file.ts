@@ -1,6 +1,5 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import path from "node:path";
+import { readRegularFile } from "@a3s-lab/hooks-node/internal";
 import { parse as parseYaml } from "yaml";
 import * as z from "zod";
 import { AgentError } from "./agent-error.js";
@@ -88,35 +87,24 @@ export function parseSkillFile(text: string, file: string): SkillFile {
 }
 
 /**
- * Read and parse a skill file, refusing files that are not regular or too big. The file is
- * opened once and checked through its descriptor, so what was checked is what is read: opened
- * non-blocking (a FIFO must not hold a thread waiting for a writer) and without following a
- * symlink (a project's skill file must not pull another file, say a key, into the model's
- * context).
+ * Read and parse a skill file, refusing files that are not regular or too big. Read through
+ * one descriptor (hooks-node's `readRegularFile`, as settings files are), so a FIFO cannot
+ * hold a thread, and without following a symlink: a project's skill file must not pull another
+ * file, say a key, into the model's context.
  */
 export async function readSkillFile(file: string): Promise<SkillFile> {
-  const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = constants;
-  const handle = await open(file, O_RDONLY | O_NONBLOCK | O_NOFOLLOW).catch((error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") {
-      throw new AgentError(
-        "INVALID_INPUT",
-        `${file}: a symlink; skill files must be regular files`,
-      );
-    }
-    throw AgentError.from(error, code === "ENOENT" ? "NOT_FOUND" : "TOOL_FAILED");
-  });
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new AgentError("INVALID_INPUT", `${file}: not a regular file`);
-    if (info.size > SKILL_FILE_LIMIT) {
-      throw new AgentError(
-        "INVALID_INPUT",
-        `${file}: ${info.size} bytes, the limit is ${SKILL_FILE_LIMIT}`,
-      );
-    }
-    return parseSkillFile(await handle.readFile("utf8"), file);
-  } finally {
-    await handle.close();
-  }
+  const text = await readRegularFile(file, SKILL_FILE_LIMIT, { noFollow: true }).catch(
+    (error: unknown) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ELOOP") {
+        throw new AgentError(
+          "INVALID_INPUT",
+          `${file}: a symlink; skill files must be regular files`,
+        );
+      }
+      throw AgentError.from(error, code === "ENOENT" ? "NOT_FOUND" : "TOOL_FAILED");
+    },
+  );
+  if (typeof text !== "string") throw new AgentError("INVALID_INPUT", `${file}: ${text.problem}`);
+  return parseSkillFile(text, file);
 }

@@ -1,6 +1,7 @@
 /**
  * @a3s-lab/hooks-node/internal: plumbing the A3S packages, the demo and the benchmarks share
- * (the command-hook executor, shell quoting, gRPC status mapping). Hook authors, hosts and
+ * (the command-hook executor, shell quoting, gRPC status mapping, reading a file a
+ * repository may have planted). Hook authors, hosts and
  * transports need none of it, and it may change in any release.
  */
 
@@ -8,5 +9,7 @@ export { describeCommand } from "./command/command-definition.js";
 export { CommandHook } from "./command/command-hook.js";
 export { templateVariables } from "./command/template-variables.js";
 export { fromStatus, grpcStatusOf, toStatus } from "./grpc/grpc-status.js";
+export type { ReadRegularFileOptions } from "./settings/read-regular-file.js";
+export { readRegularFile } from "./settings/read-regular-file.js";
 export type { ShellContext } from "./shell-quote.js";
 export { quoteForContext, shellContextAt, shellEscaper, shellQuote } from "./shell-quote.js";

@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { open, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
@@ -12,6 +11,7 @@ import type {
 } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
 import { type ParsedHooksBlock, parseHooksBlock } from "./parse-hooks-block.js";
+import { readRegularFile } from "./read-regular-file.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import { SETTINGS_OPTION_KEYS } from "./settings-schema.js";
 import { hashDefinitions, readTrustStore } from "./trust-store.js";
@@ -214,40 +214,6 @@ function mergeOptions(settings: HookSettings, file: LoadedFile): void {
   if (file.disableAllHooks !== undefined && settings.options.disableAllHooks === undefined) {
     settings.options.disableAllHooks = file.disableAllHooks;
     settings.optionSources.disableAllHooks = file.info.path;
-  }
-}
-
-/**
- * A settings file's text, opened once and judged by its descriptor: a repository can plant (or
- * swap in, between a check by name and a read) a FIFO or a device that would block a read
- * forever. `O_NONBLOCK` keeps the open itself from waiting for a FIFO's writer; the read stops
- * one byte past the limit, so a file that grows after the check is still refused.
- */
-async function readRegularFile(
-  path: string,
-  maxBytes: number,
-): Promise<string | { problem: string }> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) return { problem: "not a regular file" };
-    if (st.size > maxBytes) {
-      return { problem: `the file is ${st.size} bytes; the limit is ${maxBytes}` };
-    }
-    const chunks: Buffer[] = [];
-    let length = 0;
-    for (;;) {
-      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - length));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      length += bytesRead;
-      if (length > maxBytes)
-        return { problem: `the file grew past the limit of ${maxBytes} bytes` };
-    }
-    return Buffer.concat(chunks, length).toString("utf8");
-  } finally {
-    await handle.close();
   }
 }
 
