@@ -32,6 +32,7 @@ export {
   valueAt,
 } from "./validation.js";
 export {
+  clipText,
   MAX_ANSWER_MODIFIED_BYTES,
   MAX_ANSWER_TEXT_CHARS,
   sendableAnswer,

@@ -174,8 +174,11 @@ export const MAX_ANSWER_MODIFIED_BYTES = 4 * 1024 * 1024 - 256 * 1024;
 
 const TEXT_FIELDS = ["reason", "systemMessage", "additionalContext", "error"] as const;
 
-/** `text` cut to `max` code units, never between the two halves of a surrogate pair. */
-function clipText(text: string, max: number): string {
+/**
+ * `text` cut to `max` code units (default {@link MAX_ANSWER_TEXT_CHARS}), never between the two
+ * halves of a surrogate pair, ending with `… (N more characters)`.
+ */
+export function clipText(text: string, max: number = MAX_ANSWER_TEXT_CHARS): string {
   if (text.length <= max) return text;
   const code = text.charCodeAt(max - 1);
   const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max;

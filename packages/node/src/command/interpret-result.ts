@@ -6,17 +6,11 @@ import {
   type HookResponse,
   safeNormalizeHookOutput,
 } from "@a3s-lab/hooks-core";
+import { clipText } from "@a3s-lab/hooks-core/internal";
 import type { SpawnResult } from "./spawn-command.js";
-
-/** The longest block reason or error excerpt kept from a hook's stderr. */
-const MAX_REASON = 8192;
 
 /** Events whose plain-text stdout becomes additional context (as in Claude Code). */
 const TEXT_CONTEXT_EVENTS = new Set(["UserPromptSubmit", "SessionStart"]);
-
-function clip(text: string, max = MAX_REASON): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
-}
 
 /** The first non-empty line of a text, clipped: what a one-line failure message shows. */
 export function firstLine(text: string, max = 300): string {
@@ -98,7 +92,8 @@ export function interpretResult(
         });
   }
   if (result.exitCode === 2) {
-    const reason = clip(result.stderr.trim()) || "blocked by a command hook (exit code 2)";
+    // Cut as a remote answer's text is, so a block reason of any size stays a block.
+    const reason = clipText(result.stderr.trim()) || "blocked by a command hook (exit code 2)";
     return { action: "block", reason };
   }
   if (result.exitCode !== 0) {
