@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { createEvent } from "@a3s-lab/hooks-core";
 import fc from "fast-check";
+import { expect } from "vitest";
 import { CommandTemplate } from "../../src/command/command-template.js";
 
 /**
@@ -342,4 +343,26 @@ export function accepted(source: string): CommandTemplate | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The property both suites run, `numRuns` times: whatever template the load check accepts,
+ * no hostile value makes `sh` or `bash` run the canary.
+ */
+export function assertNoInjection(lab: InjectionLab, numRuns: number): void {
+  fc.assert(
+    fc.property(templateSource, hostileValue, (source, value) => {
+      const template = accepted(source);
+      if (!template) return;
+      for (const shell of ["sh", "bash"]) {
+        expect({ source, value, shell, ran: lab.run(template, value, shell) }).toEqual({
+          source,
+          value,
+          shell,
+          ran: false,
+        });
+      }
+    }),
+    { numRuns },
+  );
 }
