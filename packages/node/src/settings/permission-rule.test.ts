@@ -1,0 +1,153 @@
+import { createEvent, HookError } from "@a3s-lab/hooks-core";
+import { describe, expect, it } from "vitest";
+import { bashSubcommands } from "./bash-subcommands.js";
+import { compilePermissionRule, ifAppliesTo } from "./permission-rule.js";
+
+const ctx = { projectDir: "/work/project", home: "/home/me" };
+const tool = (name: string, args: Record<string, unknown>) =>
+  createEvent("PreToolUse", { sessionId: "s", tool: name, args });
+const bash = (command: string) => tool("Bash", { command });
+const rule = (text: string) => compilePermissionRule(text, ctx);
+
+describe("compilePermissionRule: Bash", () => {
+  it("reads prefix rules with a word boundary, exact rules exactly, and * anywhere", () => {
+    const prefix = rule("Bash(git push:*)");
+    expect(prefix(bash("git push"))).toBe(true);
+    expect(prefix(bash("git push origin main"))).toBe(true);
+    expect(prefix(bash("git pushx"))).toBe(false);
+    expect(prefix(bash("git status"))).toBe(false);
+
+    const space = rule("Bash(ls *)");
+    expect(space(bash("ls -la"))).toBe(true);
+    expect(space(bash("ls"))).toBe(true);
+    expect(space(bash("lsof"))).toBe(false);
+    expect(rule("Bash(ls*)")(bash("lsof"))).toBe(true);
+
+    expect(rule("Bash(npm run build)")(bash("npm run build"))).toBe(true);
+    expect(rule("Bash(npm run build)")(bash("npm run build --watch"))).toBe(false);
+    expect(rule("Bash(git * main)")(bash("git push origin main"))).toBe(true);
+    expect(rule("Bash(git * main)")(bash("git push origin dev"))).toBe(false);
+    expect(rule("Bash")(bash("anything"))).toBe(true);
+    expect(rule("Bash(git *)")(tool("Read", { file_path: "/x" }))).toBe(false);
+  });
+
+  it("is not fooled by compound commands, assignments, runners or substitutions", () => {
+    const rm = rule("Bash(rm:*)");
+    for (const command of [
+      "git push; rm -rf /",
+      "git status && rm -rf /",
+      "true || rm -rf /",
+      "ls | rm -rf /",
+      "(cd build && rm -rf *)",
+      "{ rm -rf build; }",
+      "FOO=1 rm -rf build",
+      "echo $(rm -rf /)",
+      "echo `rm -rf /`",
+      "timeout 5 rm -rf /",
+      "sudo -u root rm -rf /",
+      "sh -c 'rm -rf /'",
+      "/bin/rm -rf /",
+      "if true; then rm -rf /; fi",
+      "cat <(rm -rf /)",
+      "git status\nrm -rf /",
+      "rm  -rf   /tmp/x 2>&1 > /dev/null",
+    ]) {
+      expect(rm(bash(command)), command).toBe(true);
+    }
+    const push = rule("Bash(git push:*)");
+    expect(push(bash("git push; rm -rf /"))).toBe(true);
+    expect(push(bash("ls && FOO=bar git push"))).toBe(true);
+    // Quoted operators are data, not separators.
+    expect(rm(bash("echo 'a; rm -rf /'"))).toBe(false);
+    expect(rm(bash("git commit -m 'rm x'"))).toBe(false);
+  });
+
+  it("runs the hook (matches) for commands it cannot follow", () => {
+    const push = rule("Bash(git push:*)");
+    expect(push(bash("echo 'unclosed"))).toBe(true);
+    expect(push(bash('git commit -m "$(cat msg)"'))).toBe(true);
+    expect(push(bash("cat <<EOF\nx\nEOF"))).toBe(true);
+    expect(push(bash("x".repeat(70_000)))).toBe(true);
+    expect(bashSubcommands("a 'b")).toBeUndefined();
+  });
+
+  it("splits in time linear in the command", () => {
+    const big = "a && ".repeat(10_000);
+    expect(bashSubcommands(big)?.length).toBe(1);
+  });
+});
+
+describe("compilePermissionRule: paths, domains, MCP", () => {
+  it("reads Edit and Read globs from the project directory, gitignore-style", () => {
+    const src = rule("Edit(src/**)");
+    expect(src(tool("Edit", { file_path: "/work/project/src/a/b.ts" }))).toBe(true);
+    expect(src(tool("Write", { file_path: "src/new.ts" }))).toBe(true);
+    expect(src(tool("Edit", { file_path: "/work/project/lib/a.ts" }))).toBe(false);
+    expect(src(tool("Edit", { file_path: "/work/project/lib/../src/a.ts" }))).toBe(true);
+    expect(src(tool("Read", { file_path: "/work/project/src/a.ts" }))).toBe(false);
+
+    const ts = rule("Edit(*.ts)");
+    expect(ts(tool("Edit", { file_path: "/work/project/deep/dir/x.ts" }))).toBe(true);
+    expect(ts(tool("Edit", { file_path: "/elsewhere/x.ts" }))).toBe(false);
+    expect(ts(tool("Edit", { file_path: "/work/project/x.js" }))).toBe(false);
+
+    const secrets = rule("Read(./secrets/**)");
+    expect(secrets(tool("Read", { file_path: "/work/project/secrets/key" }))).toBe(true);
+    expect(secrets(tool("Read", { file_path: "./secrets/../secrets/key" }))).toBe(true);
+    expect(secrets(tool("Grep", { path: "secrets" }))).toBe(true);
+    expect(secrets(tool("Grep", { path: "src" }))).toBe(false);
+    expect(secrets(tool("Grep", { path: "secrets/x" }))).toBe(true);
+    expect(secrets(tool("Grep", { pattern: "x" }))).toBe(true);
+
+    expect(rule("Read(//etc/**)")(tool("Read", { file_path: "/etc/passwd" }))).toBe(true);
+    expect(rule("Read(~/.ssh/**)")(tool("Read", { file_path: "/home/me/.ssh/id" }))).toBe(true);
+    expect(rule("Edit(/docs/*.md)")(tool("Edit", { file_path: "/work/project/docs/a.md" }))).toBe(
+      true,
+    );
+  });
+
+  it("reads WebFetch domains and MCP tool names", () => {
+    const web = rule("WebFetch(domain:example.com)");
+    expect(web(tool("WebFetch", { url: "https://example.com/x" }))).toBe(true);
+    expect(web(tool("WebFetch", { url: "https://evil.com/example.com" }))).toBe(false);
+    expect(
+      rule("WebFetch(domain:*.example.com)")(tool("WebFetch", { url: "https://a.example.com" })),
+    ).toBe(true);
+
+    expect(rule("mcp__github__create_issue")(tool("mcp__github__create_issue", {}))).toBe(true);
+    expect(rule("mcp__github")(tool("mcp__github__create_issue", {}))).toBe(true);
+    expect(rule("mcp__github")(tool("mcp__githubx__create_issue", {}))).toBe(false);
+    expect(rule("mcp__github__*")(tool("mcp__github__list", {}))).toBe(true);
+    expect(rule("mcp__github__*")(tool("mcp__gitlab__list", {}))).toBe(false);
+  });
+
+  it("refuses malformed rules with an error naming the field", () => {
+    for (const bad of [
+      "",
+      "Bash(",
+      "(git)",
+      "Bash()",
+      "Foo(bar)",
+      "WebFetch(example.com)",
+      "Edit()",
+      "Ba sh",
+    ]) {
+      let error: unknown;
+      try {
+        compilePermissionRule(bad, ctx, "hooks.PreToolUse[0].hooks[0].if");
+      } catch (e) {
+        error = e;
+      }
+      expect(HookError.is(error, "INVALID_CONFIG"), bad).toBe(true);
+      expect((error as Error).message).toMatch(/^hooks\.PreToolUse\[0\]\.hooks\[0\]\.if: /);
+    }
+    expect(() => compilePermissionRule(`Bash(${"a".repeat(5000)})`, ctx)).toThrow(/limit is 4096/);
+  });
+
+  it("applies to tool events only", () => {
+    expect(ifAppliesTo("PreToolUse")).toBe(true);
+    expect(ifAppliesTo("PermissionRequest")).toBe(true);
+    expect(ifAppliesTo("SessionStart")).toBe(false);
+    expect(ifAppliesTo("Stop")).toBe(false);
+  });
+});

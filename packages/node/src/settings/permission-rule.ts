@@ -1,0 +1,230 @@
+import { homedir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
+import { eventSpecs, HookError, type HookEvent, type HookEventName } from "@a3s-lab/hooks-core";
+import { compileMatcher, type RegexTest } from "@a3s-lab/hooks-core/internal";
+import { linearRegex } from "../linear-regex.js";
+import { bashSubcommands } from "./bash-subcommands.js";
+
+/** A compiled permission rule: true when a tool call is one the rule describes. */
+export type PermissionRuleTest = (event: HookEvent) => boolean;
+
+/** Where a rule's relative paths start. */
+export interface PermissionRuleContext {
+  /** The project directory: `/path`, `./path` and `path` are relative to it, and so are tools' relative paths. */
+  projectDir: string;
+  /** `~/path` starts here. Default `os.homedir()`. */
+  home?: string;
+}
+
+/** Tools a `Read(…)` rule covers (the file readers); `Edit(…)` covers the file writers. */
+const READ_TOOLS = new Set(["Read", "Grep", "Glob", "LS"]);
+const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+
+/** Longest rule accepted: a settings file is not the place for a 64 KiB pattern. */
+const MAX_RULE_CHARS = 4096;
+
+const TOOL_NAME = /^[A-Za-z0-9_-]+(?:\*)?$|^[A-Za-z0-9_-]*\*[A-Za-z0-9_-]*$/;
+const RULE = /^([^()]+?)(?:\((.*)\))?$/s;
+
+/** Events an `if` condition is tested on; on any other event a hook with `if` never runs. */
+export function ifAppliesTo(event: HookEventName): boolean {
+  return eventSpecs[event]?.toolEvent === true;
+}
+
+function invalid(field: string, rule: string, why: string): HookError {
+  return new HookError("INVALID_CONFIG", `${field}: invalid rule ${JSON.stringify(rule)}: ${why}`, {
+    path: [field],
+  });
+}
+
+/**
+ * Compile one rule in Claude Code's permission-rule syntax, as a hook's `if` condition uses it:
+ * `Tool` (every call of it), `Bash(npm test)` (that command exactly), `Bash(git push:*)` and
+ * `Bash(git *)` (the command and anything after a space), `Bash(git * main)` (`*` anywhere),
+ * `Read(./secrets/**)`, `Edit(*.ts)` and `Edit(src/**)` (gitignore-style globs: `//abs` from the
+ * file-system root, `~/p` from home, `/p`, `./p` and `p` from the project directory; a pattern
+ * without a slash matches at any depth), `WebFetch(domain:example.com)`, `mcp__server`,
+ * `mcp__server__tool` and `mcp__server__*`.
+ *
+ * A Bash rule is tested against every simple command of a compound one (`a && b`, `a; b`,
+ * `a | b`, `$(b)`, with `FOO=1` assignments and wrappers such as `timeout 5` or `nohup` set
+ * aside), and matches when any of them does, so a guard on `rm *` still runs for
+ * `git status; rm -rf /`. A command the splitter cannot follow matches every Bash rule: an
+ * `if` only saves starting a hook, so when in doubt the hook runs. Globs and wildcards run on
+ * the linear-time engine, and paths are normalised as core's `pathPattern` does.
+ *
+ * Throws `INVALID_CONFIG` (naming `field`) for a rule that is malformed or has a specifier for
+ * a tool this syntax gives none.
+ */
+export function compilePermissionRule(
+  rule: string,
+  ctx: PermissionRuleContext,
+  field = "if",
+): PermissionRuleTest {
+  if (typeof rule !== "string") throw invalid(field, String(rule), "expected a string");
+  if (rule.length > MAX_RULE_CHARS) {
+    throw new HookError(
+      "INVALID_CONFIG",
+      `${field}: a rule of ${rule.length} characters; the limit is ${MAX_RULE_CHARS}`,
+      { path: [field] },
+    );
+  }
+  const parts = RULE.exec(rule.trim());
+  const tool = parts?.[1]?.trim() ?? "";
+  if (!parts || !TOOL_NAME.test(tool)) {
+    throw invalid(field, rule, 'expected "Tool" or "Tool(specifier)", such as "Bash(git *)"');
+  }
+  const byName = toolName(tool);
+  const spec = parts[2];
+  if (spec?.trim() === "")
+    throw invalid(field, rule, "empty parentheses; write the tool name alone");
+  if (spec === undefined || spec === "*") {
+    return (e) => byName((e as { tool?: string }).tool);
+  }
+  if (tool === "Bash") return bashRule(spec, field, rule);
+  if (tool === "Read" || tool === "Edit" || tool === "Write") {
+    const tools = tool === "Read" ? READ_TOOLS : EDIT_TOOLS;
+    const glob = pathRule(spec, ctx, field, rule);
+    return (e) => tools.has((e as { tool?: string }).tool ?? "") && glob(e);
+  }
+  if (tool === "WebFetch") {
+    const domain = /^domain:([A-Za-z0-9.*-]+)$/.exec(spec)?.[1];
+    if (!domain) throw invalid(field, rule, 'expected "WebFetch(domain:example.com)"');
+    const host = domainTest(domain.toLowerCase());
+    return (e) => {
+      if ((e as { tool?: string }).tool !== "WebFetch") return false;
+      const url = (e as { args?: { url?: unknown } }).args?.url;
+      if (typeof url !== "string") return true;
+      try {
+        return host(new URL(url).hostname.toLowerCase());
+      } catch {
+        return true;
+      }
+    };
+  }
+  throw invalid(
+    field,
+    rule,
+    `a specifier in parentheses is understood for Bash, Read, Edit, Write and WebFetch; for ${tool}, write the tool name alone`,
+  );
+}
+
+/** `Bash`, `mcp__server` (all its tools), `mcp__server__tool`, `mcp__server__*`. */
+function toolName(tool: string): (name: string | undefined) => boolean {
+  if (tool.includes("*")) {
+    const re = linearRegex(`^${tool.split("*").map(escapeRegex).join("[\\s\\S]*")}$`);
+    return (name) => name !== undefined && re.test(name);
+  }
+  // A server's name alone stands for all of its tools.
+  if (/^mcp__[^_]+(?:_[^_]+)*$/.test(tool) && !tool.slice(5).includes("__")) {
+    return (name) => name === tool || (name?.startsWith(`${tool}__`) ?? false);
+  }
+  return (name) => name === tool;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function domainTest(domain: string): (host: string) => boolean {
+  if (domain.startsWith("*.")) {
+    const rest = domain.slice(1);
+    return (host) => host.endsWith(rest) && host.length > rest.length;
+  }
+  return (host) => host === domain;
+}
+
+/**
+ * A Bash specifier as a test of one simple command: `cmd:*` and a final ` *` mean "`cmd`, or
+ * `cmd` followed by a space and anything"; any other `*` is any text; otherwise exact.
+ */
+function bashRule(spec: string, field: string, rule: string): PermissionRuleTest {
+  const text = spec.trim().replace(/\s+/g, " ");
+  if (text === "") throw invalid(field, rule, "an empty command");
+  let test: RegexTest | ((command: string) => boolean);
+  if (!text.includes("*")) {
+    test = (command: string) => command === text;
+  } else {
+    let source: string;
+    if (text.endsWith(":*") && !text.slice(0, -2).includes("*")) {
+      source = `${escapeRegex(text.slice(0, -2))}(?: [\\s\\S]*)?`;
+    } else if (text.endsWith(" *")) {
+      source = `${wildcards(text.slice(0, -2))}(?: [\\s\\S]*)?`;
+    } else {
+      source = wildcards(text);
+    }
+    test = linearRegex(`^${source}$`);
+  }
+  const matches = typeof test === "function" ? test : (c: string) => test.test(c);
+  return (e) => {
+    if ((e as { tool?: string }).tool !== "Bash") return false;
+    const command = (e as { args?: { command?: unknown } }).args?.command;
+    if (typeof command !== "string") return true;
+    const subcommands = bashSubcommands(command);
+    // Not followed: the hook runs, as it would without the condition.
+    if (subcommands === undefined) return true;
+    return subcommands.some(matches);
+  };
+}
+
+function wildcards(text: string): string {
+  return text.split("*").map(escapeRegex).join("[\\s\\S]*");
+}
+
+/** Characters a glob reads specially, escaped so a directory's own name is taken literally. */
+function escapeGlob(path: string): string {
+  return path.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
+}
+
+function pathRule(
+  spec: string,
+  ctx: PermissionRuleContext,
+  field: string,
+  rule: string,
+): PermissionRuleTest {
+  if (spec.trim() === "") throw invalid(field, rule, "an empty path pattern");
+  const projectDir = resolve(ctx.projectDir);
+  const home = ctx.home ?? homedir();
+  let base: string;
+  let pattern: string;
+  if (spec.startsWith("//")) {
+    base = "/";
+    pattern = spec.slice(2);
+  } else if (spec.startsWith("~/")) {
+    base = home;
+    pattern = spec.slice(2);
+  } else if (spec.startsWith("/")) {
+    base = projectDir;
+    pattern = spec.slice(1);
+  } else {
+    base = projectDir;
+    pattern = spec.startsWith("./") ? spec.slice(2) : spec;
+  }
+  // gitignore: a pattern with no slash (or only a trailing one) matches at any depth below its base.
+  const anchored = pattern.replace(/\/$/, "").includes("/");
+  const prefix = escapeGlob(resolve(base)).replace(/\/$/, "");
+  const glob = `${prefix}/${anchored ? "" : "**/"}${pattern.endsWith("/") ? `${pattern}**` : pattern}`;
+  let compiled: ((event: HookEvent) => boolean) | null;
+  try {
+    // Core's pathPattern: the same glob engine, on the linear-time regex, over a normalised path.
+    compiled = compileMatcher("PreToolUse", { pathPattern: glob }, [field], { regex: linearRegex });
+  } catch (error) {
+    throw invalid(field, rule, HookError.from(error).message.replace(/^[^:]*: /, ""));
+  }
+  const test = compiled ?? (() => true);
+  return (e) => {
+    const args = (e as { args?: Record<string, unknown> }).args;
+    const path = args ? pathOf(args) : undefined;
+    // A reader with no path (Grep, Glob) searches the project: it may reach what the rule names.
+    if (path === undefined) return true;
+    const absolute = isAbsolute(path) ? path : resolve(projectDir, path);
+    return test({ ...e, args: { file_path: absolute } } as HookEvent);
+  };
+}
+
+function pathOf(args: Record<string, unknown>): string | undefined {
+  for (const key of ["file_path", "path", "filePath", "notebook_path"]) {
+    if (typeof args[key] === "string") return args[key] as string;
+  }
+  return undefined;
+}
