@@ -10,11 +10,20 @@ import {
   type CommandRunReport,
 } from "../command/command-hook.js";
 import { linearRegex } from "../linear-regex.js";
+import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
+import { ifAppliesTo } from "./permission-rule.js";
 import { displayPath } from "./settings-problem.js";
 
 /** Why a configured hook is not registered. */
-export type SkipReason = "disabled" | "untrusted" | "duplicate" | "limit" | "invalid";
+export type SkipReason =
+  | "disabled"
+  | "managed-only"
+  | "untrusted"
+  | "condition"
+  | "duplicate"
+  | "limit"
+  | "invalid";
 
 /** A configured hook that does not run, and why. */
 export interface SkippedHook {
@@ -52,7 +61,7 @@ export interface SettingsHandle extends Disposable {
 function dedupKey(hook: SettingsHook): string {
   const d = hook.definition;
   const command = d.command !== undefined ? ["sh", d.command] : ["exec", ...d.args];
-  return JSON.stringify([hook.event, hook.matcher ?? "*", command]);
+  return JSON.stringify([hook.event, hook.matcher ?? "*", hook.if ?? "", command]);
 }
 
 /**
@@ -86,6 +95,14 @@ export function planHookSettings(settings: HookSettings): SettingsPlan {
         message: settings.project?.changed
           ? `the project's hook settings changed since you trusted them; review them and run "a3s-hooks trust"`
           : `the project's hook settings are not trusted yet; review them and run "a3s-hooks trust"`,
+      });
+      continue;
+    }
+    if (hook.if !== undefined && !ifAppliesTo(hook.event)) {
+      plan.skipped.push({
+        hook,
+        reason: "condition",
+        message: `"if": ${JSON.stringify(hook.if)} is tested on tool events only; on ${hook.event} it never matches`,
       });
       continue;
     }
@@ -145,7 +162,7 @@ export function applyHookSettings(
       const handle = engine.register({
         ...command.registration({
           event: hook.event,
-          matcher: hook.matcher,
+          matcher: withCondition(hook, settings),
           source: hook.source,
           failBehavior: settings.options.failBehavior,
         }),

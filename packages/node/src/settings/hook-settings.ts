@@ -1,5 +1,8 @@
 import type { HookEventName, ToolMatcher } from "@a3s-lab/hooks-core";
-import type { CommandHookDefinition } from "../command/command-definition.js";
+import type {
+  SettingsHookDefinition,
+  SettingsHookType,
+} from "../handlers/settings-handler.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import type { SettingsOptions } from "./settings-schema.js";
 
@@ -10,17 +13,30 @@ import type { SettingsOptions } from "./settings-schema.js";
  * - `user`: a file in the home directory
  * - `explicit`: a file the user named (`--settings`, `files`)
  * - `frontmatter`: a skill's or subagent's markdown file, vouched for by the host
+ * - `managed`: the system-wide policy file an administrator deploys; always trusted, and its
+ *   options win over every other file's
  */
-export type SettingsScope = "project" | "user" | "explicit" | "frontmatter";
+export type SettingsScope = "managed" | "project" | "user" | "explicit" | "frontmatter";
 
-/** One command hook found in a settings file. */
+/** One hook found in a settings file, of any type. */
 export interface SettingsHook {
   /** `<file>#<path>`: unique within one load. */
   id: string;
   event: HookEventName;
   /** Left out: every firing of the event. */
   matcher?: string | ToolMatcher;
-  definition: CommandHookDefinition;
+  /**
+   * Claude Code's `if`: a permission rule (`Bash(git *)`, `Edit(*.ts)`) the tool call must
+   * match too, tested before anything starts. Tool events only: elsewhere the hook never runs.
+   */
+  if?: string;
+  /** The hook's type: `command` (also when the file sets none), `http`, `prompt`, `agent` or `mcp_tool`. */
+  type: SettingsHookType;
+  /**
+   * Its definition as read (common fields included); `type` tells which shape. A command
+   * definition has no `type` when the file set none.
+   */
+  definition: SettingsHookDefinition;
   /** The Rust-agent format's key, the definition's `name`, or the command. */
   name: string;
   /** The file it came from. */

@@ -15,6 +15,7 @@ import { type CommandHookDefinition, describeCommand } from "../command/command-
 import { CommandTemplate } from "../command/command-template.js";
 import { linearRegex } from "../linear-regex.js";
 import type { SettingsHook, SettingsScope } from "./hook-settings.js";
+import { readIfCondition } from "./permission-rule.js";
 import {
   type PathKey,
   type ProblemSeverity,
@@ -191,6 +192,10 @@ function readHook(
     );
     return undefined;
   }
+  const condition = readIfCondition(event, raw.if, formatPath([...entry.path, "if"]), (s, m) =>
+    problem(s, [...entry.path, "if"], m),
+  );
+  if (condition === false) return undefined;
   if (typeof raw.type === "string" && raw.type !== "command") {
     problem(
       "warning",
@@ -212,7 +217,7 @@ function readHook(
   }
   const known = entry.inGroup ? GROUP_KEYS : NAMED_KEYS;
   for (const key of Object.keys(raw)) {
-    if (known.has(key)) continue;
+    if (known.has(key) || key === "if") continue;
     problem(
       "warning",
       [...entry.path, key],
@@ -265,6 +270,7 @@ function readHook(
     trusted: ctx.trusted,
   };
   if (matcher !== undefined) hook.matcher = matcher;
+  if (condition !== undefined) hook.if = condition;
   return hook;
 }
 

@@ -228,3 +228,31 @@ function pathOf(args: Record<string, unknown>): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A hook's `if` field as a settings file gives it: the rule, undefined when there is none, or
+ * false when it is malformed (reported through `problem`, naming the field).
+ */
+export function readIfCondition(
+  event: HookEventName,
+  value: unknown,
+  field: string,
+  problem: (severity: "error" | "warning", message: string) => void,
+): string | undefined | false {
+  if (value === undefined) return undefined;
+  try {
+    if (typeof value !== "string") throw invalid(field, String(value), "expected a string");
+    // Checked for its syntax only: paths are resolved when the hook is applied.
+    compilePermissionRule(value, { projectDir: "/", home: "/" }, field);
+  } catch (error) {
+    problem("error", HookError.from(error).message.replace(/^[^:]*: /, ""));
+    return false;
+  }
+  if (!ifAppliesTo(event)) {
+    problem(
+      "warning",
+      `"if" conditions are tested on tool events only; on ${event} this hook never runs`,
+    );
+  }
+  return value;
+}
