@@ -2,7 +2,8 @@ import { HookError } from "@a3s-lab/hooks-core";
 import { z } from "zod";
 import { secondsSchema } from "../command/command-definition.js";
 import type { SettingsHandler } from "./handler.js";
-import type { HookModelClient } from "./model-client.js";
+import { ANSWER_INSTRUCTIONS, interpretModelAnswer, renderPrompt } from "./model-answer.js";
+import type { HookModelClient, ModelReply, ModelRequest } from "./model-client.js";
 
 /** Claude Code's default for a `prompt` hook that sets no `timeout`: 30 seconds. */
 export const PROMPT_DEFAULT_TIMEOUT_SECONDS = 30;
@@ -145,9 +146,37 @@ export function createPromptHandler(
   deps: PromptHandlerDeps,
 ): SettingsHandler {
   const { client, model } = requireModel("prompt", definition, deps.modelClient, deps.name);
-  void client;
-  void model;
-  throw new HookError("INTERNAL", "prompt hooks are not implemented yet");
+  return async ({ event, input, signal }) => {
+    const reply = await callModel(client, {
+      messages: [
+        { role: "system", content: ANSWER_INSTRUCTIONS },
+        { role: "user", content: renderPrompt(definition.prompt, input) },
+      ],
+      model,
+      signal,
+    });
+    return interpretModelAnswer(reply.text, event);
+  };
+}
+
+/** A client call whose failures are `HookError`s; a client's own errors are `HANDLER_FAILED`. */
+export async function callModel(
+  client: HookModelClient,
+  request: ModelRequest,
+): Promise<ModelReply> {
+  try {
+    return await client.complete(request);
+  } catch (error) {
+    if (request.signal.aborted && HookError.is(request.signal.reason)) throw request.signal.reason;
+    if (HookError.is(error)) throw error;
+    throw new HookError(
+      "HANDLER_FAILED",
+      `the model call failed: ${(error as Error)?.message ?? String(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
 }
 
 export { createAgentHandler } from "./agent-hook.js";
