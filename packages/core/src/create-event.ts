@@ -1,5 +1,5 @@
-import { eventSchemas, type HookEventMap, type HookEventName } from "./event-schemas.js";
-import { resolveEventName } from "./event-spec.js";
+import type { HookEventMap, HookEventName } from "./event-schemas.js";
+import { resolveEventName, specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import { suggestEvent } from "./suggest-event.js";
 import { type ValidationResult, validate } from "./validation.js";
@@ -80,7 +80,7 @@ export function safeCreateEvent<E extends HookEventName>(
     timestamp: fields.timestamp ?? Date.now(),
     metadata: fields.metadata ?? {},
   };
-  const checked = validate(eventSchemas[canonical], event, "INVALID_EVENT", [canonical]);
+  const checked = validate(specOf(canonical)!.schema, event, "INVALID_EVENT", [canonical]);
   // Return the caller's object (with defaults), not zod's output: extra host fields survive.
   return checked.success ? { success: true, data: event as unknown as HookEventMap[E] } : checked;
 }
@@ -102,6 +102,6 @@ export function validateEvent(value: unknown): ValidationResult<HookEventMap[Hoo
     };
   }
   const event = { ...(value as object), eventType: canonical };
-  const checked = validate(eventSchemas[canonical], event, "INVALID_EVENT");
+  const checked = validate(specOf(canonical)!.schema, event, "INVALID_EVENT");
   return checked.success ? { success: true, data: event as HookEventMap[HookEventName] } : checked;
 }

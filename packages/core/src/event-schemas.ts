@@ -57,7 +57,8 @@ export const toolContextSchema = z.object({
   tokenUsage: tokenUsageSchema,
 });
 
-const base = {
+/** The fields every event carries besides `eventType`. */
+export const baseEventFields = {
   /** Unique per firing, so a response can be matched to the firing it answers. */
   eventId: z.string().check(z.minLength(1)),
   sessionId: z.string(),
@@ -66,9 +67,12 @@ const base = {
   metadata: z.record(z.string(), z.unknown()),
 };
 
-function event<N extends string, S extends z.core.$ZodLooseShape>(name: N, shape: S) {
-  return z.object({ eventType: z.literal(name), ...base, ...shape });
+/** An event's full schema: its `eventType`, the base fields, then its own fields. */
+export function eventObject<N extends string, S extends z.core.$ZodLooseShape>(name: N, shape: S) {
+  return z.object({ eventType: z.literal(name), ...baseEventFields, ...shape });
 }
+
+const event = eventObject;
 
 const tool = {
   tool: z.string().check(z.minLength(1)),
@@ -197,7 +201,40 @@ export const eventSchemas = {
   }),
 } as const;
 
-/** One schema for any event, discriminated by `eventType`. */
+/** What the catalogue knows about each built-in event besides its schema. */
+export const builtinEventRows: Readonly<
+  Record<
+    keyof typeof eventSchemas,
+    { canBlock: boolean; modifiable: readonly string[]; matcherTarget?: string }
+  >
+> = {
+  SessionStart: { canBlock: true, modifiable: ["metadata"], matcherTarget: "source" },
+  SessionEnd: { canBlock: false, modifiable: [], matcherTarget: "reason" },
+  UserPromptSubmit: { canBlock: true, modifiable: ["prompt"] },
+  GenerateStart: {
+    canBlock: true,
+    modifiable: ["prompt", "systemPrompt", "messages", "tools"],
+    matcherTarget: "model",
+  },
+  GenerateEnd: { canBlock: false, modifiable: ["response.text"], matcherTarget: "model" },
+  PreToolUse: { canBlock: true, modifiable: ["args"], matcherTarget: "tool" },
+  PostToolUse: { canBlock: false, modifiable: ["result.output"], matcherTarget: "tool" },
+  PostToolUseFailure: { canBlock: false, modifiable: [], matcherTarget: "tool" },
+  PermissionRequest: { canBlock: true, modifiable: ["args"], matcherTarget: "tool" },
+  PermissionGranted: { canBlock: false, modifiable: [], matcherTarget: "tool" },
+  PermissionDenied: { canBlock: false, modifiable: [], matcherTarget: "tool" },
+  PreCompact: { canBlock: true, modifiable: [], matcherTarget: "trigger" },
+  PostCompact: { canBlock: false, modifiable: [], matcherTarget: "trigger" },
+  ContextWarning: { canBlock: false, modifiable: [], matcherTarget: "trigger" },
+  Stop: { canBlock: true, modifiable: [] },
+  SubagentStart: { canBlock: true, modifiable: ["description"], matcherTarget: "subagentType" },
+  SubagentStop: { canBlock: false, modifiable: [], matcherTarget: "subagentType" },
+  Notification: { canBlock: false, modifiable: [], matcherTarget: "notificationType" },
+  SkillLoad: { canBlock: true, modifiable: [], matcherTarget: "skillName" },
+  SkillUnload: { canBlock: false, modifiable: [], matcherTarget: "skillName" },
+};
+
+/** One schema for any built-in event, discriminated by `eventType`. */
 export const hookEventSchema = z.discriminatedUnion(
   "eventType",
   Object.values(eventSchemas) as unknown as [
@@ -206,11 +243,25 @@ export const hookEventSchema = z.discriminatedUnion(
   ],
 );
 
-/** The canonical event names. */
-export type HookEventName = keyof typeof eventSchemas;
+type BuiltinEventMap = { [K in keyof typeof eventSchemas]: z.output<(typeof eventSchemas)[K]> };
 
-/** Every event type, keyed by name: `HookEventMap["PreToolUse"]` is the PreToolUse event. */
-export type HookEventMap = { [K in HookEventName]: z.output<(typeof eventSchemas)[K]> };
+/**
+ * Every event type, keyed by name: `HookEventMap["PreToolUse"]` is the PreToolUse event.
+ * An interface so a host can add the events it defines with `defineEvent`:
+ *
+ * @example
+ * ```ts
+ * declare module "@a3s-lab/hooks-core" {
+ *   interface HookEventMap {
+ *     DeployStart: z.output<typeof deployStart.schema>;
+ *   }
+ * }
+ * ```
+ */
+export interface HookEventMap extends BuiltinEventMap {}
+
+/** The canonical event names: the built-in ones plus any a host added to {@link HookEventMap}. */
+export type HookEventName = keyof HookEventMap & string;
 
 /** Any event. Narrow it with `event.eventType`. */
 export type HookEvent = HookEventMap[HookEventName];

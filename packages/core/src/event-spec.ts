@@ -1,95 +1,290 @@
-import { eventSchemas, type HookEvent, type HookEventName } from "./event-schemas.js";
+import type * as z from "zod/mini";
+import {
+  baseEventFields,
+  builtinEventRows,
+  eventObject,
+  eventSchemas,
+  type HookEvent,
+  type HookEventName,
+} from "./event-schemas.js";
+import { HookError } from "./hook-error.js";
 
-/** What a string matcher is tested against, for each event. */
-export type MatcherTarget =
-  | "tool"
-  | "source"
-  | "reason"
-  | "model"
-  | "trigger"
-  | "subagentType"
-  | "notificationType"
-  | "skillName";
+/**
+ * What a string matcher is tested against: the name of one of the event's own top-level fields.
+ * A string field is tested as it is; an object field (like `model`) by its `name`.
+ */
+export type MatcherTarget = string;
 
-/** What the engine knows about one event: what a matcher tests, whether it can block, what a hook may modify. */
-export interface EventSpec {
-  readonly name: HookEventName;
+/**
+ * What the catalogue knows about one event: its schema, what a matcher tests, whether it can
+ * block, what a hook may modify. {@link defineEvent} returns one; `eventSpecs[name]` reads one.
+ */
+export interface EventSpec<
+  N extends string = HookEventName,
+  S extends z.core.$ZodType = z.core.$ZodType,
+> {
+  readonly name: N;
+  /** The full schema: `eventType`, the base fields every event has, then the event's own. */
+  readonly schema: S;
   /** May a hook block this event? A block on an event that cannot block is a warning. */
   readonly canBlock: boolean;
   /** Dotted paths a `modified` patch may touch: `args` allows `args.command` too. */
   readonly modifiable: readonly string[];
   /** The field a string matcher tests, or undefined when this event has none. */
   readonly matcherTarget: MatcherTarget | undefined;
-  /** A tool event: object matchers (`{ tool, pathPattern, commandPattern }`) apply. */
+  /** A tool event (its matcher target is `tool`): object matchers (`{ tool, pathPattern, commandPattern }`) apply. */
   readonly toolEvent: boolean;
 }
 
-function spec(
-  name: HookEventName,
-  canBlock: boolean,
-  modifiable: readonly string[],
-  matcherTarget: MatcherTarget | undefined,
-): EventSpec {
-  return Object.freeze({
+/** What {@link defineEvent} takes besides the name. */
+export interface EventSpecInit<S extends z.core.$ZodObject = z.core.$ZodObject> {
+  /**
+   * The event's own fields, as a zod object (`zod` or `zod/mini`). `eventType`, `eventId`,
+   * `sessionId`, `timestamp` and `metadata` are added; the schema may not declare them.
+   */
+  schema: S;
+  /** May a hook block this event? Default false: a block is then a warning and the event goes on. */
+  canBlock?: boolean;
+  /** Top-level fields (or dotted paths below one) a hook may change with `modify`. Default none. */
+  modifiable?: readonly string[];
+  /** The top-level field a string matcher tests. Default none: only `"*"` or no matcher applies. */
+  matcherTarget?: string;
+}
+
+type ShapeOf<S> = S extends z.core.$ZodObject<infer T> ? T : never;
+
+/** The full schema {@link defineEvent} builds for event `N` from its own fields `S`. */
+export type DefinedEventSchema<N extends string, S extends z.core.$ZodObject> = ReturnType<
+  typeof eventObject<N, ShapeOf<S>>
+>;
+
+// ── The catalogue: module state, like the static tables it replaces ──────────────
+
+const specs: Record<string, EventSpec<string>> = Object.create(null);
+const names: string[] = [];
+const builtins = new Set<string>();
+/** Every accepted spelling → canonical name. */
+const lookup = new Map<string, string>();
+/** Definitions built here (so a hand-made object cannot pose as one), with their own-fields schema. */
+const built = new WeakMap<object, z.core.$ZodObject | undefined>();
+
+const NAME = /^[A-Z][A-Za-z0-9]{0,63}$/;
+const FIELD = /^[A-Za-z_$][\w$]*$/;
+const BASE = new Set(["eventType", ...Object.keys(baseEventFields)]);
+
+const snake = (name: string) => name.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+const spellingsOf = (name: string) => [name, name.toLowerCase(), snake(name)];
+
+function invalid(path: readonly (string | number)[], message: string): HookError {
+  return new HookError("INVALID_CONFIG", `${path.join(".")}: ${message}`, { path: [...path] });
+}
+
+function checkName(name: unknown): asserts name is string {
+  if (typeof name !== "string" || !NAME.test(name)) {
+    throw invalid(
+      ["name"],
+      `expected a PascalCase event name of letters and digits, at most 64 characters, got ${JSON.stringify(name)}`,
+    );
+  }
+}
+
+/** Validate a definition's parts and freeze them into a spec; registers nothing. */
+function buildSpec(name: unknown, init: unknown, full?: z.core.$ZodObject): EventSpec<string> {
+  checkName(name);
+  if (init === null || typeof init !== "object") {
+    throw invalid(["definition"], `expected { schema, canBlock, modifiable, matcherTarget }`);
+  }
+  const { schema, canBlock = false, modifiable = [], matcherTarget } = init as EventSpecInit;
+  const def = (schema as Partial<z.core.$ZodObject> | undefined)?._zod?.def;
+  if (def?.type !== "object")
+    throw invalid(["schema"], "expected a zod object of the event's fields");
+  const own = full ? undefined : def.shape;
+  const fields = Object.keys(def.shape).filter((k) => full === undefined || !BASE.has(k));
+  for (const field of fields) {
+    if (!full && BASE.has(field)) {
+      throw invalid(["schema", field], "is a field every event has; leave it out of the schema");
+    }
+  }
+  if (typeof canBlock !== "boolean") throw invalid(["canBlock"], "expected a boolean");
+  if (!Array.isArray(modifiable)) throw invalid(["modifiable"], "expected an array of field names");
+  modifiable.forEach((path: unknown, i) => {
+    const head = typeof path === "string" ? path.split(".") : [];
+    if (
+      !head.every((k) => FIELD.test(k)) ||
+      (head[0] !== "metadata" && !fields.includes(head[0]!))
+    ) {
+      throw invalid(
+        ["modifiable", i],
+        `expected one of the event's fields (or a dotted path below one), got ${JSON.stringify(path)}`,
+      );
+    }
+  });
+  if (
+    matcherTarget !== undefined &&
+    (typeof matcherTarget !== "string" || !fields.includes(matcherTarget))
+  ) {
+    throw invalid(
+      ["matcherTarget"],
+      `expected one of the event's fields (${fields.join(", ") || "none"}), got ${JSON.stringify(matcherTarget)}`,
+    );
+  }
+  const spec: EventSpec<string> = Object.freeze({
     name,
+    schema: full ?? eventObject(name, def.shape),
     canBlock,
-    modifiable: Object.freeze([...modifiable]),
+    modifiable: Object.freeze([...modifiable]) as readonly string[],
     matcherTarget,
     toolEvent: matcherTarget === "tool",
   });
+  built.set(spec, own ? (schema as z.core.$ZodObject) : undefined);
+  return spec;
 }
 
-/** Every event's spec: its matcher target, whether it can block, what a hook may modify. */
-export const eventSpecs: Readonly<Record<HookEventName, EventSpec>> = Object.freeze({
-  SessionStart: spec("SessionStart", true, ["metadata"], "source"),
-  SessionEnd: spec("SessionEnd", false, [], "reason"),
-  UserPromptSubmit: spec("UserPromptSubmit", true, ["prompt"], undefined),
-  GenerateStart: spec(
-    "GenerateStart",
-    true,
-    ["prompt", "systemPrompt", "messages", "tools"],
-    "model",
-  ),
-  GenerateEnd: spec("GenerateEnd", false, ["response.text"], "model"),
-  PreToolUse: spec("PreToolUse", true, ["args"], "tool"),
-  PostToolUse: spec("PostToolUse", false, ["result.output"], "tool"),
-  PostToolUseFailure: spec("PostToolUseFailure", false, [], "tool"),
-  PermissionRequest: spec("PermissionRequest", true, ["args"], "tool"),
-  PermissionGranted: spec("PermissionGranted", false, [], "tool"),
-  PermissionDenied: spec("PermissionDenied", false, [], "tool"),
-  PreCompact: spec("PreCompact", true, [], "trigger"),
-  PostCompact: spec("PostCompact", false, [], "trigger"),
-  ContextWarning: spec("ContextWarning", false, [], "trigger"),
-  Stop: spec("Stop", true, [], undefined),
-  SubagentStart: spec("SubagentStart", true, ["description"], "subagentType"),
-  SubagentStop: spec("SubagentStop", false, [], "subagentType"),
-  Notification: spec("Notification", false, [], "notificationType"),
-  SkillLoad: spec("SkillLoad", true, [], "skillName"),
-  SkillUnload: spec("SkillUnload", false, [], "skillName"),
-});
+function sameSpec(a: EventSpec<string>, b: EventSpec<string>): boolean {
+  const fields = built.get(a);
+  return (
+    fields !== undefined &&
+    fields === built.get(b) &&
+    a.canBlock === b.canBlock &&
+    a.matcherTarget === b.matcherTarget &&
+    a.modifiable.length === b.modifiable.length &&
+    a.modifiable.every((m, i) => m === b.modifiable[i])
+  );
+}
 
-/** Every canonical event name, in catalogue order. */
-export const hookEventNames: readonly HookEventName[] = Object.freeze(
-  Object.keys(eventSchemas) as HookEventName[],
-);
+function register(spec: EventSpec<string>, builtin: boolean): EventSpec<string> {
+  const existing = specs[spec.name];
+  if (existing) {
+    if (existing === spec || (!builtins.has(spec.name) && sameSpec(existing, spec)))
+      return existing;
+    throw invalid(
+      ["name"],
+      builtins.has(spec.name)
+        ? `${spec.name} is a built-in event and cannot be redefined`
+        : `${spec.name} is already defined differently`,
+    );
+  }
+  for (const spelling of spellingsOf(spec.name)) {
+    const taken = lookup.get(spelling);
+    if (taken !== undefined) {
+      throw invalid(["name"], `${spec.name} is too close to ${taken} (both read as "${spelling}")`);
+    }
+  }
+  for (const spelling of spellingsOf(spec.name)) lookup.set(spelling, spec.name);
+  specs[spec.name] = spec;
+  names.push(spec.name);
+  if (builtin) builtins.add(spec.name);
+  return spec;
+}
+
+/**
+ * Add an event to the catalogue, so hooks can be registered for it, fired, matched, merged,
+ * sent over the wire and named in settings files like the built-in events. Throws
+ * `HookError("INVALID_CONFIG")` naming the bad field; defining the same definition again
+ * does nothing, so two libraries may both opt in to one event. Built-in events cannot be
+ * redefined.
+ *
+ * Pass a name and the event's parts, or a ready definition such as `claudeCodeEvents.TeammateIdle`.
+ * To type the event, add it to {@link HookEventMap} (see the example).
+ *
+ * @example
+ * ```ts
+ * import * as z from "zod";
+ * import { defineEvent } from "@a3s-lab/hooks-core";
+ *
+ * export const deployStart = defineEvent("DeployStart", {
+ *   schema: z.object({ target: z.string(), version: z.string() }),
+ *   canBlock: true,
+ *   modifiable: ["version"],
+ *   matcherTarget: "target",
+ * });
+ *
+ * declare module "@a3s-lab/hooks-core" {
+ *   interface HookEventMap {
+ *     DeployStart: z.output<typeof deployStart.schema>;
+ *   }
+ * }
+ * ```
+ */
+export function defineEvent<const N extends string, S extends z.core.$ZodObject>(
+  name: N,
+  init: EventSpecInit<S>,
+): EventSpec<N, DefinedEventSchema<N, S>>;
+export function defineEvent<D extends EventSpec<string>>(definition: D): D;
+export function defineEvent(nameOrDefinition: unknown, init?: unknown): EventSpec<string> {
+  if (typeof nameOrDefinition === "string")
+    return register(buildSpec(nameOrDefinition, init), false);
+  if (
+    nameOrDefinition === null ||
+    typeof nameOrDefinition !== "object" ||
+    !built.has(nameOrDefinition)
+  ) {
+    throw invalid(
+      ["definition"],
+      "expected a definition made by defineEvent or taken from claudeCodeEvents",
+    );
+  }
+  return register(nameOrDefinition as EventSpec<string>, false);
+}
+
+/**
+ * A definition {@link defineEvent} accepts, without adding it to the catalogue: how the ready
+ * definitions (`claudeCodeEvents`) are made.
+ */
+export function eventDefinition<const N extends string, S extends z.core.$ZodObject>(
+  name: N,
+  init: EventSpecInit<S>,
+): EventSpec<N, DefinedEventSchema<N, S>> {
+  return buildSpec(name, init) as EventSpec<N, DefinedEventSchema<N, S>>;
+}
+
+for (const name of Object.keys(eventSchemas) as (keyof typeof eventSchemas)[]) {
+  register(
+    buildSpec(name, { ...builtinEventRows[name], schema: eventSchemas[name] }, eventSchemas[name]),
+    true,
+  );
+}
 
 /** Names accepted on input for an event that has a canonical name of its own. */
 export const eventAliases: Readonly<Record<string, HookEventName>> = Object.freeze({
   ToolError: "PostToolUseFailure",
 });
+for (const [alias, name] of Object.entries(eventAliases)) {
+  for (const spelling of spellingsOf(alias)) lookup.set(spelling, name);
+}
 
-const snake = (name: string) => name.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+function readOnly<T extends object>(target: T): T {
+  const refuse = (): never => {
+    throw new TypeError("the event catalogue is read-only: add events with defineEvent");
+  };
+  return new Proxy(target, {
+    set: refuse,
+    defineProperty: refuse,
+    deleteProperty: refuse,
+    setPrototypeOf: refuse,
+    preventExtensions: refuse,
+  });
+}
 
-const lookup = new Map<string, HookEventName>();
-const spellings: [string, HookEventName][] = [
-  ...hookEventNames.map((name): [string, HookEventName] => [name, name]),
-  ...Object.entries(eventAliases),
-];
-for (const [spelling, name] of spellings) {
-  lookup.set(spelling, name);
-  lookup.set(spelling.toLowerCase(), name);
-  // the Rust-agent format writes `pre_tool_use` on stdin and `preToolUse` in settings files.
-  lookup.set(snake(spelling), name);
+/**
+ * Every event's spec, keyed by canonical name: the built-in events and those a host added with
+ * {@link defineEvent}. A read-only view of the catalogue: it grows as events are defined.
+ */
+export const eventSpecs: Readonly<Record<HookEventName, EventSpec>> = readOnly(specs) as Readonly<
+  Record<HookEventName, EventSpec>
+>;
+
+/** Every canonical event name, built-in ones first, then in the order they were defined. A live, read-only view. */
+export const hookEventNames: readonly HookEventName[] = readOnly(names) as readonly HookEventName[];
+
+/** The spec of a canonical name, or undefined. The engine's own (proxy-free) read of the catalogue. */
+export function specOf(name: string): EventSpec<string> | undefined {
+  return specs[name];
+}
+
+/** True when `name` is a built-in event (one this library fires or knows without `defineEvent`). */
+export function isBuiltinEvent(name: string): boolean {
+  return builtins.has(name);
 }
 
 /**
@@ -97,12 +292,12 @@ for (const [spelling, name] of spellings) {
  * the alias `ToolError`), or undefined when the name is not in the catalogue.
  */
 export function resolveEventName(name: string): HookEventName | undefined {
-  return lookup.get(name) ?? lookup.get(name.toLowerCase());
+  return (lookup.get(name) ?? lookup.get(name.toLowerCase())) as HookEventName | undefined;
 }
 
-/** True when `name` is a canonical event name. */
+/** True when `name` is a canonical event name in the catalogue. */
 export function isHookEventName(name: unknown): name is HookEventName {
-  return typeof name === "string" && Object.hasOwn(eventSpecs, name);
+  return typeof name === "string" && specs[name] !== undefined;
 }
 
 /** The Rust-agent format's snake_case name of an event: `PreToolUse` → `pre_tool_use`. */
@@ -110,26 +305,17 @@ export function snakeCaseEventName(name: HookEventName): string {
   return snake(name);
 }
 
+/** The value a string matcher tests in `event` for target field `target`. */
+export function subjectAt(event: HookEvent, target: string): string | undefined {
+  const value = (event as unknown as Record<string, unknown>)[target];
+  if (typeof value === "string") return value;
+  // `model` is an object: a matcher names the model, so it tests `model.name`.
+  const name = (value as { name?: unknown } | null | undefined)?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
 /** The value a string matcher tests for this event, or undefined when it has none. */
 export function matcherSubject(event: HookEvent): string | undefined {
-  switch (eventSpecs[event.eventType]?.matcherTarget) {
-    case "tool":
-      return (event as { tool: string }).tool;
-    case "source":
-      return (event as { source: string }).source;
-    case "reason":
-      return (event as { reason: string }).reason;
-    case "model":
-      return (event as { model: { name: string } }).model?.name;
-    case "trigger":
-      return (event as { trigger: string }).trigger;
-    case "subagentType":
-      return (event as { subagentType: string }).subagentType;
-    case "notificationType":
-      return (event as { notificationType: string }).notificationType;
-    case "skillName":
-      return (event as { skillName: string }).skillName;
-    default:
-      return undefined;
-  }
+  const target = specs[event.eventType]?.matcherTarget;
+  return target === undefined ? undefined : subjectAt(event, target);
 }

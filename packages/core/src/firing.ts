@@ -1,6 +1,6 @@
 import type { DeadlineScheduler, Expirable } from "./deadline-scheduler.js";
 import type { HookEvent, HookEventName } from "./event-schemas.js";
-import { eventSpecs } from "./event-spec.js";
+import { specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import { CONTINUE, checkHookResponse, type HookResponse } from "./hook-response.js";
 import { InvocationContext } from "./invocation-context.js";
@@ -94,7 +94,7 @@ export function crashedResult<E extends HookEvent>(
   blockedBy?: string,
 ): HookResult<E> {
   const message = `hook processing failed: ${errorText(error)}`;
-  const canBlock = eventSpecs[event.eventType]?.canBlock === true;
+  const canBlock = specOf(event.eventType)?.canBlock === true;
   const blocks = (hook: StoredHook, i: number) =>
     canBlock &&
     !hook.async &&

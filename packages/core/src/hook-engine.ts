@@ -4,13 +4,8 @@ import { hasCheckedAnswers } from "./checked-answers.js";
 import { randomId } from "./create-event.js";
 import { DeadlineScheduler } from "./deadline-scheduler.js";
 import type { SubscribeOptions, Unsubscribe } from "./emitter.js";
-import {
-  eventSchemas,
-  type HookEvent,
-  type HookEventMap,
-  type HookEventName,
-} from "./event-schemas.js";
-import { eventSpecs, isHookEventName } from "./event-spec.js";
+import type { HookEvent, HookEventMap, HookEventName } from "./event-schemas.js";
+import { isHookEventName, specOf } from "./event-spec.js";
 import { aborted, Firing, type FiringHost, type StoredHook } from "./firing.js";
 import {
   engineOptionsSchema,
@@ -400,11 +395,11 @@ export class HookEngine {
   }
 
   #validateModified(next: HookEvent): ValidationResult<unknown> {
-    const schemaCheck = validate(eventSchemas[next.eventType], next, "INVALID_MODIFICATION");
+    const schemaCheck = validate(specOf(next.eventType)!.schema, next, "INVALID_MODIFICATION");
     if (!schemaCheck.success) return schemaCheck;
     const tool = (next as { tool?: string }).tool;
     const toolSchema = tool === undefined ? undefined : this.#toolSchemas?.[tool];
-    if (toolSchema && eventSpecs[next.eventType].modifiable.includes("args")) {
+    if (toolSchema && specOf(next.eventType)!.modifiable.includes("args")) {
       const args = (next as { args: unknown }).args;
       const checked = toolSchema.safeParse(args);
       if (checked.success) return schemaCheck;

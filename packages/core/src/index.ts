@@ -5,6 +5,8 @@
 
 // ── For hook authors: events, responses, registrations ─────────────────────────
 
+export type { ClaudeCodeEventMap } from "./claude-code-events.js";
+export { claudeCodeEvents } from "./claude-code-events.js";
 export type { EventInit } from "./create-event.js";
 export { createEvent, safeCreateEvent, validateEvent } from "./create-event.js";
 export type {
@@ -39,8 +41,14 @@ export type {
   ToolResult,
   UserPromptSubmitEvent,
 } from "./event-schemas.js";
-export type { EventSpec, MatcherTarget } from "./event-spec.js";
+export type {
+  DefinedEventSchema,
+  EventSpec,
+  EventSpecInit,
+  MatcherTarget,
+} from "./event-spec.js";
 export {
+  defineEvent,
   eventAliases,
   eventSpecs,
   hookEventNames,

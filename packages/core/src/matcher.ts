@@ -1,6 +1,6 @@
 import picomatch from "picomatch/posix.js";
 import type { HookEvent, HookEventMap, HookEventName } from "./event-schemas.js";
-import { eventSpecs, matcherSubject } from "./event-spec.js";
+import { matcherSubject, specOf, subjectAt } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 
 /** The A3S SDK's object matcher, for tool events. */
@@ -284,7 +284,12 @@ export function compileMatcher<E extends HookEventName>(
   if (typeof matcher === "function") {
     return matcher as (event: HookEvent) => boolean;
   }
-  const spec = eventSpecs[event];
+  const spec = specOf(event);
+  if (spec === undefined) {
+    throw new HookError("UNKNOWN_EVENT", `unknown event name ${JSON.stringify(event)}`, {
+      path: ["event"],
+    });
+  }
   if (typeof matcher === "string") {
     const byName = compileNameMatcher(matcher, field, options);
     if (byName === null) return null;
@@ -295,11 +300,12 @@ export function compileMatcher<E extends HookEventName>(
         { path: field },
       );
     }
-    if (spec.matcherTarget === "tool") {
+    const target = spec.matcherTarget;
+    if (target === "tool") {
       const leaf = toolNameMatcher(event, matcher, byName);
       if (leaf) return leaf;
     }
-    return (e) => byName(matcherSubject(e));
+    return (e) => byName(subjectAt(e, target));
   }
   if (typeof matcher === "object") {
     if (!spec.toolEvent) {

@@ -1,5 +1,5 @@
 import type { HookEvent } from "./event-schemas.js";
-import { eventSpecs } from "./event-spec.js";
+import { specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import {
   CONTINUE,
@@ -101,12 +101,17 @@ export interface MergeOptions {
 const EMPTY: readonly never[] = Object.freeze([]);
 
 /** Each event's modifiable fields as paths (`args.command` → `["args", "command"]`), split once. */
-const ALLOWED_PATHS: ReadonlyMap<string, string[][]> = new Map(
-  Object.entries(eventSpecs).map(([name, spec]) => [
-    name,
-    spec.modifiable.map((field) => field.split(".")),
-  ]),
-);
+const ALLOWED_PATHS = new Map<string, string[][]>();
+
+function allowedPaths(name: string): string[][] {
+  let paths = ALLOWED_PATHS.get(name);
+  if (paths === undefined) {
+    // A definition never changes once in the catalogue, so its split paths are kept.
+    paths = specOf(name)?.modifiable.map((field) => field.split(".")) ?? [];
+    ALLOWED_PATHS.set(name, paths);
+  }
+  return paths;
+}
 
 /** An outcome as the result lists it, before the fold reads its response. */
 function outcomeOf(input: OutcomeInput): HookOutcome {
@@ -148,7 +153,7 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
 
   constructor(event: E, options: MergeOptions = {}) {
     this.#event = event;
-    this.#spec = eventSpecs[event.eventType];
+    this.#spec = specOf(event.eventType);
     this.#validate = options.validateEvent;
   }
 
@@ -288,9 +293,9 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       return refuse(`modified.${forbidden.join(".")}: this key is not allowed`, forbidden);
     const paths = patchPaths(patch);
     if (paths.length === 0) return true;
-    const allowedPaths = ALLOWED_PATHS.get(this.#event.eventType) ?? [];
+    const within = allowedPaths(this.#event.eventType);
     for (const path of paths) {
-      if (!isWithin(path, allowedPaths)) {
+      if (!isWithin(path, within)) {
         const allowed = this.#spec?.modifiable.join(", ") || "nothing";
         return refuse(
           `modified.${path.join(".")}: ${this.#event.eventType} allows hooks to modify ${allowed}`,
