@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,5 +48,16 @@ describe("pnpm bench", () => {
     expect(md).toContain("**Smoke run**");
     expect(md).toContain("| matcher: path glob");
     expect(run.stdout).toBe(md);
+    expect(md).toContain("](results.svg)");
+    expect(readFileSync(join(out, "results.svg"), "utf8")).toContain('data-id="matcher.path-glob"');
+  });
+
+  it("leaves the committed results and chart alone in a smoke run", () => {
+    const committed = ["results.md", "results.json", "results.svg"].map((f) => join(benchRoot, f));
+    const before = committed.map((f) => (existsSync(f) ? statSync(f).mtimeMs : -1));
+    const run = bench("--smoke", "--only", "matchers");
+    expect(run.status, run.stderr).toBe(0);
+    expect(committed.map((f) => (existsSync(f) ? statSync(f).mtimeMs : -1))).toEqual(before);
+    expect(run.stderr).toContain(join(benchRoot, ".tmp", "results.md"));
   });
 });

@@ -6,9 +6,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BenchError } from "./bench-error.js";
+import { renderChart } from "./chart.js";
 import { describeMachine } from "./machine.js";
 import { parseOptions, USAGE } from "./options.js";
-import { type RunReport, renderJson, renderMarkdown } from "./report.js";
+import { CHART_FILE, type RunReport, renderJson, renderMarkdown } from "./report.js";
 import type { PendingRow, Row } from "./row.js";
 import { profiles } from "./suite.js";
 import { suites } from "./suites/index.js";
@@ -60,8 +61,9 @@ async function main(): Promise<number> {
   const markdown = renderMarkdown(report);
   await writeFile(join(outDir, "results.md"), markdown);
   await writeFile(join(outDir, "results.json"), renderJson(report));
+  await writeFile(join(outDir, CHART_FILE), renderChart(report.rows));
   process.stdout.write(markdown);
-  log(`bench: wrote ${join(outDir, "results.md")} and results.json`);
+  log(`bench: wrote ${join(outDir, "results.md")}, results.json and ${CHART_FILE}`);
   return options.strict && rows.some((r) => r.verdict === "missed") ? 1 : 0;
 }
 

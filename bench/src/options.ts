@@ -3,7 +3,7 @@ import { BenchError } from "./bench-error.js";
 /** What the command line asked for. */
 export interface BenchOptions {
   smoke: boolean;
-  /** Where results.md and results.json go. Default: `bench/` (full) or `bench/.tmp/` (smoke). */
+  /** Where results.md, results.json and results.svg go. Default: `bench/` (full) or `bench/.tmp/` (smoke). */
   outDir: string | undefined;
   /** Suite ids to run; undefined for all. */
   only: string[] | undefined;
@@ -16,7 +16,7 @@ export const USAGE = `Usage: pnpm bench [--smoke] [--only <suite,...>] [--out <d
 
   --smoke          a few iterations of every row, no verdicts, well under a minute (CI)
   --only <ids>     run these suites only (comma-separated): %SUITES%
-  --out <dir>      write results.md and results.json here (default bench/, or bench/.tmp/ with --smoke)
+  --out <dir>      write results.md, .json and .svg here (default bench/, or bench/.tmp/ with --smoke)
   --strict         exit with status 1 when a goal is missed
   --cpu-prof       write a CPU profile of the run and of every child to bench/.tmp/profiles
   --help           this text`;

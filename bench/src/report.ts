@@ -2,6 +2,9 @@ import { describeSide, formatRatio, formatValue } from "./format.js";
 import type { Machine } from "./machine.js";
 import type { PendingRow, Row, Verdict } from "./row.js";
 
+/** The chart of the ratios, written next to results.md by the same run. */
+export const CHART_FILE = "results.svg";
+
 /** Everything one run produced: what `results.json` holds. */
 export interface RunReport {
   /** Bumped when the JSON shape changes. */
@@ -41,6 +44,8 @@ export function renderMarkdown(report: RunReport): string {
     "",
     "Every ratio compares two sides measured in this same run (ours ÷ baseline, medians; above 1 means ours costs more). " +
       "Absolute times drift with the machine's load; read the ratios. See README.md for how each row is measured.",
+    "",
+    `![The timed rows' ratios against their goals](${CHART_FILE})`,
     "",
     "| what | ours | median | p99 | baseline | median | p99 | ratio | goal | met? |",
     "|---|---|---:|---:|---|---:|---:|---:|---|---|",

@@ -36,6 +36,11 @@ export interface Row {
   /** ours.p99 / baseline.p99. */
   p99Ratio?: number;
   goal: string;
+  /**
+   * The goal as a ratio of the baseline's median (where the goal can be put that way), so the
+   * chart can mark it next to `ratio`.
+   */
+  goalRatio?: number;
   verdict: Verdict;
   /** One line on anything a reader needs to read the numbers right. */
   note?: string;
@@ -63,6 +68,11 @@ export interface Goal {
    * a goal must never be missed for want of a number the suite forgot to fill in.
    */
   needs?: readonly GoalNeed[];
+  /**
+   * The goal's limit as a ratio of the baseline's median, for the chart; absent where the goal
+   * is not about the ratio (a throughput, an allocation).
+   */
+  ratio?: (baseline: Side) => number;
 }
 
 /** Side statistics from a summary. */
@@ -96,7 +106,11 @@ export function makeRow(input: {
   const row: Row = { id: input.id, what: input.what, ours, goal: goal.text, verdict: "info" };
   if (baseline) {
     row.baseline = baseline;
-    if (baseline.median > 0) row.ratio = ours.median / baseline.median;
+    if (baseline.median > 0) {
+      row.ratio = ours.median / baseline.median;
+      const goalRatio = goal.ratio?.(baseline);
+      if (goalRatio !== undefined && Number.isFinite(goalRatio)) row.goalRatio = goalRatio;
+    }
     if (ours.p99 !== undefined && baseline.p99 !== undefined && baseline.p99 > 0) {
       row.p99Ratio = ours.p99 / baseline.p99;
     }
@@ -114,24 +128,29 @@ export const goals = {
     text,
     needs: ["baseline"],
     test: (o, b) => b !== undefined && o.median <= b.median * limit,
+    ratio: () => limit,
   }),
   fasterThan: (text = "faster than baseline"): Goal => ({
     text,
     needs: ["baseline"],
     test: (o, b) => b !== undefined && o.median < b.median,
+    ratio: () => 1,
   }),
   medianBelow: (limitNs: number, text: string): Goal => ({
     text,
     test: (o) => o.median < limitNs,
+    ratio: (b) => limitNs / b.median,
   }),
   overheadBelow: (limitNs: number, text: string): Goal => ({
     text,
     needs: ["baseline"],
     test: (o, b) => b !== undefined && o.median - b.median < limitNs,
+    ratio: (b) => (b.median + limitNs) / b.median,
   }),
   ratioAndP99: (limit: number, p99LimitNs: number, text: string): Goal => ({
     text,
     needs: ["baseline", "p99"],
+    ratio: () => limit,
     test: (o, b) =>
       b !== undefined && o.median <= b.median * limit && o.p99 !== undefined && o.p99 < p99LimitNs,
   }),
@@ -144,6 +163,7 @@ export const goals = {
     text,
     needs: ["cpu"],
     test: (o) => o.cpu !== undefined && o.cpu <= limitNs,
+    ratio: (b) => limitNs / b.median,
   }),
   /** Allocation: no more bytes per call than the baseline (plus rounding). */
   noAllocation: (text = "no allocation per call"): Goal => ({
