@@ -1,0 +1,151 @@
+import { createEvent, HookError } from "@a3s-lab/hooks-core";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { toHookInput } from "../command/hook-input.js";
+import type { HookModelClient, ModelRequest } from "./model-client.js";
+import { createPromptHandler, promptHookShape } from "./prompt-hook.js";
+
+const event = createEvent("PreToolUse", {
+  sessionId: "s",
+  tool: "Bash",
+  args: { command: "rm -rf /" },
+});
+const run = (signal = new AbortController().signal) => ({
+  event,
+  input: toHookInput(event, { cwd: "/repo" }),
+  signal,
+});
+
+/** A client that answers from a list and records what it was asked. */
+function scripted(...answers: (string | Error)[]): HookModelClient & { asked: ModelRequest[] } {
+  const asked: ModelRequest[] = [];
+  return {
+    asked,
+    defaultModel: "judge",
+    async complete(request) {
+      asked.push(request);
+      const answer = answers[Math.min(asked.length - 1, answers.length - 1)]!;
+      if (answer instanceof Error) throw answer;
+      return { text: answer };
+    },
+  };
+}
+
+function loadError(f: () => unknown): HookError {
+  try {
+    f();
+  } catch (error) {
+    expect(HookError.is(error, "INVALID_CONFIG")).toBe(true);
+    return error as HookError;
+  }
+  throw new Error("expected a throw");
+}
+
+describe("promptHookShape", () => {
+  const schema = z.object(promptHookShape);
+  it("takes type, prompt, model and timeout", () => {
+    expect(
+      schema.parse({ type: "prompt", prompt: "ok? $ARGUMENTS", model: "m", timeout: 5 }),
+    ).toEqual({ type: "prompt", prompt: "ok? $ARGUMENTS", model: "m", timeout: 5 });
+  });
+  it.each([
+    [{ type: "prompt" }, "prompt"],
+    [{ type: "prompt", prompt: "" }, "prompt"],
+    [{ type: "prompt", prompt: "p", model: 3 }, "model"],
+    [{ type: "prompt", prompt: "p", timeout: -1 }, "timeout"],
+  ])("refuses %j, naming the field", (value, field) => {
+    const checked = schema.safeParse(value);
+    expect(checked.success).toBe(false);
+    expect(checked.error?.issues[0]?.path).toEqual([field]);
+  });
+});
+
+describe("createPromptHandler", () => {
+  it("without a model client, fails at load time naming the hook", () => {
+    const error = loadError(() =>
+      createPromptHandler({ type: "prompt", prompt: "p" }, { name: "hooks.Stop[0].hooks[0]" }),
+    );
+    expect(error.message).toContain("prompt hook hooks.Stop[0].hooks[0]");
+    expect(error.message).toContain("A3S_HOOKS_MODEL");
+  });
+
+  it("without a model name (hook or client), fails at load time", () => {
+    const client = { complete: scripted("x").complete };
+    const error = loadError(() =>
+      createPromptHandler({ type: "prompt", prompt: "p" }, { modelClient: client, name: "h" }),
+    );
+    expect(error.message).toContain('no model name; set the hook\'s "model"');
+  });
+
+  it("asks once with the rendered prompt and the hook's model, and blocks on ok: false", async () => {
+    const client = scripted('{"ok": false, "reason": "destructive"}');
+    const handler = createPromptHandler(
+      { type: "prompt", prompt: "Is this safe? $ARGUMENTS", model: "small" },
+      { modelClient: client },
+    );
+    expect(await handler(run())).toEqual({ action: "block", reason: "destructive" });
+    expect(client.asked).toHaveLength(1);
+    const [request] = client.asked;
+    expect(request?.model).toBe("small");
+    expect(request?.tools).toBeUndefined();
+    expect(request?.messages[0]?.role).toBe("system");
+    const user = request?.messages[1]?.content ?? "";
+    expect(user.startsWith("Is this safe? {")).toBe(true);
+    expect(JSON.parse(user.slice("Is this safe? ".length))).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf /" },
+    });
+  });
+
+  it("uses the client's default model when the hook names none", async () => {
+    const client = scripted('{"ok": true}');
+    const handler = createPromptHandler({ type: "prompt", prompt: "p" }, { modelClient: client });
+    expect(await handler(run())).toEqual({ action: "continue" });
+    expect(client.asked[0]?.model).toBe("judge");
+  });
+
+  it("hands the hook's signal to the client", async () => {
+    const client = scripted('{"ok": true}');
+    const controller = new AbortController();
+    await createPromptHandler(
+      { type: "prompt", prompt: "p" },
+      { modelClient: client },
+    )(run(controller.signal));
+    expect(client.asked[0]?.signal).toBe(controller.signal);
+  });
+
+  it("a malformed answer is INVALID_OUTPUT", async () => {
+    const handler = createPromptHandler(
+      { type: "prompt", prompt: "p" },
+      { modelClient: scripted("yes, fine") },
+    );
+    await expect(handler(run())).rejects.toMatchObject({ code: "INVALID_OUTPUT" });
+  });
+
+  it("a client's plain error is HANDLER_FAILED; its HookError is kept", async () => {
+    const plain = createPromptHandler(
+      { type: "prompt", prompt: "p" },
+      { modelClient: scripted(new Error("socket hang up")) },
+    );
+    await expect(plain(run())).rejects.toMatchObject({
+      code: "HANDLER_FAILED",
+      message: expect.stringContaining("socket hang up"),
+    });
+    const typed = createPromptHandler(
+      { type: "prompt", prompt: "p" },
+      { modelClient: scripted(new HookError("UNAVAILABLE", "down")) },
+    );
+    await expect(typed(run())).rejects.toMatchObject({ code: "UNAVAILABLE" });
+  });
+
+  it("after the hook's signal fired, the signal's reason is the failure", async () => {
+    const controller = new AbortController();
+    controller.abort(new HookError("TIMEOUT", "no answer within 30 s"));
+    const handler = createPromptHandler(
+      { type: "prompt", prompt: "p" },
+      { modelClient: scripted(new Error("aborted")) },
+    );
+    await expect(handler(run(controller.signal))).rejects.toMatchObject({ code: "TIMEOUT" });
+  });
+});
