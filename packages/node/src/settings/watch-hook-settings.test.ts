@@ -1,0 +1,215 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createEvent, HookEngine, HookError, type Timers } from "@a3s-lab/hooks-core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { trustProject } from "./project-trust.js";
+import {
+  type SettingsWatcher,
+  type SettingsWatcherEvents,
+  watchHookSettings,
+} from "./watch-hook-settings.js";
+
+let root: string;
+let cwd: string;
+let home: string;
+let watcher: SettingsWatcher | undefined;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "a3s-watch-"));
+  cwd = join(root, "project");
+  home = join(root, "home");
+  mkdirSync(cwd);
+  mkdirSync(home);
+});
+afterEach(async () => {
+  await watcher?.close();
+  watcher = undefined;
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Save the way editors do: a temp file beside it, renamed over it. */
+function save(path: string, content: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${Math.random().toString(16).slice(2)}.tmp`;
+  writeFileSync(temp, typeof content === "string" ? content : JSON.stringify(content));
+  renameSync(temp, path);
+}
+
+const blocker = (word: string) => ({
+  hooks: {
+    PreToolUse: [
+      {
+        matcher: "Bash",
+        hooks: [
+          {
+            type: "command",
+            command: `case "$(cat)" in *tok-${word}*) echo "no ${word}" >&2; exit 2;; esac`,
+          },
+        ],
+      },
+    ],
+  },
+});
+
+const bash = (command: string) =>
+  createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command } });
+
+/** The next `name` event of the watcher. */
+function next<K extends keyof SettingsWatcherEvents>(
+  w: SettingsWatcher,
+  name: K,
+): Promise<SettingsWatcherEvents[K]> {
+  return new Promise((resolve) => {
+    const stop = w.on(name, (value) => {
+      stop();
+      resolve(value);
+    });
+  });
+}
+
+const userFile = () => join(home, ".claude", "settings.json");
+const projectFile = () => join(cwd, ".claude", "settings.json");
+
+describe("watchHookSettings", () => {
+  it("picks up a settings file created after it started, in a folder that did not exist", async () => {
+    const engine = new HookEngine();
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
+    expect(watcher.handle.applied).toEqual([]);
+    const reloaded = next(watcher, "reloaded");
+    save(userFile(), blocker("rm"));
+    const { files, handle } = await reloaded;
+    expect(files).toEqual([userFile()]);
+    expect(handle.applied).toHaveLength(1);
+    expect((await engine.fire(bash("tok-rm -rf /"))).action).toBe("block");
+  });
+
+  it("an atomic save replaces the running set: the old hook is gone, the new one runs", async () => {
+    save(userFile(), blocker("rm"));
+    const engine = new HookEngine();
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+    const reloaded = next(watcher, "reloaded");
+    save(userFile(), blocker("curl"));
+    await reloaded;
+    expect(engine.size("PreToolUse")).toBe(1);
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("continue");
+    expect(await engine.fire(bash("tok-curl x"))).toMatchObject({
+      action: "block",
+      reason: "no curl",
+    });
+  });
+
+  it("a bad edit keeps the last good set running and reports the problem; the fix reloads", async () => {
+    save(userFile(), blocker("rm"));
+    const engine = new HookEngine();
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
+    const problem = next(watcher, "problem");
+    save(userFile(), '{ "hooks": { "PreToolUse": [ ');
+    expect(await problem).toMatchObject({
+      reason: "invalid",
+      files: [userFile()],
+      problems: [expect.objectContaining({ file: userFile(), severity: "error" })],
+    });
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+
+    const invalidHook = next(watcher, "problem");
+    save(userFile(), {
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true", timeout: "ten" }] }] },
+    });
+    expect((await invalidHook).reason).toBe("invalid");
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+
+    const fixed = next(watcher, "reloaded");
+    save(userFile(), blocker("curl"));
+    await fixed;
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("continue");
+    expect((await engine.fire(bash("tok-curl x"))).action).toBe("block");
+  });
+
+  it("a changed project hook is untrusted again until the project is trusted; trusting is picked up", async () => {
+    save(projectFile(), blocker("rm"));
+    await trustProject({ cwd, home });
+    const engine = new HookEngine();
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+
+    const changed = next(watcher, "reloaded");
+    save(projectFile(), blocker("curl"));
+    const { handle, settings } = await changed;
+    expect(settings.project).toMatchObject({ trusted: false, changed: true });
+    expect(handle.skipped.map((s) => s.reason)).toEqual(["untrusted"]);
+    expect((await engine.fire(bash("tok-curl x"))).action).toBe("continue");
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("continue");
+
+    // `a3s-hooks trust` in another terminal writes the trust store; the watcher sees it.
+    const trusted = next(watcher, "reloaded");
+    await trustProject({ cwd, home });
+    expect((await trusted).settings.project?.trusted).toBe(true);
+    expect((await engine.fire(bash("tok-curl x"))).action).toBe("block");
+  });
+
+  it("a new set the engine cannot hold is refused whole: the old set stays", async () => {
+    save(userFile(), blocker("rm"));
+    const engine = new HookEngine({ maxHooksPerEvent: 2 });
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
+    const problem = next(watcher, "problem");
+    const three = ["a", "b", "c"].map((w) => blocker(w).hooks.PreToolUse[0]!);
+    save(userFile(), { hooks: { PreToolUse: three } });
+    expect(await problem).toMatchObject({ reason: "registration", files: [userFile()] });
+    expect(engine.size("PreToolUse")).toBe(1);
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+  });
+
+  it("debounces a burst of saves into one reload of the last content", async () => {
+    const pending = new Map<number, () => void>();
+    let ids = 0;
+    const timers: Timers = {
+      setTimeout: (fn) => {
+        pending.set(++ids, fn);
+        return ids;
+      },
+      clearTimeout: (id) => void pending.delete(id as number),
+      now: () => 0,
+    };
+    const engine = new HookEngine();
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 50, timers });
+    const reloads: string[][] = [];
+    watcher.on("reloaded", ({ files }) => reloads.push(files));
+    for (const word of ["a", "b", "c"]) {
+      const seen = next(watcher, "change");
+      save(userFile(), blocker(word));
+      await seen;
+    }
+    expect(pending.size).toBe(1);
+    const reloaded = next(watcher, "reloaded");
+    for (const fn of pending.values()) fn();
+    await reloaded;
+    expect(reloads).toEqual([[userFile()]]);
+    expect((await engine.fire(bash("tok-c"))).action).toBe("block");
+    expect((await engine.fire(bash("tok-a"))).action).toBe("continue");
+  });
+
+  it("close removes the hooks and stops watching", async () => {
+    save(userFile(), blocker("rm"));
+    const engine = new HookEngine();
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
+    await watcher.close();
+    await watcher.close();
+    expect(engine.size()).toBe(0);
+    expect(await watcher.reload()).toBe(false);
+    expect(engine.size()).toBe(0);
+  });
+
+  it("refuses a debounce that is not a number of milliseconds, naming the option", async () => {
+    const error = await watchHookSettings(
+      new HookEngine(),
+      { cwd, home },
+      {
+        debounceMs: -1,
+      },
+    ).catch((e: unknown) => e);
+    expect(HookError.is(error, "INVALID_CONFIG")).toBe(true);
+    expect((error as HookError).message).toContain("debounceMs");
+  });
+});

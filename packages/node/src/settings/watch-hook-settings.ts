@@ -1,0 +1,343 @@
+import { resolve, sep } from "node:path";
+import type { SubscribeOptions, Unsubscribe } from "@a3s-lab/hooks-core";
+import { type HookEngine, HookError, type Timers } from "@a3s-lab/hooks-core";
+import { defaultTimers, describeValue, Emitter } from "@a3s-lab/hooks-core/internal";
+import { type FSWatcher, watch } from "chokidar";
+import {
+  type ApplyHookSettingsOptions,
+  applyHookSettings,
+  type SettingsHandle,
+} from "./apply-hook-settings.js";
+import type { HookSettings } from "./hook-settings.js";
+import { type LoadHookSettingsOptions, loadHookSettings } from "./load-hook-settings.js";
+import type { SettingsProblem } from "./settings-problem.js";
+import { onlyOnTheWay, settingsWatchPaths } from "./settings-watch-paths.js";
+
+/** Options of `watchHookSettings`: how its hooks run (as `applyHookSettings`) and when it reloads. */
+export interface WatchHookSettingsOptions extends ApplyHookSettingsOptions {
+  /** Quiet time after the last change before reloading, in milliseconds. Default 100. */
+  debounceMs?: number;
+  /** The timers the debounce uses (tests pass fakes). Default the real ones. */
+  timers?: Timers;
+}
+
+/** A reload that took effect. */
+export interface SettingsReloaded {
+  /** What was loaded, now in effect. */
+  settings: HookSettings;
+  /** Its registrations: what runs and what does not (and why). */
+  handle: SettingsHandle;
+  /** The watched files that changed (absolute paths); empty for `reload()`. */
+  files: string[];
+}
+
+/**
+ * Why a reload did not take effect (the previous hooks keep running), or why watching failed:
+ * - `invalid`: the edit has an error the running settings did not have (a file that no longer
+ *   parses, a hook that fails validation); `problems` lists them
+ * - `blocked`: a `ConfigChange` hook refused the change
+ * - `registration`: the engine refused a hook of the new set (a limit)
+ * - `failed`: the files could not be loaded at all (the working directory is gone)
+ * - `watch`: the file watcher reported an error; watching goes on where it can
+ */
+export type SettingsReloadProblemReason =
+  | "invalid"
+  | "blocked"
+  | "registration"
+  | "failed"
+  | "watch";
+
+/** A reload that was refused, or a watcher error. */
+export interface SettingsReloadProblem {
+  reason: SettingsReloadProblemReason;
+  /** A sentence for people. */
+  message: string;
+  /** The settings problems behind an `invalid` reload. */
+  problems: SettingsProblem[];
+  /** The changed files this concerns; they count as changed again at the next reload. */
+  files: string[];
+}
+
+/** What a settings watcher reports: `change` (a reload is coming), `reloaded`, `problem`. */
+export interface SettingsWatcherEvents {
+  change: { files: string[] };
+  reloaded: SettingsReloaded;
+  problem: SettingsReloadProblem;
+}
+
+/** A running `watchHookSettings`: the hooks in effect now, its events, and the way to stop. */
+export interface SettingsWatcher extends AsyncDisposable {
+  /** The settings in effect. */
+  readonly settings: HookSettings;
+  /** The registrations in effect. */
+  readonly handle: SettingsHandle;
+  /** Subscribe to `change`, `reloaded` or `problem`; returns the way to stop. */
+  on<K extends keyof SettingsWatcherEvents>(
+    name: K,
+    listener: (value: SettingsWatcherEvents[K]) => void,
+    options?: SubscribeOptions,
+  ): Unsubscribe;
+  /** Reload now, as a change would; resolves with whether the new set took effect. */
+  reload(): Promise<boolean>;
+  /** Stop watching and remove the hooks in effect. Calling it again is harmless. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_DEBOUNCE_MS = 100;
+
+function problemKey(p: SettingsProblem): string {
+  return JSON.stringify([p.file, p.path, p.message]);
+}
+
+/** The failed registrations of `next` that `previous` did not also have. */
+function newRegistrationFailures(previous: SettingsHandle, next: SettingsHandle) {
+  const failed = (h: SettingsHandle) =>
+    h.skipped.filter((s) => s.reason === "limit" || s.reason === "invalid");
+  const before = new Set(failed(previous).map((s) => s.hook.id));
+  return failed(next).filter((s) => !before.has(s.hook.id));
+}
+
+class Watcher implements SettingsWatcher {
+  readonly #events = new Emitter<SettingsWatcherEvents>();
+  readonly #engine: HookEngine;
+  readonly #load: LoadHookSettingsOptions;
+  readonly #apply: ApplyHookSettingsOptions;
+  readonly #debounceMs: number;
+  readonly #timers: Timers;
+  #settings: HookSettings;
+  #handle: SettingsHandle;
+  #fs: FSWatcher | undefined;
+  #watched = new Set<string>();
+  #files = new Set<string>();
+  #ignored: (path: string) => boolean = () => true;
+  /** Changed since the last reload started. */
+  #changed = new Set<string>();
+  /** Changed, but refused: still not in effect. */
+  #refused = new Set<string>();
+  #timer: unknown;
+  #running: Promise<boolean> | undefined;
+  #again = false;
+  #closed = false;
+
+  constructor(
+    engine: HookEngine,
+    load: LoadHookSettingsOptions,
+    options: WatchHookSettingsOptions,
+    settings: HookSettings,
+  ) {
+    const { debounceMs, timers, ...apply } = options;
+    this.#engine = engine;
+    this.#load = load;
+    this.#apply = apply;
+    this.#debounceMs = debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.#timers = timers ?? defaultTimers;
+    this.#settings = settings;
+    this.#handle = applyHookSettings(engine, settings, apply);
+  }
+
+  get settings(): HookSettings {
+    return this.#settings;
+  }
+
+  get handle(): SettingsHandle {
+    return this.#handle;
+  }
+
+  on<K extends keyof SettingsWatcherEvents>(
+    name: K,
+    listener: (value: SettingsWatcherEvents[K]) => void,
+    options?: SubscribeOptions,
+  ): Unsubscribe {
+    return this.#events.on(name, listener, options);
+  }
+
+  async start(): Promise<void> {
+    const { files, roots } = await settingsWatchPaths(this.#settings);
+    this.#files = new Set(files);
+    this.#ignored = onlyOnTheWay(files);
+    this.#watched = new Set(roots);
+    const fs = watch(roots, {
+      ignoreInitial: true,
+      // Read at each call, so files added by a later load are kept too.
+      ignored: (path: string) => this.#ignored(path),
+      // Editors save by writing a temp file and renaming it over the old one: one change.
+      atomic: true,
+    });
+    this.#fs = fs;
+    fs.on("all", (_event, path) => this.#saw(path));
+    // chokidar drops a second change of a file within 50 ms of the first; the raw events of
+    // the folders' watchers still tell, so a quick second save is not lost.
+    fs.on("raw", (_event, name, details) => {
+      const dir = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      if (typeof dir !== "string") return;
+      this.#saw(typeof name === "string" && name !== "" ? resolve(dir, name) : dir);
+    });
+    fs.on("error", (error) =>
+      this.#problem({
+        reason: "watch",
+        message: `watching the settings files: ${(error as Error).message}`,
+        problems: [],
+        files: [],
+      }),
+    );
+    await new Promise<void>((resolve) => fs.once("ready", resolve));
+  }
+
+  #saw(path: string): void {
+    if (this.#closed) return;
+    // A folder on the way (`.claude/` created or removed) changes the files under it.
+    const hits = this.#files.has(path)
+      ? [path]
+      : [...this.#files].filter((f) => f.startsWith(path + sep));
+    if (hits.length === 0) return;
+    for (const f of hits) this.#changed.add(f);
+    this.#events.emit("change", { files: hits });
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    this.#timer = this.#timers.setTimeout(() => {
+      this.#timer = undefined;
+      void this.reload().catch(() => {});
+    }, this.#debounceMs);
+  }
+
+  reload(): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    if (this.#running) {
+      // One reload at a time; changes seen meanwhile get one more, after it.
+      this.#again = true;
+      return this.#running;
+    }
+    const run = this.#reload().finally(() => {
+      this.#running = undefined;
+      if (this.#again && !this.#closed) {
+        this.#again = false;
+        void this.reload().catch(() => {});
+      }
+    });
+    this.#running = run;
+    return run;
+  }
+
+  async #reload(): Promise<boolean> {
+    const files = [...new Set([...this.#refused, ...this.#changed])];
+    this.#changed.clear();
+    const refuse = (problem: Omit<SettingsReloadProblem, "files">) => {
+      for (const f of files) this.#refused.add(f);
+      this.#problem({ ...problem, files });
+      return false;
+    };
+    let next: HookSettings;
+    try {
+      next = await loadHookSettings(this.#load);
+    } catch (error) {
+      return refuse({
+        reason: "failed",
+        message: `settings not reloaded: ${HookError.from(error).message}`,
+        problems: [],
+      });
+    }
+    if (this.#closed) return false;
+    const known = new Set(this.#settings.problems.map(problemKey));
+    const errors = next.problems.filter((p) => p.severity === "error" && !known.has(problemKey(p)));
+    if (errors.length > 0) {
+      return refuse({
+        reason: "invalid",
+        message: `settings not reloaded: ${errors.length} new error(s); the previous hooks keep running`,
+        problems: errors,
+      });
+    }
+    const previous = { settings: this.#settings, handle: this.#handle };
+    // Out with the old set and in with the new one in the same synchronous step: a firing
+    // picks its hooks when it starts, so none sees both sets or neither. Removing first keeps
+    // the two sets from counting against the engine's limits together.
+    previous.handle.unregister();
+    const handle = applyHookSettings(this.#engine, next, this.#apply);
+    const failed = newRegistrationFailures(previous.handle, handle);
+    if (failed.length > 0) {
+      handle.unregister();
+      this.#handle = applyHookSettings(this.#engine, previous.settings, this.#apply);
+      return refuse({
+        reason: "registration",
+        message: `settings not reloaded: ${failed.map((s) => `${s.hook.event} hook ${s.hook.name}: ${s.message}`).join("; ")}`,
+        problems: [],
+      });
+    }
+    this.#settings = next;
+    this.#handle = handle;
+    this.#refused.clear();
+    await this.#watchMore(next);
+    this.#events.emit("reloaded", { settings: next, handle, files });
+    return true;
+  }
+
+  /** Locations can appear between loads (a file named by a setting): watch them too. */
+  async #watchMore(settings: HookSettings): Promise<void> {
+    const { files, roots } = await settingsWatchPaths(settings);
+    const added = files.filter((f) => !this.#files.has(f));
+    if (added.length === 0 || this.#closed || !this.#fs) return;
+    for (const f of added) this.#files.add(f);
+    this.#ignored = onlyOnTheWay([...this.#files]);
+    const fresh = roots.filter((r) => !this.#watched.has(r));
+    for (const r of fresh) this.#watched.add(r);
+    if (fresh.length > 0) this.#fs.add(fresh);
+  }
+
+  #problem(problem: SettingsReloadProblem): void {
+    this.#events.emit("problem", problem);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#handle.unregister();
+    await this.#fs?.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/**
+ * Load the settings files, register their hooks (as `applyHookSettings` does), and keep them
+ * current: every location `loadHookSettings` reads is watched, files that do not exist yet
+ * included, and so is the trust store, so `a3s-hooks trust` in another terminal takes effect.
+ * A burst of changes (an editor's temp file and rename) reloads once, after `debounceMs`.
+ *
+ * A reload takes effect in full or not at all: the new set replaces the old one in one step,
+ * so no firing sees both or neither. An edit with a new error (a file that no longer parses)
+ * keeps the previous hooks running and is reported as a `problem`. A changed project hook is
+ * untrusted again until `a3s-hooks trust` records the new definitions.
+ *
+ * @example
+ * ```ts
+ * const watcher = await watchHookSettings(engine, { cwd }, { projectDir: cwd });
+ * watcher.on("reloaded", ({ handle }) => console.log(`settings reloaded: ${handle.applied.length} hooks`));
+ * watcher.on("problem", ({ message }) => console.warn(message));
+ * // …
+ * await watcher.close();
+ * ```
+ */
+export async function watchHookSettings(
+  engine: HookEngine,
+  load: LoadHookSettingsOptions,
+  options: WatchHookSettingsOptions = {},
+): Promise<SettingsWatcher> {
+  const debounce = options.debounceMs;
+  if (debounce !== undefined && !(Number.isFinite(debounce) && debounce >= 0)) {
+    throw new HookError(
+      "INVALID_CONFIG",
+      `debounceMs: expected a number of milliseconds (0 or more), got ${describeValue(debounce)}`,
+      { path: ["debounceMs"] },
+    );
+  }
+  const watcher = new Watcher(engine, load, options, await loadHookSettings(load));
+  try {
+    await watcher.start();
+  } catch (error) {
+    await watcher.close();
+    throw error;
+  }
+  return watcher;
+}
