@@ -83,6 +83,15 @@ export { displayPath, formatProblem } from "./settings/settings-problem.js";
 export type { SettingsOptions } from "./settings/settings-schema.js";
 export { settingsFileSchema } from "./settings/settings-schema.js";
 export { trustStorePath } from "./settings/trust-store.js";
+export type {
+  SettingsReloaded,
+  SettingsReloadProblem,
+  SettingsReloadProblemReason,
+  SettingsWatcher,
+  SettingsWatcherEvents,
+  WatchHookSettingsOptions,
+} from "./settings/watch-hook-settings.js";
+export { watchHookSettings } from "./settings/watch-hook-settings.js";
 
 // ── For transports: the gRPC client transport and hooks.proto ─────────────────────
 
