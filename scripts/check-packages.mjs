@@ -3,7 +3,7 @@
 // @arethetypeswrong/cli on the packed tarball, then a plain-npm install of all tarballs into an
 // empty project that imports (ESM), requires (CJS) and typechecks them.
 // Expects `turbo run build` to have run. Exits non-zero on the first failure.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,7 +16,13 @@ const packages = readdirSync(join(root, "packages"))
   .map((dir) => {
     const path = join(root, "packages", dir);
     const manifest = JSON.parse(readFileSync(join(path, "package.json"), "utf8"));
-    return { dir, path, name: manifest.name, private: manifest.private === true };
+    return {
+      dir,
+      path,
+      name: manifest.name,
+      bins: Object.keys(manifest.bin ?? {}),
+      private: manifest.private === true,
+    };
   })
   .filter((pkg) => !pkg.private);
 
@@ -93,6 +99,23 @@ try {
     );
   }
   console.log("✓ import (ESM) and require (CJS) of every package");
+
+  // Each command as npm links it from the tarball: the launcher finds the built CLI.
+  for (const name of packages.flatMap((pkg) => pkg.bins)) {
+    const help = spawnSync(join(app, "node_modules", ".bin", name), ["--help"], {
+      cwd: app,
+      encoding: "utf8",
+    });
+    if (help.status !== 0 || !`${help.stdout}${help.stderr}`.includes(name)) {
+      process.stderr.write(
+        `\n✖ ${name} --help (exit ${help.status})\n${help.stdout}${help.stderr}\n`,
+      );
+      process.exit(1);
+    }
+  }
+  console.log(
+    `✓ the commands run from the tarballs: ${packages.flatMap((p) => p.bins).join(", ")}`,
+  );
 
   // A consumer written the way the READMEs say, typechecked against the installed tarballs.
   writeFileSync(

@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  // `bin` is the a3s-hooks-mcp command (package.json "bin" points at the CJS build).
+  // `bin` is the a3s-hooks-mcp command (bin/a3s-hooks-mcp.cjs loads the CJS build).
   entry: { index: "src/index.ts", bin: "src/bin.ts" },
   format: ["esm", "cjs"],
   dts: true,

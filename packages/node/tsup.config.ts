@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  // `cli` is the a3s-hooks bin (package.json "bin" points at the CJS build, which Node loads
+  // `cli` is the a3s-hooks bin (bin/a3s-hooks.cjs loads the CJS build, which Node loads
   // without ESM resolution rules); tsup keeps its shebang and makes it executable.
   entry: {
     index: "src/index.ts",

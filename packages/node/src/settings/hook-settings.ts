@@ -1,8 +1,6 @@
 import type { HookEventName, ToolMatcher } from "@a3s-lab/hooks-core";
-import type {
-  SettingsHookDefinition,
-  SettingsHookType,
-} from "../handlers/settings-handler.js";
+import type { SettingsHookDefinition, SettingsHookType } from "../handlers/settings-handler.js";
+import type { LoadedMcpServer } from "./mcp-servers.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import type { SettingsOptions } from "./settings-schema.js";
 
@@ -84,6 +82,11 @@ export interface HookSettings {
   optionSources: Partial<Record<keyof SettingsOptions, string>>;
   problems: SettingsProblem[];
   files: SettingsFileInfo[];
+  /**
+   * The MCP servers `mcp_tool` hooks may call (`mcpServers` of `.mcp.json` and the settings
+   * files), one per name, highest precedence first. Untrusted project servers are never started.
+   */
+  mcpServers?: LoadedMcpServer[];
   /** Present when `cwd` was given. */
   project?: ProjectTrustState;
   /** The directories the settings were loaded for, to show paths relative to them. */
