@@ -10,6 +10,13 @@ import type {
   SettingsScope,
 } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
+import {
+  loadMcpJson,
+  type McpServersBlock,
+  mcpToolHookProblems,
+  mergeMcpServers,
+  readMcpServers,
+} from "./mcp-servers.js";
 import { type ParsedHooksBlock, parseHooksBlock } from "./parse-hooks-block.js";
 import { readRegularFile } from "./read-regular-file.js";
 import type { SettingsProblem } from "./settings-problem.js";
@@ -54,6 +61,9 @@ interface Candidate {
 interface LoadedFile extends ParsedHooksBlock {
   info: SettingsFileInfo;
   disableAllHooks?: boolean;
+  /** Its `mcpServers`, as written (for the trust hash) and as read. */
+  mcpServersRaw?: unknown;
+  mcpServers?: McpServersBlock;
 }
 
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -126,7 +136,10 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     unique.push(c.scope === "project" && userReal.has(key) ? { ...c, scope: "user" } : c);
   }
 
-  const loaded = await Promise.all(unique.map((c) => loadFile(c, maxBytes)));
+  const [loaded, mcpJson] = await Promise.all([
+    Promise.all(unique.map((c) => loadFile(c, maxBytes))),
+    options.defaults !== false ? loadMcpJson(projectDir, { maxBytes }) : undefined,
+  ]);
   const settings: HookSettings = {
     hooks: [],
     options: {},
@@ -138,8 +151,9 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
   };
 
   const project = loaded.filter((f) => f.info.scope === "project" && f.info.loaded);
-  const hash = hashDefinitions(
-    project.map((f) => ({
+  // MCP servers join the hash only when there are some, so trust given before stays valid.
+  const hash = hashDefinitions([
+    ...project.map((f) => ({
       file: relative(projectDir, f.info.path),
       hooks: f.hooks.map((h) => ({
         event: h.event,
@@ -149,13 +163,20 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
       })),
       options: f.options,
       disableAllHooks: f.disableAllHooks ?? null,
+      ...(f.mcpServersRaw !== undefined ? { mcpServers: f.mcpServersRaw } : {}),
     })),
-  );
+    ...(mcpJson?.raw !== undefined ? [{ file: ".mcp.json", mcpServers: mcpJson.raw }] : []),
+  ]);
   const projectHooks = project.reduce((n, f) => n + f.hooks.length, 0);
-  const hasProjectSettings = project.some(
-    (f) =>
-      f.hooks.length > 0 || Object.keys(f.options).length > 0 || f.disableAllHooks !== undefined,
-  );
+  const hasProjectSettings =
+    mcpJson?.raw !== undefined ||
+    project.some(
+      (f) =>
+        f.hooks.length > 0 ||
+        Object.keys(f.options).length > 0 ||
+        f.disableAllHooks !== undefined ||
+        f.mcpServersRaw !== undefined,
+    );
   const { store, problem: storeProblem } = await readTrustStore(home);
   const entry = Object.hasOwn(store.projects, projectDir) ? store.projects[projectDir] : undefined;
   const trusted = !hasProjectSettings || entry?.hash === hash;
@@ -180,10 +201,12 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
       hook.trusted = !untrusted;
       settings.hooks.push(hook);
     }
+    for (const server of file.mcpServers?.servers ?? []) server.trusted = !untrusted;
     const hasSettings =
       file.hooks.length > 0 ||
       Object.keys(file.options).length > 0 ||
-      file.disableAllHooks !== undefined;
+      file.disableAllHooks !== undefined ||
+      file.mcpServersRaw !== undefined;
     if (untrusted && hasSettings) {
       settings.problems.push({
         file: file.info.path,
@@ -199,6 +222,31 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     }
     mergeOptions(settings, file);
   }
+  if (mcpJson) {
+    for (const server of mcpJson.servers) server.trusted = trusted;
+    settings.problems.push(...mcpJson.problems);
+    if (!trusted && mcpJson.servers.length > 0) {
+      settings.problems.push({
+        file: mcpJson.path,
+        path: "",
+        message: `${
+          state.changed
+            ? "this project's hook settings changed since you trusted them"
+            : "this project's hook settings are not trusted yet"
+        }: its ${mcpJson.servers.length} MCP server(s) are not started; review them and run "a3s-hooks trust"`,
+        severity: "warning",
+      });
+    }
+  }
+  // Project servers (settings files and .mcp.json) outrank the user's, as in Claude Code.
+  const blocks = (scope: (s: string) => boolean) =>
+    loaded.filter((f) => scope(f.info.scope)).flatMap((f) => (f.mcpServers ? [f.mcpServers] : []));
+  settings.mcpServers = mergeMcpServers([
+    ...blocks((s) => s !== "user"),
+    ...(mcpJson ? [mcpJson] : []),
+    ...blocks((s) => s === "user"),
+  ]);
+  settings.problems.push(...(await mcpToolHookProblems(settings)));
   return settings;
 }
 
@@ -278,6 +326,15 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
     out.hooks = block.hooks;
     out.options = block.options;
     out.problems.push(...block.problems);
+  }
+  if (record.mcpServers !== undefined) {
+    out.mcpServersRaw = record.mcpServers;
+    out.mcpServers = readMcpServers(record.mcpServers, {
+      file: candidate.path,
+      scope: candidate.scope,
+      trusted: info.trusted,
+    });
+    out.problems.push(...out.mcpServers.problems);
   }
   info.hooks = out.hooks.length;
   return out;
