@@ -49,7 +49,7 @@ describe("applyHookSettings", () => {
         ],
       },
     });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     const engine = new HookEngine(engineOptionsFromSettings(settings));
     const runs: [CommandRunReport, SettingsHook][] = [];
     const handle = applyHookSettings(engine, settings, {
@@ -74,7 +74,7 @@ describe("applyHookSettings", () => {
 
   it("is disposable", async () => {
     write(join(home, ".claude/settings.json"), { hooks: { Stop: [group(undefined, "true")] } });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     const engine = new HookEngine();
     {
       using handle = applyHookSettings(engine, settings);
@@ -91,7 +91,7 @@ describe("applyHookSettings", () => {
     const explicit = write(join(root, "extra.json"), {
       hooks: { preToolUse: { guard: { command: "./guard.sh", matcher: "Bash" } } },
     });
-    const settings = await loadHookSettings({ cwd, home, files: [explicit] });
+    const settings = await loadHookSettings({ cwd, home, files: [explicit], managedSettings: [] });
     const plan = planHookSettings(settings);
     expect(plan.apply.map((h) => [h.source, h.matcher])).toEqual([
       [explicit, "Bash"],
@@ -113,7 +113,7 @@ describe("applyHookSettings", () => {
       disableAllHooks: true,
       hooks: { Stop: [group(undefined, "true")] },
     });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     const handle = applyHookSettings(new HookEngine(), settings);
     expect(handle.applied).toEqual([]);
     expect(handle.skipped.map((s) => [s.reason, s.message])).toEqual([
@@ -124,7 +124,7 @@ describe("applyHookSettings", () => {
 
   it("reports untrusted project hooks as skipped, never silently", async () => {
     write(join(cwd, ".claude/settings.json"), { hooks: { Stop: [group(undefined, "true")] } });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     const handle = applyHookSettings(new HookEngine(), settings);
     expect(handle.skipped.map((s) => s.reason)).toEqual(["untrusted"]);
   });
@@ -133,7 +133,7 @@ describe("applyHookSettings", () => {
     write(join(home, ".claude/settings.json"), {
       hooks: { maxHooksPerEvent: 2, Stop: [group(undefined, "echo 1", "echo 2", "echo 3")] },
     });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     const engine = new HookEngine(engineOptionsFromSettings(settings));
     const handle = applyHookSettings(engine, settings);
     expect(handle.applied.map((a) => a.hook.definition.command)).toEqual(["echo 1", "echo 2"]);
@@ -158,7 +158,7 @@ describe("applyHookSettings", () => {
         ],
       },
     });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     const engine = new HookEngine();
     applyHookSettings(engine, settings);
     expect(engine.list().map((h) => [h.timeout, h.failBehavior])).toEqual([

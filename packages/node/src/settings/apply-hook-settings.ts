@@ -12,6 +12,7 @@ import {
 import { linearRegex } from "../linear-regex.js";
 import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
+import { allHooksOff, policySkip } from "./managed-settings.js";
 import { ifAppliesTo } from "./permission-rule.js";
 import { displayPath } from "./settings-problem.js";
 
@@ -65,27 +66,22 @@ function dedupKey(hook: SettingsHook): string {
 }
 
 /**
- * Decide, without registering anything, which hooks run and which do not (and why): all off
- * when `enabled: false` or `disableAllHooks: true`; untrusted project hooks off; an identical
+ * Decide, without registering anything, which hooks run and which do not (and why): off when
+ * `enabled: false` or `disableAllHooks: true` (managed hooks stay on unless a managed file says
+ * so), only managed hooks under a managed `allowManagedHooksOnly: true`; untrusted project hooks off; an identical
  * command for the same event and matcher only once (the highest-precedence copy).
  */
 export function planHookSettings(settings: HookSettings): SettingsPlan {
   const plan: SettingsPlan = { apply: [], skipped: [] };
-  const { options, optionSources } = settings;
   const where = {
     ...(settings.cwd !== undefined ? { cwd: settings.cwd } : {}),
     ...(settings.home !== undefined ? { home: settings.home } : {}),
   };
-  const off =
-    options.disableAllHooks === true
-      ? `hooks are turned off by "disableAllHooks": true in ${displayPath(optionSources.disableAllHooks ?? "settings", where)}`
-      : options.enabled === false
-        ? `hooks are turned off by "enabled": false in ${displayPath(optionSources.enabled ?? "settings", where)}`
-        : undefined;
   const first = new Map<string, SettingsHook>();
   for (const hook of settings.hooks) {
-    if (off) {
-      plan.skipped.push({ hook, reason: "disabled", message: off });
+    const policy = policySkip(settings, hook, where);
+    if (policy) {
+      plan.skipped.push({ hook, ...policy });
       continue;
     }
     if (!hook.trusted) {
@@ -191,7 +187,7 @@ export function applyHookSettings(
 export function engineOptionsFromSettings(settings: HookSettings): HookEngineOptions {
   const o = settings.options;
   const out: HookEngineOptions = {};
-  if (o.enabled === false || o.disableAllHooks === true) out.enabled = false;
+  if (allHooksOff(settings)) out.enabled = false;
   if (o.maxHooksPerEvent !== undefined) out.maxHooksPerEvent = o.maxHooksPerEvent;
   if (o.maxTotalHooks !== undefined) out.maxTotalHooks = o.maxTotalHooks;
   if (o.defaultTimeout !== undefined) out.defaultTimeoutMs = o.defaultTimeout;

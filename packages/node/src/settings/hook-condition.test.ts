@@ -47,7 +47,7 @@ describe('a hook\'s "if" condition', () => {
         ],
       },
     });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     expect(settings.problems).toEqual([]);
     expect(settings.hooks[0]?.if).toBe("Bash(git push:*)");
     const engine = new HookEngine();
@@ -80,7 +80,7 @@ describe('a hook\'s "if" condition', () => {
         ],
       },
     });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     expect(settings.hooks.map((h) => h.definition.command)).toEqual(["echo fine"]);
     expect(settings.problems.map((p) => [p.file, p.path, p.severity])).toEqual([
       [file, "hooks.PreToolUse[0].hooks[0].if", "error"],
@@ -92,7 +92,7 @@ describe('a hook\'s "if" condition', () => {
     write(join(home, ".claude/settings.json"), {
       hooks: { Stop: [{ hooks: [{ type: "command", if: "Bash(git *)", command: "echo stop" }] }] },
     });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     expect(settings.problems.map((p) => [p.path, p.severity])).toEqual([
       ["hooks.Stop[0].hooks[0].if", "warning"],
     ]);
@@ -112,7 +112,7 @@ describe('a hook\'s "if" condition', () => {
         ],
       },
     });
-    const settings = await loadHookSettings({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     expect(planHookSettings(settings).apply).toHaveLength(2);
   });
 });

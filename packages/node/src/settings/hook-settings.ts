@@ -1,5 +1,6 @@
 import type { HookEventName, ToolMatcher } from "@a3s-lab/hooks-core";
 import type { SettingsHookDefinition, SettingsHookType } from "../handlers/settings-handler.js";
+import type { ManagedPolicy } from "./managed-settings.js";
 import type { LoadedMcpServer } from "./mcp-servers.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import type { SettingsOptions } from "./settings-schema.js";
@@ -89,6 +90,13 @@ export interface HookSettings {
   mcpServers?: LoadedMcpServer[];
   /** Present when `cwd` was given. */
   project?: ProjectTrustState;
+  /** What the managed (system-wide) files decide, with the file behind each key; absent when they set nothing. */
+  managedPolicy?: ManagedPolicy;
+  /**
+   * `allowedHttpHookUrls` and `httpHookAllowedEnvVars`: a managed file's list when one sets it
+   * (no other file can widen it), else every trusted file's entries together.
+   */
+  httpHookPolicy?: { allowedUrls?: string[]; allowedEnvVars?: string[] };
   /** The directories the settings were loaded for, to show paths relative to them. */
   cwd?: string;
   home?: string;

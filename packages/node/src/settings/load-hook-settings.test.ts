@@ -60,7 +60,8 @@ const claude = (event: string, command: string, matcher?: string) => ({
   hooks: { [event]: [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command }] }] },
 });
 
-const load = (extra: { files?: string[] } = {}) => loadHookSettings({ cwd, home, ...extra });
+const load = (extra: { files?: string[] } = {}) =>
+  loadHookSettings({ cwd, home, managedSettings: [], ...extra });
 const lines = (settings: Awaited<ReturnType<typeof load>>) =>
   settings.problems.map((p) => `${p.severity}: ${formatProblem(p, { cwd, home })}`);
 
@@ -125,7 +126,7 @@ describe("locations and precedence", () => {
 
   it("reads a file once when the working directory is the home directory, as a user file", async () => {
     write(join(home, ".claude/settings.json"), claude("Stop", "echo done"));
-    const settings = await loadHookSettings({ cwd: home, home });
+    const settings = await loadHookSettings({ cwd: home, home, managedSettings: [] });
     expect(settings.hooks).toHaveLength(1);
     expect(settings.hooks[0]).toMatchObject({ scope: "user", trusted: true });
   });

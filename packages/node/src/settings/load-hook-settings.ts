@@ -11,6 +11,14 @@ import type {
 } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
 import {
+  defaultManagedSettingsFiles,
+  managedFiles,
+  managedPolicy,
+  type PolicyKeys,
+  policyList,
+  readPolicyKeys,
+} from "./managed-settings.js";
+import {
   loadMcpJson,
   type McpServersBlock,
   mcpToolHookProblems,
@@ -35,6 +43,13 @@ export interface LoadHookSettingsOptions {
   defaults?: boolean;
   /** Larger files are refused. Default 4 MiB. */
   maxFileBytes?: number;
+  /**
+   * System-wide policy files (the `managed` scope): read first, always trusted, their options
+   * win over every other file's. Each is a `managed-settings.json`; the `managed-settings.d/*.json`
+   * drop-ins beside it are read too. Default {@link defaultManagedSettingsFiles} when `defaults`
+   * is not false, else none.
+   */
+  managedSettings?: readonly string[];
 }
 
 /** Project locations, highest precedence first (relative to the working directory). */
@@ -61,6 +76,7 @@ interface Candidate {
 interface LoadedFile extends ParsedHooksBlock {
   info: SettingsFileInfo;
   disableAllHooks?: boolean;
+  policy?: PolicyKeys;
   /** Its `mcpServers`, as written (for the trust hash) and as read. */
   mcpServersRaw?: unknown;
   mcpServers?: McpServersBlock;
@@ -111,7 +127,11 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
   const home = resolve(options.home ?? homedir());
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_BYTES;
 
+  const managed = await managedFiles(
+    options.managedSettings ?? (options.defaults !== false ? defaultManagedSettingsFiles() : []),
+  );
   const candidates: Candidate[] = [
+    ...managed.files.map((path) => ({ path, scope: "managed" as const, explicit: false })),
     ...(options.files ?? []).map((f) => ({
       path: resolve(cwd, f),
       scope: "explicit" as const,
@@ -247,6 +267,7 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     ...blocks((s) => s === "user"),
   ]);
   settings.problems.push(...(await mcpToolHookProblems(settings)));
+  applyPolicy(settings, loaded, managed.problems);
   return settings;
 }
 
@@ -316,6 +337,7 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
         severity: "error",
       });
   }
+  out.policy = readPolicyKeys(record, candidate.path, candidate.scope, out.problems);
   if (record.hooks !== undefined) {
     const block = parseHooksBlock(record.hooks, {
       file: candidate.path,
@@ -338,4 +360,24 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
   }
   info.hooks = out.hooks.length;
   return out;
+}
+
+/** The managed policy and the http policy lists every file contributes to. */
+function applyPolicy(
+  settings: HookSettings,
+  loaded: readonly LoadedFile[],
+  problems: readonly SettingsProblem[],
+): void {
+  settings.problems.unshift(...problems);
+  const files = loaded.map((f) => ({ ...f.info, policy: f.policy }));
+  const policy = managedPolicy(files);
+  if (Object.keys(policy).length > 0) settings.managedPolicy = policy;
+  const allowedUrls = policyList("allowedHttpHookUrls", policy, files);
+  const allowedEnvVars = policyList("httpHookAllowedEnvVars", policy, files);
+  if (allowedUrls || allowedEnvVars) {
+    settings.httpHookPolicy = {
+      ...(allowedUrls ? { allowedUrls } : {}),
+      ...(allowedEnvVars ? { allowedEnvVars } : {}),
+    };
+  }
 }

@@ -41,7 +41,7 @@ export interface TrustedProject {
  */
 export async function trustProject(options: ProjectTrustOptions): Promise<TrustedProject> {
   const home = resolve(options.home ?? homedir());
-  const settings = await loadHookSettings({ cwd: options.cwd, home });
+  const settings = await loadHookSettings({ cwd: options.cwd, home, managedSettings: [] });
   const project = settings.project!;
   const { store } = await readTrustStore(home);
   const before = Object.hasOwn(store.projects, project.dir)
@@ -71,7 +71,7 @@ export async function trustProject(options: ProjectTrustOptions): Promise<Truste
 /** Forget a project's trust. Returns false when it was not trusted. */
 export async function untrustProject(options: ProjectTrustOptions): Promise<boolean> {
   const home = resolve(options.home ?? homedir());
-  const settings = await loadHookSettings({ cwd: options.cwd, home, defaults: true });
+  const settings = await loadHookSettings({ cwd: options.cwd, home, defaults: true, managedSettings: [] });
   const dir = settings.project!.dir;
   const { store } = await readTrustStore(home);
   if (!Object.hasOwn(store.projects, dir)) return false;
@@ -86,6 +86,6 @@ export async function untrustProject(options: ProjectTrustOptions): Promise<bool
  */
 export async function isProjectTrusted(options: ProjectTrustOptions): Promise<boolean> {
   const home = resolve(options.home ?? homedir());
-  const settings = await loadHookSettings({ cwd: options.cwd, home });
+  const settings = await loadHookSettings({ cwd: options.cwd, home, managedSettings: [] });
   return settings.project?.trusted ?? true;
 }

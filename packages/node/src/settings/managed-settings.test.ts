@@ -1,0 +1,156 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { engineOptionsFromSettings, planHookSettings } from "./apply-hook-settings.js";
+import { loadHookSettings } from "./load-hook-settings.js";
+import { defaultManagedSettingsFiles } from "./managed-settings.js";
+
+let root: string;
+let cwd: string;
+let home: string;
+let etc: string;
+let managedFile: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "a3s-managed-"));
+  cwd = join(root, "repo");
+  home = join(root, "home");
+  etc = join(root, "etc/claude-code");
+  managedFile = join(etc, "managed-settings.json");
+  mkdirSync(cwd);
+  mkdirSync(home);
+  mkdirSync(etc, { recursive: true });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function write(path: string, content: unknown): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(content, null, 2));
+  return path;
+}
+
+const hooks = (command: string) => ({
+  PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }],
+});
+
+const load = () => loadHookSettings({ cwd, home, managedSettings: [managedFile] });
+
+describe("the managed scope", () => {
+  it("is read first, always trusted, and its options win", async () => {
+    write(managedFile, { hooks: { ...hooks("managed-guard"), failBehavior: "block" } });
+    write(join(home, ".claude/settings.json"), {
+      hooks: { ...hooks("user-hook"), failBehavior: "continue" },
+    });
+    const settings = await load();
+    expect(settings.hooks.map((h) => [h.definition.command, h.scope, h.trusted])).toEqual([
+      ["managed-guard", "managed", true],
+      ["user-hook", "user", true],
+    ]);
+    expect(settings.options.failBehavior).toBe("block");
+    expect(settings.optionSources.failBehavior).toBe(managedFile);
+    expect(settings.files[0]).toMatchObject({ path: managedFile, scope: "managed", loaded: true });
+  });
+
+  it("reads managed-settings.d drop-ins; a later name wins", async () => {
+    write(managedFile, { hooks: { ...hooks("base"), auditLevel: "off" } });
+    write(join(etc, "managed-settings.d/10-a.json"), { hooks: { auditLevel: "info" } });
+    write(join(etc, "managed-settings.d/20-b.json"), { hooks: { auditLevel: "verbose" } });
+    write(join(etc, "managed-settings.d/.hidden.json"), { hooks: hooks("hidden") });
+    const settings = await load();
+    expect(settings.options.auditLevel).toBe("verbose");
+    expect(settings.files.filter((f) => f.scope === "managed").map((f) => f.path)).toEqual([
+      join(etc, "managed-settings.d/20-b.json"),
+      join(etc, "managed-settings.d/10-a.json"),
+      managedFile,
+    ]);
+    expect(settings.hooks.map((h) => h.definition.command)).toEqual(["base"]);
+  });
+
+  it("allowManagedHooksOnly leaves only managed hooks, naming the managed file", async () => {
+    write(managedFile, { allowManagedHooksOnly: true, hooks: hooks("managed-guard") });
+    write(join(home, ".claude/settings.json"), { hooks: hooks("user-hook") });
+    const plan = planHookSettings(await load());
+    expect(plan.apply.map((h) => h.definition.command)).toEqual(["managed-guard"]);
+    expect(plan.skipped.map((s) => [s.hook.definition.command, s.reason])).toEqual([
+      ["user-hook", "managed-only"],
+    ]);
+    expect(plan.skipped[0]?.message).toContain(managedFile);
+  });
+
+  it("ignores allowManagedHooksOnly outside a managed file, aloud", async () => {
+    const user = write(join(home, ".claude/settings.json"), {
+      allowManagedHooksOnly: true,
+      hooks: hooks("user-hook"),
+    });
+    const settings = await load();
+    expect(settings.problems).toEqual([
+      expect.objectContaining({ file: user, path: "allowManagedHooksOnly", severity: "warning" }),
+    ]);
+    expect(planHookSettings(settings).apply).toHaveLength(1);
+  });
+
+  it("a user or project disableAllHooks cannot turn managed hooks off", async () => {
+    write(managedFile, { hooks: hooks("managed-guard") });
+    write(join(home, ".claude/settings.json"), { disableAllHooks: true, hooks: hooks("user-hook") });
+    const settings = await load();
+    const plan = planHookSettings(settings);
+    expect(plan.apply.map((h) => h.definition.command)).toEqual(["managed-guard"]);
+    expect(plan.skipped.map((s) => [s.reason, s.message])).toEqual([
+      ["disabled", expect.stringContaining("(managed hooks still run)")],
+    ]);
+    expect(engineOptionsFromSettings(settings).enabled).toBeUndefined();
+  });
+
+  it("a managed disableAllHooks turns every hook off", async () => {
+    write(managedFile, { disableAllHooks: true, hooks: hooks("managed-guard") });
+    write(join(home, ".claude/settings.json"), { disableAllHooks: false, hooks: hooks("user") });
+    const settings = await load();
+    expect(planHookSettings(settings).apply).toEqual([]);
+    expect(engineOptionsFromSettings(settings).enabled).toBe(false);
+  });
+
+  it("refuses a managed file or folder every user may write", async () => {
+    write(managedFile, { hooks: hooks("planted") });
+    chmodSync(managedFile, 0o666);
+    const settings = await load();
+    expect(settings.hooks).toEqual([]);
+    expect(settings.problems).toEqual([
+      expect.objectContaining({
+        file: managedFile,
+        severity: "error",
+        message: expect.stringContaining("every user may write this file"),
+      }),
+    ]);
+  });
+
+  it("a managed http policy cannot be widened by other files; without one, lists merge", async () => {
+    write(join(home, ".claude/settings.json"), {
+      allowedHttpHookUrls: ["https://user.example/*"],
+      httpHookAllowedEnvVars: ["USER_TOKEN"],
+    });
+    expect((await load()).httpHookPolicy).toEqual({
+      allowedUrls: ["https://user.example/*"],
+      allowedEnvVars: ["USER_TOKEN"],
+    });
+    write(managedFile, { allowedHttpHookUrls: ["https://corp.example/*"] });
+    const settings = await load();
+    expect(settings.httpHookPolicy).toEqual({
+      allowedUrls: ["https://corp.example/*"],
+      allowedEnvVars: ["USER_TOKEN"],
+    });
+    expect(settings.managedPolicy?.allowedHttpHookUrls?.file).toBe(managedFile);
+  });
+
+  it("defaults to the platform's locations, and to none when defaults is false", async () => {
+    expect(defaultManagedSettingsFiles("linux")).toEqual([
+      "/etc/a3s-hooks/managed-settings.json",
+      "/etc/claude-code/managed-settings.json",
+    ]);
+    expect(defaultManagedSettingsFiles("darwin")).toContain(
+      "/Library/Application Support/ClaudeCode/managed-settings.json",
+    );
+    const settings = await loadHookSettings({ cwd, home, defaults: false });
+    expect(settings.files).toEqual([]);
+  });
+});

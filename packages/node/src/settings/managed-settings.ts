@@ -1,0 +1,230 @@
+import { readdir, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { describeValue } from "@a3s-lab/hooks-core/internal";
+import type { HookSettings, SettingsHook, SettingsScope } from "./hook-settings.js";
+import { displayPath, type SettingsProblem } from "./settings-problem.js";
+
+/** Drop-in files read from one `managed-settings.d` directory at most; past it the rest are reported and ignored. */
+export const MAX_MANAGED_DROP_INS = 64;
+
+/**
+ * The system-wide policy files read by default, highest precedence first: A3S's own
+ * (`/etc/a3s-hooks/managed-settings.json`), so an administrator can set policy for A3S agents
+ * without touching Claude Code's, then Claude Code's for the platform, so a machine's existing
+ * Claude Code policy governs A3S agents too. Each file's `managed-settings.d/*.json` drop-ins
+ * are read with it.
+ */
+export function defaultManagedSettingsFiles(
+  platform: NodeJS.Platform = process.platform,
+): string[] {
+  if (platform === "win32") return ["C:\\Program Files\\ClaudeCode\\managed-settings.json"];
+  const claude =
+    platform === "darwin"
+      ? "/Library/Application Support/ClaudeCode/managed-settings.json"
+      : "/etc/claude-code/managed-settings.json";
+  return ["/etc/a3s-hooks/managed-settings.json", claude];
+}
+
+/** The managed-only and policy keys a managed file may set, with the file that set each. */
+export interface ManagedPolicy {
+  /** Only hooks from managed files run. */
+  allowManagedHooksOnly?: { value: boolean; file: string };
+  /** URL patterns http hooks may call; a managed value cannot be widened by any other file. */
+  allowedHttpHookUrls?: { value: string[]; file: string };
+  /** Variables http hooks may put in headers; a managed value cannot be widened by any other file. */
+  httpHookAllowedEnvVars?: { value: string[]; file: string };
+}
+
+/** The policy keys of one file, as read. */
+export type PolicyKeys = { [K in keyof ManagedPolicy]?: NonNullable<ManagedPolicy[K]>["value"] };
+
+/** Keys honoured in managed files only. */
+const MANAGED_ONLY = ["allowManagedHooksOnly"] as const;
+const STRING_LISTS = ["allowedHttpHookUrls", "httpHookAllowedEnvVars"] as const;
+
+/**
+ * Read the policy keys at the top of one settings file. `allowManagedHooksOnly` outside a
+ * managed file is a warning and ignored (a project cannot make itself the only source).
+ */
+export function readPolicyKeys(
+  record: Record<string, unknown>,
+  file: string,
+  scope: SettingsScope,
+  problems: SettingsProblem[],
+): PolicyKeys {
+  const out: PolicyKeys = {};
+  const problem = (path: string, message: string, severity: "error" | "warning" = "error") =>
+    problems.push({ file, path, message, severity });
+  for (const key of MANAGED_ONLY) {
+    const value = record[key];
+    if (value === undefined) continue;
+    if (scope !== "managed") {
+      problem(key, "honoured in managed (system-wide) settings only; ignored here", "warning");
+    } else if (typeof value !== "boolean") {
+      problem(key, `expected true or false, got ${describeValue(value)}`);
+    } else out[key] = value;
+  }
+  for (const key of STRING_LISTS) {
+    const value = record[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || value.some((v) => typeof v !== "string") || value.length > 1024) {
+      problem(key, `expected an array of at most 1024 strings, got ${describeValue(value)}`);
+    } else out[key] = value as string[];
+  }
+  return out;
+}
+
+/** The managed policy: for each key, the first managed file (in precedence order) that sets it. */
+export function managedPolicy(
+  files: readonly { path: string; scope: SettingsScope; policy?: PolicyKeys | undefined }[],
+): ManagedPolicy {
+  const out: Record<string, { value: unknown; file: string }> = {};
+  for (const f of files) {
+    if (f.scope !== "managed" || !f.policy) continue;
+    for (const [key, value] of Object.entries(f.policy)) {
+      if (value !== undefined && out[key] === undefined) out[key] = { value, file: f.path };
+    }
+  }
+  return out as ManagedPolicy;
+}
+
+/**
+ * The value of an http policy list: the managed files' when one sets it (no other file can
+ * widen it), else every other file's entries together (Claude Code merges these lists).
+ */
+export function policyList(
+  key: (typeof STRING_LISTS)[number],
+  managed: ManagedPolicy,
+  files: readonly { scope: SettingsScope; trusted: boolean; policy?: PolicyKeys | undefined }[],
+): string[] | undefined {
+  const fixed = managed[key];
+  if (fixed) return [...fixed.value];
+  let out: Set<string> | undefined;
+  for (const f of files) {
+    const value = f.trusted ? f.policy?.[key] : undefined;
+    if (value === undefined) continue;
+    out ??= new Set();
+    for (const v of value) out.add(v);
+  }
+  return out && [...out];
+}
+
+/**
+ * The managed files to read for the given `managed-settings.json` paths, highest precedence
+ * first: each file's drop-ins (`managed-settings.d/*.json`, later names first, as later ones
+ * win), then the file. A file or folder that every user may write is refused: whoever can write
+ * it could give every session hooks that are always trusted.
+ */
+export async function managedFiles(
+  paths: readonly string[],
+): Promise<{ files: string[]; problems: SettingsProblem[] }> {
+  const files: string[] = [];
+  const problems: SettingsProblem[] = [];
+  const refuse = (file: string, message: string) =>
+    problems.push({ file, path: "", message, severity: "error" });
+  for (const path of paths) {
+    const dir = dirname(path);
+    const dropIns = join(dir, `${basename(path, ".json")}.d`);
+    const names = await readdir(dropIns).catch(() => undefined);
+    if (names !== undefined) {
+      const why = await openToAll(dropIns);
+      if (why) refuse(dropIns, why);
+      else {
+        const json = names
+          .filter((n) => n.endsWith(".json") && !n.startsWith("."))
+          .sort()
+          .reverse();
+        if (json.length > MAX_MANAGED_DROP_INS) {
+          refuse(
+            dropIns,
+            `${json.length} drop-in files; the first ${MAX_MANAGED_DROP_INS} by name are read`,
+          );
+        }
+        for (const name of json.slice(-MAX_MANAGED_DROP_INS)) {
+          const file = join(dropIns, name);
+          const whyFile = await openToAll(file);
+          if (whyFile) refuse(file, whyFile);
+          else files.push(file);
+        }
+      }
+    }
+    const whyDir = await openToAll(dir);
+    const whyFile = await openToAll(path);
+    if (whyDir || whyFile) refuse(path, (whyFile ?? whyDir)!);
+    else files.push(path);
+  }
+  return { files, problems };
+}
+
+/** Why a managed path cannot be trusted, or undefined (also when it does not exist). */
+async function openToAll(path: string): Promise<string | undefined> {
+  const st = await stat(path).catch(() => undefined);
+  if (!st) return undefined;
+  // A folder with the sticky bit (/tmp) still lets anyone add files: as bad for a policy folder.
+  if ((st.mode & 0o002) !== 0) {
+    return `every user may write ${st.isDirectory() ? "this folder" : "this file"}, so it is not a policy anyone set: ignored`;
+  }
+  return undefined;
+}
+
+/** Why the settings' policy keeps a hook from running, if it does. */
+export interface PolicySkip {
+  reason: "disabled" | "managed-only";
+  message: string;
+}
+
+function scopeOf(settings: HookSettings, file: string | undefined): SettingsScope | undefined {
+  return settings.files.find((f) => f.path === file)?.scope;
+}
+
+/**
+ * The switches that turn hooks off, as Claude Code reads them: `disableAllHooks` (or the A3S
+ * SDK's `enabled: false`) in a managed file turns every hook off; in any other file it turns off
+ * every hook but the managed ones, which no user or project file can switch off. A managed
+ * `allowManagedHooksOnly: true` leaves only the managed hooks.
+ */
+export function policySkip(
+  settings: HookSettings,
+  hook: SettingsHook,
+  where: { cwd?: string; home?: string },
+): PolicySkip | undefined {
+  const { options, optionSources } = settings;
+  const key =
+    options.disableAllHooks === true
+      ? ("disableAllHooks" as const)
+      : options.enabled === false
+        ? ("enabled" as const)
+        : undefined;
+  const managedOff = key !== undefined && scopeOf(settings, optionSources[key]) === "managed";
+  if (key !== undefined && (managedOff || hook.scope !== "managed")) {
+    const file = displayPath(optionSources[key] ?? "settings", where);
+    return {
+      reason: "disabled",
+      message: `hooks are turned off by "${key}": ${key === "enabled" ? "false" : "true"} in ${file}${managedOff || !settings.hooks.some((h) => h.scope === "managed") ? "" : " (managed hooks still run)"}`,
+    };
+  }
+  const only = settings.managedPolicy?.allowManagedHooksOnly;
+  if (only?.value === true && hook.scope !== "managed") {
+    return {
+      reason: "managed-only",
+      message: `only managed hooks run: "allowManagedHooksOnly": true in ${displayPath(only.file, where)}`,
+    };
+  }
+  return undefined;
+}
+
+/** True when the settings turn every hook off, managed ones included (the engine may be disabled). */
+export function allHooksOff(settings: HookSettings): boolean {
+  const { options, optionSources } = settings;
+  const key =
+    options.disableAllHooks === true
+      ? "disableAllHooks"
+      : options.enabled === false
+        ? "enabled"
+        : undefined;
+  if (key === undefined) return false;
+  return (
+    scopeOf(settings, optionSources[key]) === "managed" ||
+    !settings.hooks.some((h) => h.scope === "managed")
+  );
+}
