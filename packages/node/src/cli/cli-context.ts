@@ -16,6 +16,8 @@ export interface CliIo {
   cwd: string;
   /** The home directory (user settings, trust store). */
   home?: string;
+  /** The system-wide policy files (`managed-settings.json`); default the platform's. */
+  managedSettings?: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -39,6 +41,7 @@ export async function loadForCli(
       home,
       files: options.settings ?? [],
       defaults: options.defaults !== false,
+      ...(io.managedSettings ? { managedSettings: io.managedSettings } : {}),
     });
     return { settings, where: { cwd: settings.cwd ?? cwd, home } };
   } catch (error) {

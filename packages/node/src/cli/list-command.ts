@@ -4,7 +4,8 @@ import {
   engineOptionsFromSettings,
   type SkippedHook,
 } from "../settings/apply-hook-settings.js";
-import type { HookSettings, SettingsHook } from "../settings/hook-settings.js";
+import type { HookSettings, SettingsHook, SettingsScope } from "../settings/hook-settings.js";
+import { displayPath } from "../settings/settings-problem.js";
 import { type CliIo, loadForCli, problemLines, type SettingsArgs } from "./cli-context.js";
 import { describeHook, hookJson, type Where } from "./format.js";
 
@@ -31,8 +32,22 @@ export function effectiveHooks(settings: HookSettings): {
   return { hooks, skipped: handle.skipped };
 }
 
+const SCOPES: Record<SettingsScope, string> = {
+  managed: "managed policy",
+  explicit: "named file",
+  project: "project",
+  user: "user",
+  frontmatter: "skill or agent",
+};
+
+/** Which scope and file a hook came from, and its `if` condition. */
+function originLine(hook: SettingsHook, where: Where): string {
+  const condition = hook.if !== undefined ? `; if ${hook.if}` : "";
+  return `    from ${SCOPES[hook.scope]} settings ${displayPath(hook.source, where)}${condition}`;
+}
+
 function skippedLine(s: SkippedHook, where: Where): string {
-  return `  ${describeHook(s.hook, where)}\n    ${s.reason}: ${s.message}`;
+  return `  ${describeHook(s.hook, where)}\n${originLine(s.hook, where)}\n    ${s.reason}: ${s.message}`;
 }
 
 /** `a3s-hooks list`: the effective hooks in execution order. */
@@ -45,12 +60,14 @@ export async function listCommand(args: ListArgs, io: CliIo): Promise<number> {
         {
           hooks: hooks.map((h) => ({
             ...hookJson(h.hook, where),
+            ...(h.hook.if !== undefined ? { if: h.hook.if } : {}),
             timeout: h.timeout,
             failBehavior: h.failBehavior,
             priority: h.priority,
           })),
           skipped: skipped.map((s) => ({
             ...hookJson(s.hook, where),
+            ...(s.hook.if !== undefined ? { if: s.hook.if } : {}),
             reason: s.reason,
             message: s.message,
           })),
@@ -76,7 +93,7 @@ export async function listCommand(args: ListArgs, io: CliIo): Promise<number> {
     ]
       .filter(Boolean)
       .join(", ");
-    out.push(`  ${describeHook(h.hook, where)}  [${extra}]`);
+    out.push(`  ${describeHook(h.hook, where)}  [${extra}]`, originLine(h.hook, where));
   }
   if (skipped.length > 0) {
     out.push("", "Not running:", ...skipped.map((s) => skippedLine(s, where)));

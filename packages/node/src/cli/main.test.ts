@@ -293,7 +293,7 @@ describe("a3s-hooks test", () => {
     const unknown = await cli(["test", "PreToolUze"]);
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
     expect(unknown.stderr).toBe(
-      'a3s-hooks: unknown event "PreToolUze" (did you mean "PreToolUse"?)\nhint: events: SessionStart, SessionEnd, UserPromptSubmit, GenerateStart, GenerateEnd, PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionGranted, PermissionDenied, PreCompact, PostCompact, ContextWarning, Stop, SubagentStart, SubagentStop, Notification, SkillLoad, SkillUnload\n',
+      'a3s-hooks: unknown event name "PreToolUze" (did you mean "PreToolUse"?)\nhint: events: SessionStart, SessionEnd, UserPromptSubmit, GenerateStart, GenerateEnd, PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionGranted, PermissionDenied, PreCompact, PostCompact, ContextWarning, Stop, SubagentStart, SubagentStop, Notification, SkillLoad, SkillUnload\n',
     );
     const badArgs = await cli(["test", "PreToolUse", "--args", "{nope"]);
     expect(badArgs.code).toBe(1);
@@ -338,7 +338,7 @@ describe("a3s-hooks validate, list and trust", () => {
       'error: .claude/settings.json: hooks.PreToolUse[0].hooks[1].timeout: expected a positive number, got "ten"',
     );
     expect(bad.stdout).toContain(
-      'warning: .claude/settings.json: hooks.Unknown: unknown event "Unknown"',
+      'warning: .claude/settings.json: hooks.Unknown: unknown event name "Unknown"',
     );
 
     write(join(cwd, ".claude/settings.json"), {

@@ -245,7 +245,7 @@ describe("problems", () => {
     expect(lines(settings)).toEqual([
       'error: ~/.claude/settings.json: hooks.PreToolUse[0].hooks[1].timeout: expected a positive number, got "ten"',
       'error: ~/.claude/settings.json: hooks.PostToolUse[0].matcher: invalid regular expression "Write(": Invalid regular expression: /^(?:Write()$/: Unterminated group',
-      'warning: ~/.claude/settings.json: hooks.PreToolUze: unknown event "PreToolUze" (did you mean "PreToolUse"?); its hooks are ignored',
+      'warning: ~/.claude/settings.json: hooks.PreToolUze: unknown event name "PreToolUze" (did you mean "PreToolUse"?); its hooks are ignored',
       "warning: ~/.claude/settings.json: hooks.Stop[0].matcher: Stop has nothing to match against; the matcher is ignored",
       'warning: ~/.claude/settings.json: hooks.Notification[0].hooks[0].type: hook type "prompt" is not supported (only "command"); this hook is skipped',
       'warning: ~/.claude/settings.json: hooks.SessionEnd[0].hooks[0].timout: unknown field "timout" (ignored)',
@@ -364,8 +364,8 @@ describe("problems", () => {
       "error: <root>/dir.json: not a regular file",
       "error: <root>/fifo.json: not a regular file",
       "error: <root>/deep.json: hooks: expected an object mapping event names to hooks, got [object Array]",
-      'warning: <root>/proto.json: hooks.__proto__: unknown event "__proto__"; its hooks are ignored',
-      'warning: <root>/proto.json: hooks.constructor: unknown event "constructor"; its hooks are ignored',
+      'warning: <root>/proto.json: hooks.__proto__: unknown event name "__proto__"; its hooks are ignored',
+      'warning: <root>/proto.json: hooks.constructor: unknown event name "constructor"; its hooks are ignored',
     ]);
     expect(({} as Record<string, unknown>).hooks).toBeUndefined();
   });

@@ -8,7 +8,7 @@ import {
   compileMatcher,
   describeValue,
   formatPath,
-  suggestEvent,
+  unknownEventMessage,
 } from "@a3s-lab/hooks-core/internal";
 import type { z } from "zod";
 import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
@@ -91,7 +91,7 @@ export function parseHooksBlock(block: unknown, ctx: HooksBlockContext): ParsedH
     }
     const event = resolveEventName(key);
     if (!event) {
-      problem("warning", path, `unknown event "${key}"${suggestEvent(key)}; its hooks are ignored`);
+      problem("warning", path, `${unknownEventMessage(key)}; its hooks are ignored`);
       continue;
     }
     for (const entry of entriesOf(value, path, sink)) {
