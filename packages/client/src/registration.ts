@@ -9,7 +9,12 @@ import {
   resolveEventName,
   type ToolMatcher,
 } from "@a3s-lab/hooks-core";
-import { compileMatcher, parseOrThrow, randomId, suggestEvent } from "@a3s-lab/hooks-core/internal";
+import {
+  compileMatcher,
+  parseOrThrow,
+  randomId,
+  unknownEventMessage,
+} from "@a3s-lab/hooks-core/internal";
 import * as z from "zod/mini";
 import type { SyncedHook } from "./hook-sync.js";
 import type {
@@ -58,12 +63,9 @@ export function toRegistration(
 ): SyncedHook {
   const event = typeof eventName === "string" ? resolveEventName(eventName) : undefined;
   if (!event) {
-    const name = String(eventName);
-    throw new HookError(
-      "UNKNOWN_EVENT",
-      `event: unknown event name ${JSON.stringify(eventName)}${suggestEvent(name)}`,
-      { path: ["event"] },
-    );
+    throw new HookError("UNKNOWN_EVENT", `event: ${unknownEventMessage(eventName)}`, {
+      path: ["event"],
+    });
   }
   if (typeof (handlerOrOptions as { matcher?: unknown })?.matcher === "function") {
     throw new HookError(

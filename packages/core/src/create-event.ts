@@ -1,7 +1,7 @@
 import type { HookEventMap, HookEventName } from "./event-schemas.js";
 import { resolveEventName, specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
-import { suggestEvent } from "./suggest-event.js";
+import { unknownEventMessage } from "./suggest-event.js";
 import { type ValidationResult, validate } from "./validation.js";
 
 /** What a caller passes to {@link createEvent}: the event without the fields it fills in. */
@@ -56,11 +56,7 @@ export function safeCreateEvent<E extends HookEventName>(
   if (!canonical) {
     return {
       success: false,
-      error: new HookError(
-        "UNKNOWN_EVENT",
-        `unknown event name ${JSON.stringify(name)}${typeof name === "string" ? suggestEvent(name) : ""}`,
-        { path: ["eventType"] },
-      ),
+      error: new HookError("UNKNOWN_EVENT", unknownEventMessage(name), { path: ["eventType"] }),
     };
   }
   if (init === null || typeof init !== "object" || Array.isArray(init)) {
@@ -92,13 +88,9 @@ export function validateEvent(value: unknown): ValidationResult<HookEventMap[Hoo
   if (!canonical) {
     return {
       success: false,
-      error: new HookError(
-        "UNKNOWN_EVENT",
-        `eventType: unknown event name ${JSON.stringify(type)}${typeof type === "string" ? suggestEvent(type) : ""}`,
-        {
-          path: ["eventType"],
-        },
-      ),
+      error: new HookError("UNKNOWN_EVENT", `eventType: ${unknownEventMessage(type)}`, {
+        path: ["eventType"],
+      }),
     };
   }
   const event = { ...(value as object), eventType: canonical };

@@ -28,6 +28,7 @@ import {
   normalizeRegistration,
   type ValidRegistration,
 } from "./registration.js";
+import { unknownEventMessage } from "./suggest-event.js";
 import { defaultTimers } from "./timers.js";
 import { toHookError, type ValidationResult, validate } from "./validation.js";
 
@@ -422,11 +423,9 @@ export class HookEngine {
 
 function unknownEvent(event: unknown): HookError {
   const type = (event as { eventType?: unknown } | null | undefined)?.eventType;
-  return new HookError(
-    "UNKNOWN_EVENT",
-    `event.eventType: unknown event name ${JSON.stringify(type ?? null)}`,
-    { path: ["eventType"] },
-  );
+  return new HookError("UNKNOWN_EVENT", `event.eventType: ${unknownEventMessage(type ?? null)}`, {
+    path: ["eventType"],
+  });
 }
 
 export type {

@@ -6,7 +6,7 @@
 
 export { randomId } from "./create-event.js";
 export { Emitter } from "./emitter.js";
-export { matcherSubject, snakeCaseEventName } from "./event-spec.js";
+export { isBuiltinEvent, matcherSubject, snakeCaseEventName } from "./event-spec.js";
 export { describeValue } from "./hook-error.js";
 export { checkHookResponse } from "./hook-response.js";
 export { InvocationContext } from "./invocation-context.js";
@@ -18,7 +18,7 @@ export type { MergeOptions, OutcomeInput, OutcomeStatus } from "./merge.js";
 export { emptyResult, mergeOutcomes, ResultFolder } from "./merge.js";
 export type { ValidRegistration } from "./registration.js";
 export { normalizeRegistration } from "./registration.js";
-export { suggestEvent } from "./suggest-event.js";
+export { suggestEvent, unknownEventMessage } from "./suggest-event.js";
 export type { CompiledTemplate, Escaper, PlaceholderContext } from "./template.js";
 export { compileTemplate, renderTemplate } from "./template.js";
 export { defaultTimers, sleep } from "./timers.js";

@@ -2,6 +2,7 @@ import picomatch from "picomatch/posix.js";
 import type { HookEvent, HookEventMap, HookEventName } from "./event-schemas.js";
 import { matcherSubject, specOf, subjectAt } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
+import { unknownEventMessage } from "./suggest-event.js";
 
 /** The A3S SDK's object matcher, for tool events. */
 export interface ToolMatcher {
@@ -286,7 +287,7 @@ export function compileMatcher<E extends HookEventName>(
   }
   const spec = specOf(event);
   if (spec === undefined) {
-    throw new HookError("UNKNOWN_EVENT", `unknown event name ${JSON.stringify(event)}`, {
+    throw new HookError("UNKNOWN_EVENT", unknownEventMessage(event), {
       path: ["event"],
     });
   }

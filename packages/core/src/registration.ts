@@ -6,7 +6,7 @@ import type { HookResponse } from "./hook-response.js";
 import { MAX_DELAY_MS } from "./hook-response.js";
 import type { Matcher, MatcherOptions, RegexCompiler, ToolMatcher } from "./matcher.js";
 import type { FailBehavior } from "./merge.js";
-import { suggestEvent } from "./suggest-event.js";
+import { unknownEventMessage } from "./suggest-event.js";
 import { parseOrThrow, renamedOption } from "./validation.js";
 
 /** Names accepted where an event name is expected: the canonical ones plus aliases. */
@@ -167,11 +167,9 @@ export type ValidRegistration = HookRegistration<HookEventName>;
 function canonicalEvent(name: string, path: (string | number)[]): HookEventName {
   const canonical = resolveEventName(name);
   if (!canonical) {
-    throw new HookError(
-      "UNKNOWN_EVENT",
-      `${path.join(".")}: unknown event name ${JSON.stringify(name)}${suggestEvent(name)}`,
-      { path },
-    );
+    throw new HookError("UNKNOWN_EVENT", `${path.join(".")}: ${unknownEventMessage(name)}`, {
+      path,
+    });
   }
   return canonical;
 }

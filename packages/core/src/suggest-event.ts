@@ -1,11 +1,31 @@
+import { claudeCodeEvents } from "./claude-code-events.js";
 import { hookEventNames } from "./event-spec.js";
+
+const flat = (s: string) => s.toLowerCase().replaceAll(/[_\-\s]/g, "");
+
+let ready: Map<string, string> | undefined;
+
+/**
+ * The one message for an event name the catalogue does not hold: `unknown event name "X"`,
+ * then how to opt in when Claude Code defines it (a ready definition in `claudeCodeEvents`),
+ * else the nearest known name, if any.
+ */
+export function unknownEventMessage(name: unknown): string {
+  const quoted = JSON.stringify(name) ?? String(name);
+  if (typeof name !== "string") return `unknown event name ${quoted}`;
+  ready ??= new Map(Object.keys(claudeCodeEvents).map((n) => [flat(n), n]));
+  const claude = ready.get(flat(name));
+  if (claude !== undefined) {
+    return `unknown event name ${quoted}: Claude Code's ${claude} has a ready definition this host has not opted in to (the host adds it with defineEvent(claudeCodeEvents.${claude}) from @a3s-lab/hooks-core)`;
+  }
+  return `unknown event name ${quoted}${suggestEvent(name)}`;
+}
 
 /**
  * ` (did you mean "PreToolUse"?)` for a near miss of an event name (case, `_`, `-` and spaces
  * ignored; at most two edits away), or "". Appended to every "unknown event name" message.
  */
 export function suggestEvent(name: string): string {
-  const flat = (s: string) => s.toLowerCase().replaceAll(/[_\-\s]/g, "");
   const target = flat(name);
   let best: string | undefined;
   let bestDistance = 3;

@@ -49,9 +49,9 @@ describe("the event a3s-hooks test fires", () => {
     );
     expect(() => buildTestEvent("PreToolUse", { tool: "" })).toThrow(CliError);
     expect(eventNameArgument("tool_error")).toBe("PostToolUseFailure");
-    expect(() => eventNameArgument("Nope")).toThrow(/^unknown event "Nope"$/);
+    expect(() => eventNameArgument("Nope")).toThrow(/^unknown event name "Nope"$/);
     expect(() => eventNameArgument("post-tool-use-failur")).toThrow(
-      /^unknown event "post-tool-use-failur" \(did you mean "PostToolUseFailure"\?\)$/,
+      /^unknown event name "post-tool-use-failur" \(did you mean "PostToolUseFailure"\?\)$/,
     );
   });
 });

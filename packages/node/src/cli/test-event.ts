@@ -5,7 +5,7 @@ import {
   resolveEventName,
   safeCreateEvent,
 } from "@a3s-lab/hooks-core";
-import { suggestEvent } from "@a3s-lab/hooks-core/internal";
+import { unknownEventMessage } from "@a3s-lab/hooks-core/internal";
 import { CliError } from "./cli-error.js";
 
 const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
@@ -69,11 +69,7 @@ const DROPPED = new Set(["hook_event_name", "event", "cwd", "eventType", "tool_r
 export function eventNameArgument(name: string): HookEventName {
   const canonical = resolveEventName(name);
   if (!canonical) {
-    throw new CliError(
-      "USAGE",
-      `unknown event ${JSON.stringify(name)}${suggestEvent(name)}`,
-      `events: ${hookEventNames.join(", ")}`,
-    );
+    throw new CliError("USAGE", unknownEventMessage(name), `events: ${hookEventNames.join(", ")}`);
   }
   return canonical;
 }

@@ -1,5 +1,6 @@
-import { createEvent } from "@a3s-lab/hooks-core";
+import { claudeCodeEvents, createEvent, defineEvent } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { hookInputSchema, toHookInput } from "./hook-input.js";
 import { templateVariables } from "./template-variables.js";
 
@@ -140,5 +141,53 @@ describe("templateVariables", () => {
       "/",
     );
     expect([prompt.user_input, prompt.timestamp]).toEqual(["go", ""]);
+  });
+});
+
+describe("toHookInput for defined events", () => {
+  defineEvent(claudeCodeEvents.PostToolBatch);
+  defineEvent(claudeCodeEvents.TeammateIdle);
+  defineEvent("ReleaseCut", {
+    schema: z.object({
+      releaseTag: z.string(),
+      notes: z.optional(z.record(z.string(), z.string())),
+    }),
+  });
+  // The defined names are not in this package's HookEventMap: build them untyped.
+  const make = (name: string, fields: object) => createEvent(name as "Stop", fields as never);
+
+  it("sends a defined event's own fields in snake_case, as Claude Code does", () => {
+    const input = toHookInput(
+      make("TeammateIdle", { sessionId: "s", teammateName: "ana", teamName: "core" }),
+      at,
+    );
+    expect(input).toMatchObject({
+      hook_event_name: "TeammateIdle",
+      event: "teammate_idle",
+      session_id: "s",
+      teammate_name: "ana",
+      team_name: "core",
+      teammateName: "ana",
+    });
+  });
+
+  it("converts the keys the schema declares all the way down, never the data under them", () => {
+    const input = toHookInput(
+      make("PostToolBatch", {
+        sessionId: "s",
+        toolCalls: [
+          { toolName: "Edit", toolUseId: "t1", toolInput: { filePath: "a.ts", oldString: "x" } },
+        ],
+      }),
+      at,
+    );
+    expect(input.tool_calls).toEqual([
+      { tool_name: "Edit", tool_use_id: "t1", tool_input: { filePath: "a.ts", oldString: "x" } },
+    ]);
+    const release = toHookInput(
+      make("ReleaseCut", { sessionId: "s", releaseTag: "v1", notes: { breakingChange: "none" } }),
+      at,
+    );
+    expect(release).toMatchObject({ release_tag: "v1", notes: { breakingChange: "none" } });
   });
 });

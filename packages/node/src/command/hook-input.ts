@@ -1,5 +1,5 @@
 import { eventSpecs, type HookEvent } from "@a3s-lab/hooks-core";
-import { snakeCaseEventName } from "@a3s-lab/hooks-core/internal";
+import { isBuiltinEvent, snakeCaseEventName } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 
 /** Where the hook runs, for the `cwd` field. */
@@ -74,11 +74,60 @@ export function toHookInput(event: HookEvent, options: HookInputOptions): HookIn
       input.skill_name = event.skillName;
       break;
     default:
+      if (!isBuiltinEvent(event.eventType)) addSnakeCaseFields(input, e);
       break;
   }
   // The event's own fields last: `prompt`, `source`, `reason`, `message`, `trigger`, `error`
   // are the same word in every dialect, and camelCase readers get the whole event.
   return Object.assign(input, event) as unknown as HookInput;
+}
+
+const snake = (name: string) => name.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+
+/** The parts of a zod definition the snake_case walk reads (zod and zod/mini share them). */
+interface Def {
+  type: string;
+  shape?: Record<string, { _zod: { def: Def } }>;
+  innerType?: { _zod: { def: Def } };
+  element?: { _zod: { def: Def } };
+}
+
+/**
+ * `value` with the keys its schema declares in snake_case, all the way down; what the schema
+ * does not declare (a tool's input, a record, a host's extra field) is passed as it is, since
+ * those keys are data, not field names.
+ */
+function snakeCased(value: unknown, def: Def): unknown {
+  if (def.innerType) return snakeCased(value, def.innerType._zod.def);
+  if (def.type === "array" && def.element && Array.isArray(value)) {
+    const element = def.element._zod.def;
+    return value.map((item) => snakeCased(item, element));
+  }
+  if (def.type !== "object" || !def.shape || value === null || typeof value !== "object") {
+    return value;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const field = Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
+    out[field ? snake(key) : key] = field ? snakeCased(item, field._zod.def) : item;
+  }
+  return out;
+}
+
+const BASE_FIELDS = new Set(["eventType", "eventId", "sessionId", "timestamp", "metadata"]);
+
+/**
+ * A defined event (`defineEvent`, `claudeCodeEvents`) reaches a command hook the way Claude Code
+ * sends it: each of its own fields under its snake_case name (`teammateName` → `teammate_name`),
+ * read from its schema, so no event needs a case of its own here.
+ */
+function addSnakeCaseFields(input: Record<string, unknown>, event: Record<string, unknown>): void {
+  const shape = (eventSpecs[event.eventType as "Stop"].schema._zod.def as Def).shape ?? {};
+  for (const [key, field] of Object.entries(shape)) {
+    const name = snake(key);
+    if (BASE_FIELDS.has(key) || event[key] === undefined || Object.hasOwn(input, name)) continue;
+    input[name] = snakeCased(event[key], field._zod.def);
+  }
 }
 
 const str = z.string();

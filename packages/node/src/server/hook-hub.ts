@@ -14,7 +14,7 @@ import {
   type Unsubscribe,
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
-import { defaultTimers, randomId, suggestEvent } from "@a3s-lab/hooks-core/internal";
+import { defaultTimers, randomId, unknownEventMessage } from "@a3s-lab/hooks-core/internal";
 import { linearRegex } from "../linear-regex.js";
 import { sameSecret } from "./authenticator.js";
 import { HubEmitter, type HubEvent, type HubEventType, type HubListener } from "./hub-events.js";
@@ -185,7 +185,7 @@ export class HookHub {
     if (!event) {
       throw new HookError(
         "UNKNOWN_EVENT",
-        `RegisterHookRequest.eventType: unknown event name ${JSON.stringify(req.eventType)}${suggestEvent(req.eventType)}`,
+        `RegisterHookRequest.eventType: ${unknownEventMessage(req.eventType)}`,
         { path: ["RegisterHookRequest", "eventType"] },
       );
     }
@@ -256,7 +256,7 @@ export class HookHub {
       if (!event) {
         throw new HookError(
           "UNKNOWN_EVENT",
-          `ListHooksRequest.eventType: unknown event name ${JSON.stringify(req.eventType)}${suggestEvent(req.eventType)}`,
+          `ListHooksRequest.eventType: ${unknownEventMessage(req.eventType)}`,
           { path: ["ListHooksRequest", "eventType"] },
         );
       }
