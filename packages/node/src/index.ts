@@ -93,6 +93,25 @@ export type {
 } from "./settings/watch-hook-settings.js";
 export { watchHookSettings } from "./settings/watch-hook-settings.js";
 
+// ── For hosts: the model behind prompt and agent hooks ───────────────────────────────
+
+export type {
+  HookModelClient,
+  ModelMessage,
+  ModelReply,
+  ModelRequest,
+  ModelTool,
+  ModelToolCall,
+} from "./handlers/model-client.js";
+export type { OpenAIModelClientOptions } from "./handlers/openai-model-client.js";
+export { modelClientFromEnv, openAIModelClient } from "./handlers/openai-model-client.js";
+export type {
+  AgentHookDefinition,
+  AgentRunRequest,
+  HookAgentRunner,
+  PromptHookDefinition,
+} from "./handlers/prompt-hook.js";
+
 // ── For transports: the gRPC client transport and hooks.proto ─────────────────────
 
 export type { GrpcTransportOptions } from "./grpc/grpc-transport.js";
