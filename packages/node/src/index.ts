@@ -112,6 +112,20 @@ export type {
   PromptHookDefinition,
 } from "./handlers/prompt-hook.js";
 
+export type { McpServerPoolOptions } from "./handlers/mcp-server-pool.js";
+export { createMcpServerPool } from "./handlers/mcp-server-pool.js";
+export type {
+  McpServerPool,
+  McpToolCallResult,
+  McpToolHookDefinition,
+} from "./handlers/mcp-tool-hook.js";
+export type {
+  LoadedMcpServer,
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpStdioServerConfig,
+} from "./settings/mcp-servers.js";
+
 // ── For transports: the gRPC client transport and hooks.proto ─────────────────────
 
 export type { GrpcTransportOptions } from "./grpc/grpc-transport.js";
