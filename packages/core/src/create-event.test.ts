@@ -15,8 +15,8 @@ const usage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 };
 const model = { name: "scripted" };
 const tool = { tool: "Bash", args: { command: "ls" } };
 
-/** A minimal valid init for every event of the catalogue. */
-const samples: { [K in HookEventName]: Record<string, unknown> } = {
+/** A minimal valid init for every built-in event. */
+const samples: { [K in keyof typeof eventSchemas]: Record<string, unknown> } = {
   SessionStart: { source: "startup" },
   SessionEnd: { reason: "exit" },
   UserPromptSubmit: { prompt: "hi" },
@@ -64,19 +64,22 @@ describe("the event catalogue", () => {
     ]);
   });
 
-  it.each(hookEventNames)("createEvent(%s) fills the base fields and validates", (name) => {
-    const event = createEvent(name, { sessionId: "s1", ...samples[name] } as never);
-    expect(event.eventType).toBe(name);
-    expect(event.eventId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(typeof event.timestamp).toBe("number");
-    expect(event.metadata).toEqual({});
-    expect(validateEvent(event).success).toBe(true);
-    expect(matcherSubject(event)).toBe(
-      eventSpecs[name].matcherTarget === undefined
-        ? undefined
-        : (matcherSubject(event) ?? "unreachable"),
-    );
-  });
+  it.each(Object.keys(samples) as (keyof typeof samples)[])(
+    "createEvent(%s) fills the base fields and validates",
+    (name) => {
+      const event = createEvent(name, { sessionId: "s1", ...samples[name] } as never);
+      expect(event.eventType).toBe(name);
+      expect(event.eventId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(typeof event.timestamp).toBe("number");
+      expect(event.metadata).toEqual({});
+      expect(validateEvent(event).success).toBe(true);
+      expect(matcherSubject(event)).toBe(
+        eventSpecs[name].matcherTarget === undefined
+          ? undefined
+          : (matcherSubject(event) ?? "unreachable"),
+      );
+    },
+  );
 
   it("keeps what the caller gave, including extra host fields", () => {
     const event = createEvent("Stop", {
