@@ -112,16 +112,18 @@ async function* walk(
     if ((error as NodeJS.ErrnoException).code === "ENOTDIR") yield start;
     return;
   }
+  const files: string[] = [];
   const subdirs: string[] = [];
   // Entry types come from the directory itself (no stat): a symlink is neither file nor folder.
   for await (const entry of dir as AsyncIterable<Dirent>) {
-    if (signal.aborted || budget.entries <= 0) return;
+    if (signal.aborted || budget.entries <= 0) break;
     budget.entries--;
-    const full = join(start, entry.name);
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRS.has(entry.name)) subdirs.push(full);
-    } else if (entry.isFile()) yield full;
+      if (!SKIPPED_DIRS.has(entry.name)) subdirs.push(join(start, entry.name));
+    } else if (entry.isFile()) files.push(join(start, entry.name));
   }
+  // Sorted, so the same project gives the model the same listing on every filesystem.
+  yield* files.sort();
   for (const sub of subdirs.sort()) yield* walk(sub, signal, budget);
 }
 
