@@ -60,6 +60,12 @@ export interface CommandHookOptions {
   templateValueLimit?: number;
   /** Called after every run with everything about it (for CLIs, logs and tests). */
   onRun?: (report: CommandRunReport) => void;
+  /**
+   * The session's env file for an event (`SessionEnvFiles.pathFor`): when it gives a path, the
+   * hook gets it in `CLAUDE_ENV_FILE` (and `A3S_ENV_FILE`). A `CLAUDE_ENV_FILE` inherited from
+   * the agent's own environment is never passed on: it belongs to another session.
+   */
+  envFile?: (event: HookEvent) => string | undefined;
 }
 
 /** Everything about one run of a command hook. */
@@ -139,6 +145,9 @@ const optionsSchema = z.object({
     .optional(),
   templateValueLimit: positiveInt.optional(),
   onRun: z.custom<(r: CommandRunReport) => void>((f) => typeof f === "function").optional(),
+  envFile: z
+    .custom<(e: HookEvent) => string | undefined>((f) => typeof f === "function")
+    .optional(),
 });
 
 /**
@@ -153,7 +162,8 @@ export class CommandHook {
   readonly timeout: number;
   /** The core hook handler: run the command, answer or throw a HookError. */
   readonly handler: HookHandler;
-  readonly #options: Required<Omit<CommandHookOptions, "onRun" | "env" | "cwd">> & {
+  readonly #envFile: CommandHookOptions["envFile"];
+  readonly #options: Required<Omit<CommandHookOptions, "onRun" | "env" | "cwd" | "envFile">> & {
     onRun?: (report: CommandRunReport) => void;
   };
   readonly #cwd: string;
@@ -168,7 +178,8 @@ export class CommandHook {
     const opts = validate(optionsSchema, options, "INVALID_CONFIG", ["options"]);
     if (!opts.success) throw opts.error;
     this.definition = definition;
-    const { env, cwd, onRun, projectDir: root, ...rest } = options;
+    const { env, cwd, onRun, envFile, projectDir: root, ...rest } = options;
+    this.#envFile = envFile;
     this.#options = { ...DEFAULTS, ...stripUndefined(rest), projectDir: root ?? process.cwd() };
     if (onRun) this.#options.onRun = onRun;
     const projectDir = resolve(this.#options.projectDir);
@@ -179,6 +190,8 @@ export class CommandHook {
       CLAUDE_PROJECT_DIR: projectDir,
       ...definition.env,
     };
+    if (definition.env?.CLAUDE_ENV_FILE === undefined) delete this.#env.CLAUDE_ENV_FILE;
+    if (definition.env?.A3S_ENV_FILE === undefined) delete this.#env.A3S_ENV_FILE;
     this.timeout =
       definition.timeout !== undefined
         ? Math.round(definition.timeout * 1000)
@@ -253,6 +266,11 @@ export class CommandHook {
       A3S_SESSION_ID: sessionId,
       A3S_HOOK_EVENT: event.eventType,
     };
+    const envFile = this.#envFile?.(event);
+    if (envFile !== undefined) {
+      env.CLAUDE_ENV_FILE = envFile;
+      env.A3S_ENV_FILE = envFile;
+    }
     // W3C trace context, when the engine is traced (see `@a3s-lab/hooks-node/otel`).
     const traceparent =
       hookId === undefined ? undefined : commandTraceparent(event.eventId, hookId);
