@@ -159,13 +159,15 @@ describe("openAIModelClient", () => {
   });
 
   it("does not follow redirects (the key would go with them)", async () => {
+    const elsewhere = await fake({ content: '{"ok": true}' });
     const server = await fake((_req, res) =>
-      res.writeHead(307, { location: "http://127.0.0.1:1/elsewhere" }).end(),
+      res.writeHead(307, { location: `${elsewhere.baseUrl}/chat/completions` }).end(),
     );
     const client = openAIModelClient({ baseUrl: server.baseUrl, apiKey: KEY });
     const error = await failure(client.complete(ask(new AbortController().signal)));
     expect(error.message).not.toContain(KEY);
     expect(server.requests).toHaveLength(1);
+    expect(elsewhere.requests).toHaveLength(0);
   });
 });
 
