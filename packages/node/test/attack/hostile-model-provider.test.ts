@@ -1,0 +1,122 @@
+/**
+ * A model provider (or whatever answers at its address) that misbehaves must not hold a
+ * `prompt` hook past its timeout, grow the agent's memory, or turn into an allow: a body that
+ * never ends is cut at the cap and the connection closed; a body that drips a byte at a time
+ * is cut at the hook's timeout; answers built to confuse the reader (deep nesting, a second
+ * object, an allow hidden in other fields) fail the hook, and a fail-closed hook blocks.
+ * Everything runs on 127.0.0.1 and stops by itself.
+ */
+import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { toHookInput } from "../../src/command/hook-input.js";
+import {
+  MAX_MODEL_RESPONSE_BYTES,
+  openAIModelClient,
+} from "../../src/handlers/openai-model-client.js";
+import { createPromptHandler } from "../../src/handlers/prompt-hook.js";
+import { completion, startFakeChatServer } from "../model/fake-chat-server.js";
+
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+/** An engine with one fail-closed prompt hook on PreToolUse, asking the server's model. */
+async function guarded(script: Parameters<typeof startFakeChatServer>[0], timeoutMs = 1000) {
+  const server = await startFakeChatServer(script);
+  servers.push(server);
+  const handler = createPromptHandler(
+    { type: "prompt", prompt: "Safe? $ARGUMENTS" },
+    { modelClient: openAIModelClient({ baseUrl: server.baseUrl, defaultModel: "m" }) },
+  );
+  const engine = new HookEngine();
+  engine.register({
+    event: "PreToolUse",
+    failBehavior: "block",
+    timeoutMs,
+    handler: (event, ctx) =>
+      handler({ event, input: toHookInput(event, { cwd: "/" }), signal: ctx.signal }),
+  });
+  const fire = () =>
+    engine.fire(
+      createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } }),
+    );
+  return { server, fire };
+}
+
+describe("a hostile model provider", () => {
+  it("an endless body is cut at the cap and its connection closed: the hook fails closed", async () => {
+    const { server, fire } = await guarded(
+      [
+        (_req, res) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          const chunk = Buffer.alloc(64 * 1024, 0x20);
+          let sent = 0;
+          // Bounded: stops by itself at 64 MiB if nobody hangs up.
+          const pump = () => {
+            while (sent < 64 * 1024 * 1024 && !res.destroyed) {
+              sent += chunk.length;
+              if (!res.write(chunk)) return void res.once("drain", pump);
+            }
+            res.end();
+          };
+          pump();
+        },
+      ],
+      20_000,
+    );
+    const closed = server.nextClose();
+    const result = await fire();
+    expect(result.action).toBe("block");
+    expect(result.outcomes[0]?.error?.code).toBe("INVALID_OUTPUT");
+    expect(result.outcomes[0]?.error?.message).toContain(String(MAX_MODEL_RESPONSE_BYTES));
+    await closed;
+  });
+
+  it("a body that drips one byte at a time is cut at the hook's timeout", async () => {
+    const { server, fire } = await guarded(
+      [
+        (_req, res) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          let left = 200;
+          const timer = setInterval(() => {
+            if (res.destroyed || left-- <= 0) {
+              clearInterval(timer);
+              if (!res.destroyed) res.end();
+              return;
+            }
+            res.write(" ");
+          }, 20);
+        },
+      ],
+      500,
+    );
+    const closed = server.nextClose();
+    const result = await fire();
+    expect(result.action).toBe("block");
+    expect(result.outcomes[0]?.status).toBe("timeout");
+    await closed;
+  });
+
+  it.each([
+    ["deep nesting", `{"ok": ${"[".repeat(30_000)}true${"]".repeat(30_000)}}`],
+    ["a second object", '{"ok": false, "reason": "no"}{"ok": true}'],
+    ["an allow in other fields", '{"decision": "approve", "continue": true}'],
+    ["ok as text", '{"ok": "true"}'],
+    ["a lone surrogate reason", '{"ok": 0, "reason": "\\ud800"}'],
+  ])("an answer with %s fails closed", async (_what, content) => {
+    const { fire } = await guarded([(_req, res) => res.writeHead(200).end(completion(content))]);
+    const result = await fire();
+    expect(result.action).toBe("block");
+    expect(result.outcomes[0]?.error?.code).toBe("INVALID_OUTPUT");
+  });
+
+  it("many firings at once against a slow provider all end at their timeout, none allowed", async () => {
+    const { fire } = await guarded([() => {}], 300);
+    const results = await Promise.all(Array.from({ length: 50 }, () => fire()));
+    for (const result of results) {
+      expect(result.action).toBe("block");
+      expect(result.outcomes[0]?.status).toBe("timeout");
+    }
+  });
+});
