@@ -1,4 +1,4 @@
-import { describeCommand } from "../command/command-definition.js";
+import { describeDefinition } from "../handlers/settings-handler.js";
 import type { SettingsHook } from "../settings/hook-settings.js";
 import { displayPath } from "../settings/settings-problem.js";
 
@@ -35,7 +35,7 @@ export function describeHook(hook: SettingsHook, where: Where): string {
       : typeof hook.matcher === "string"
         ? hook.matcher
         : JSON.stringify(hook.matcher);
-  return `${hook.event} [${matcher}] ${describeCommand(hook.definition)}  (${displayPath(hook.source, where)} ${hook.path})`;
+  return `${hook.event} [${matcher}] ${describeDefinition(hook.definition)}  (${displayPath(hook.source, where)} ${hook.path})`;
 }
 
 /** The JSON form of a hook for `--json` output. */
@@ -43,7 +43,8 @@ export function hookJson(hook: SettingsHook, where: Where): Record<string, unkno
   return {
     event: hook.event,
     matcher: hook.matcher ?? "*",
-    command: describeCommand(hook.definition),
+    type: hook.type,
+    command: describeDefinition(hook.definition),
     name: hook.name,
     source: displayPath(hook.source, where),
     path: hook.path,

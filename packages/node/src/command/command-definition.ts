@@ -1,11 +1,10 @@
-import type { FailBehavior } from "@a3s-lab/hooks-core";
 import { z } from "zod";
+import { type HookCommonFields, hookCommonShape } from "../handlers/hook-common.js";
 
-/** The longest timeout a command hook may ask for: one day, in seconds. */
-export const MAX_TIMEOUT_SECONDS = 86_400;
+export { MAX_TIMEOUT_SECONDS, secondsSchema } from "../handlers/hook-common.js";
 
-interface CommandHookCommon {
-  /** Claude Code's hook type. Only `command` is run; left out, `command` is assumed. */
+interface CommandHookCommon extends HookCommonFields {
+  /** Claude Code's hook type; left out, `command` is assumed. */
   type?: "command";
   /** Seconds before the process group is killed (Claude Code's unit). Default 60. */
   timeout?: number;
@@ -13,14 +12,11 @@ interface CommandHookCommon {
   env?: Record<string, string>;
   /** Working directory; relative paths are resolved against the project directory. */
   cwd?: string;
-  /** What a failure or timeout contributes: `continue` (default) or `block`. */
-  failBehavior?: FailBehavior;
-  /** Fire and forget: the agent does not wait, and the hook cannot block. */
-  async?: boolean;
-  /** Lower runs earlier (merged earlier); default 0. */
-  priority?: number;
-  /** A name for listings and messages. */
-  name?: string;
+  /**
+   * Claude Code's shell choice for the `command` form: `bash` runs it with bash instead of
+   * `/bin/sh`. `powershell` is refused: `{{variables}}` are quoted for POSIX shells only.
+   */
+  shell?: "bash" | "powershell";
 }
 
 /** A shell command, run with `/bin/sh -c`. `{{variables}}` are substituted shell-quoted. */
@@ -42,14 +38,9 @@ export type CommandHookDefinition = ShellCommandDefinition | ExecCommandDefiniti
 export const noNul = (what: string) =>
   z.string().refine((s) => !s.includes("\0"), { error: `expected ${what} without NUL bytes` });
 
-/** Positive seconds, at most a day. */
-export const secondsSchema = z
-  .number({ error: "expected a positive number" })
-  .positive({ error: "expected a positive number" })
-  .max(MAX_TIMEOUT_SECONDS, { error: `expected at most ${MAX_TIMEOUT_SECONDS} seconds (a day)` });
-
 /** The fields of a command hook, shared by every settings shape. */
 export const commandHookShape = {
+  ...hookCommonShape,
   type: z.literal("command", { error: 'expected "command"' }).optional(),
   command: noNul("a command")
     .min(1, { error: "expected a non-empty command" })
@@ -62,7 +53,7 @@ export const commandHookShape = {
     .max(1024)
     .optional()
     .describe("A program and its arguments, run without a shell (exec form)."),
-  timeout: secondsSchema.optional().describe("Seconds before the hook is killed. Default 60."),
+  timeout: hookCommonShape.timeout.describe("Seconds before the hook is killed. Default 60."),
   env: z
     .record(
       z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name" }),
@@ -72,20 +63,10 @@ export const commandHookShape = {
     .optional()
     .describe("Extra environment variables."),
   cwd: noNul("a path").optional().describe("Working directory, relative to the project directory."),
-  failBehavior: z
-    .enum(["continue", "block"], { error: 'expected "continue" or "block"' })
+  shell: z
+    .enum(["bash", "powershell"], { error: 'expected "bash" or "powershell"' })
     .optional()
-    .describe("What a failure or timeout contributes. Default continue."),
-  async: z
-    .boolean({ error: "expected true or false" })
-    .optional()
-    .describe("Fire and forget: never waited for, never blocks."),
-  priority: z
-    .number({ error: "expected a number" })
-    .finite({ error: "expected a finite number" })
-    .optional()
-    .describe("Lower runs earlier. Default 0."),
-  name: z.string().max(256).optional().describe("A name for listings and messages."),
+    .describe('The shell for the command form: "bash" (powershell is refused).'),
 };
 
 /** Exactly one of `command` and `args`. */

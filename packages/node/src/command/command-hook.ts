@@ -13,6 +13,7 @@ import {
 } from "@a3s-lab/hooks-core";
 import { renamedOption, validate } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
+import { definedFailBehavior } from "../handlers/hook-common.js";
 import { commandTraceparent } from "../otel/trace-context.js";
 import {
   type CommandHookDefinition,
@@ -92,6 +93,8 @@ export interface CommandRunReport {
   error?: HookError;
   /** Things worth knowing that did not fail the run: truncated values, removed NUL bytes. */
   notes: string[];
+  /** The definition's `statusMessage`: what the host shows while the hook runs. */
+  statusMessage?: string;
 }
 
 /** What `commandHookRegistration` needs besides the command definition. */
@@ -177,10 +180,17 @@ export class CommandHook {
     if (!checked.success) throw checked.error;
     const opts = validate(optionsSchema, options, "INVALID_CONFIG", ["options"]);
     if (!opts.success) throw opts.error;
+    if (definition.shell === "powershell") {
+      throw new HookError(
+        "INVALID_CONFIG",
+        'definition.shell: "powershell" cannot run here: {{variables}} are quoted for POSIX shells only; use "bash"',
+      );
+    }
     this.definition = definition;
     const { env, cwd, onRun, envFile, projectDir: root, ...rest } = options;
     this.#envFile = envFile;
     this.#options = { ...DEFAULTS, ...stripUndefined(rest), projectDir: root ?? process.cwd() };
+    if (definition.shell === "bash") this.#options.shell = "bash";
     if (onRun) this.#options.onRun = onRun;
     const projectDir = resolve(this.#options.projectDir);
     this.#cwd = resolve(projectDir, definition.cwd ?? cwd ?? projectDir);
@@ -227,9 +237,11 @@ export class CommandHook {
       name: this.name,
     };
     if (spec.matcher !== undefined) registration.matcher = spec.matcher as never;
-    const failBehavior = d.failBehavior ?? spec.failBehavior;
+    const failBehavior = definedFailBehavior(d) ?? spec.failBehavior;
     if (failBehavior !== undefined) registration.failBehavior = failBehavior;
-    if (d.async !== undefined) registration.async = d.async;
+    if (d.async !== undefined || d.asyncRewake)
+      registration.async = d.async === true || d.asyncRewake === true;
+    if (d.once !== undefined) registration.once = d.once;
     if (d.priority !== undefined) registration.priority = d.priority;
     if (spec.source !== undefined) registration.source = spec.source;
     if (spec.id !== undefined) registration.id = spec.id;
@@ -287,7 +299,7 @@ export class CommandHook {
       killGrace: this.#options.killGraceMs,
       drainTimeout: this.#options.drainTimeoutMs,
       // Fire and forget: nobody waits for the hook, so what it started may run on.
-      keepChildren: this.definition.async === true,
+      keepChildren: this.definition.async === true || this.definition.asyncRewake === true,
     });
     if (result.error?.code === "ENOENT" && file === this.#options.shell) {
       notes.push(`the shell ${file} or the working directory ${this.#cwd} does not exist`);
@@ -331,6 +343,8 @@ export class CommandHook {
     };
     if (error) report.error = error;
     else report.response = answer as HookResponse;
+    if (this.definition.statusMessage !== undefined)
+      report.statusMessage = this.definition.statusMessage;
     try {
       this.#options.onRun?.(report);
     } catch {

@@ -105,18 +105,55 @@ export function interpretResult(
       details,
     });
   }
-  const text = result.stdout.trim();
-  if (result.truncated.stdout && eventSpecs[event.eventType]?.canBlock && !/^[^{]/.test(text)) {
+  return interpretOutput(result.stdout, {
+    event,
+    truncated: result.truncated.stdout,
+    bytes: result.stdoutBytes,
+    maxOutputBytes: limits.maxOutputBytes,
+    what: "stdout",
+    plainText: "context",
+    details,
+  });
+}
+
+/** How to read a hook's answer text (a command's stdout, an http hook's response body). */
+export interface OutputReading {
+  event: HookEvent;
+  /** True when the answer was longer than `maxOutputBytes` and cut. */
+  truncated: boolean;
+  /** Bytes the answer had, kept or not (at least this many when cut short). */
+  bytes: number;
+  maxOutputBytes: number;
+  /** What the answer is called in messages: `stdout`, `the response body`. */
+  what: string;
+  /**
+   * Text that is not JSON: `context` (a command's stdout: additional context on
+   * UserPromptSubmit and SessionStart, ignored elsewhere) or `error` (an http hook's body:
+   * an `INVALID_OUTPUT` failure).
+   */
+  plainText: "context" | "error";
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Read an answer text: empty is continue; JSON (any dialect) is normalised; over the cap on an
+ * event that can block is a block unless what was kept is plain text (see `interpretResult`).
+ */
+export function interpretOutput(output: string, o: OutputReading): HookResponse | HookError {
+  const { event, what } = o;
+  const details = o.details ?? {};
+  const text = output.trim();
+  if (o.truncated && eventSpecs[event.eventType]?.canBlock && !/^[^{]/.test(text)) {
     return {
       action: "block",
-      reason: `hook output exceeded the ${size(limits.maxOutputBytes)} cap (${result.stdoutBytes} bytes); treated as a block`,
+      reason: `hook output exceeded the ${size(o.maxOutputBytes)} cap (${o.bytes} bytes); treated as a block`,
     };
   }
   if (text.startsWith("{")) {
-    if (result.truncated.stdout) {
+    if (o.truncated) {
       return new HookError(
         "INVALID_OUTPUT",
-        `stdout is JSON longer than the ${limits.maxOutputBytes} byte cap (${result.stdoutBytes} bytes); it cannot be read`,
+        `${what} is JSON longer than the ${o.maxOutputBytes} byte cap (${o.bytes} bytes); it cannot be read`,
         { details },
       );
     }
@@ -126,18 +163,25 @@ export function interpretResult(
     } catch (error) {
       return new HookError(
         "INVALID_OUTPUT",
-        `stdout starts with "{" but is not valid JSON (${(error as Error).message}): ${firstLine(text, 120)}`,
+        `${what} starts with "{" but is not valid JSON (${(error as Error).message}): ${firstLine(text, 120)}`,
         { cause: error, details },
       );
     }
     const normalised = safeNormalizeHookOutput(json, { event });
     if (!normalised.success) {
-      return new HookError("INVALID_OUTPUT", `stdout JSON: ${normalised.error.message}`, {
+      return new HookError("INVALID_OUTPUT", `${what} JSON: ${normalised.error.message}`, {
         cause: normalised.error,
         details,
       });
     }
     return normalised.data;
+  }
+  if (text.length > 0 && o.plainText === "error") {
+    return new HookError(
+      "INVALID_OUTPUT",
+      `${what} is neither empty nor a JSON object: ${firstLine(text, 120)}`,
+      { details },
+    );
   }
   if (text.length > 0 && TEXT_CONTEXT_EVENTS.has(event.eventType)) {
     return { action: "continue", additionalContext: text };

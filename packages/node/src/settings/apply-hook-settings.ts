@@ -3,17 +3,21 @@ import {
   type HookEngineOptions,
   HookError,
   type HookHandle,
+  type HookRegistration,
 } from "@a3s-lab/hooks-core";
-import {
-  CommandHook,
-  type CommandHookOptions,
-  type CommandRunReport,
-} from "../command/command-hook.js";
+import { definedFailBehavior } from "../handlers/hook-common.js";
+import { checkHttpHook, type HttpHookPolicy } from "../handlers/http-hook.js";
+import { describeDefinition } from "../handlers/settings-handler.js";
 import { linearRegex } from "../linear-regex.js";
 import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
 import { allHooksOff, policySkip } from "./managed-settings.js";
 import { ifAppliesTo } from "./permission-rule.js";
+import {
+  type SettingsHookOptions,
+  type SettingsRegistrationContext,
+  settingsHookRegistration,
+} from "./settings-hook-registration.js";
 import { displayPath } from "./settings-problem.js";
 
 /** Why a configured hook is not registered. */
@@ -23,6 +27,8 @@ export type SkipReason =
   | "untrusted"
   | "condition"
   | "duplicate"
+  | "policy"
+  | "unavailable"
   | "limit"
   | "invalid";
 
@@ -46,11 +52,11 @@ export interface SettingsPlan {
   skipped: SkippedHook[];
 }
 
-/** Options of `applyHookSettings`: how its command hooks run. */
-export interface ApplyHookSettingsOptions extends Omit<CommandHookOptions, "onRun"> {
-  /** Called after every run of one of these hooks. */
-  onRun?: (report: CommandRunReport, hook: SettingsHook) => void;
-}
+/**
+ * Options of `applyHookSettings`: how its hooks run (the command options apply to command
+ * hooks; `env` and `maxOutputBytes` to http hooks too), and what the other types need.
+ */
+export interface ApplyHookSettingsOptions extends SettingsHookOptions {}
 
 /** The registrations one `applyHookSettings` made; `unregister` removes them all (for reloads). */
 export interface SettingsHandle extends Disposable {
@@ -61,8 +67,13 @@ export interface SettingsHandle extends Disposable {
 
 function dedupKey(hook: SettingsHook): string {
   const d = hook.definition;
-  const command = d.command !== undefined ? ["sh", d.command] : ["exec", ...d.args];
-  return JSON.stringify([hook.event, hook.matcher ?? "*", hook.if ?? "", command]);
+  const what =
+    hook.type !== "command"
+      ? [hook.type, describeDefinition(d), d]
+      : d.command !== undefined
+        ? ["sh", d.command]
+        : ["exec", ...(d.args ?? [])];
+  return JSON.stringify([hook.event, hook.matcher ?? "*", hook.if ?? "", what]);
 }
 
 /**
@@ -140,34 +151,52 @@ export function applyHookSettings(
   const applied: AppliedHook[] = [];
   const skipped = [...plan.skipped];
   const handles: HookHandle[] = [];
-  const { onRun, ...commandOptions } = options;
   const fromSettings = settings.options.defaultTimeout;
-  const defaultTimeoutMs =
-    commandOptions.defaultTimeoutMs ??
-    (fromSettings !== undefined ? Math.ceil(fromSettings) : undefined);
+  const httpPolicy: HttpHookPolicy = settings.httpHookPolicy ?? {};
+  const register = (registration: HookRegistration, hook: SettingsHook) => {
+    const handle = engine.register(registration);
+    handles.push(handle);
+    applied.push({ hook, id: handle.id });
+  };
   for (const hook of plan.apply) {
-    try {
-      const command = new CommandHook(
-        { ...hook.definition, name: hook.name },
-        {
-          ...commandOptions,
-          ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
-          ...(onRun ? { onRun: (report: CommandRunReport) => onRun(report, hook) } : {}),
-        },
+    const ctx: SettingsRegistrationContext = {
+      matcher: withCondition(hook, settings),
+      failBehavior: settings.options.failBehavior,
+      defaultTimeoutMs: fromSettings !== undefined ? Math.ceil(fromSettings) : undefined,
+      httpPolicy,
+    };
+    if (hook.definition.type === "http") {
+      const refused = checkHttpHook(hook.definition, httpPolicy).find(
+        (p) => p.severity === "error",
       );
-      const handle = engine.register({
-        ...command.registration({
-          event: hook.event,
-          matcher: withCondition(hook, settings),
-          source: hook.source,
-          failBehavior: settings.options.failBehavior,
-        }),
-        // A settings file may come from a cloned repository: its patterns must not be able to
-        // stall the agent.
-        regex: linearRegex,
+      if (refused) {
+        skipped.push({ hook, reason: "policy", message: `${refused.field}: ${refused.message}` });
+        continue;
+      }
+    }
+    let registration: HookRegistration;
+    try {
+      registration = settingsHookRegistration(hook, ctx, options);
+    } catch (error) {
+      const e = HookError.from(error);
+      const unavailable =
+        e.code === "UNAVAILABLE" || (e.code === "INVALID_CONFIG" && hook.type !== "command");
+      if (!unavailable) {
+        skipped.push({ hook, reason: "invalid", message: e.message });
+        continue;
+      }
+      const closed = (definedFailBehavior(hook.definition) ?? ctx.failBehavior) === "block";
+      skipped.push({
+        hook,
+        reason: "unavailable",
+        message: `cannot run here: ${e.message}${closed ? "; it fails closed, so every firing it matches blocks" : ""}`,
       });
-      handles.push(handle);
-      applied.push({ hook, id: handle.id });
+      if (!closed) continue;
+      // A policy hook that cannot run must not become a hole: it stays, and answers with its fail behaviour.
+      registration = unavailableStandIn(hook, ctx, e);
+    }
+    try {
+      register(registration, hook);
     } catch (error) {
       const e = HookError.from(error);
       skipped.push({
@@ -181,6 +210,28 @@ export function applyHookSettings(
     for (const handle of handles.splice(0)) handle.unregister();
   };
   return { applied, skipped, unregister, [Symbol.dispose]: unregister };
+}
+
+/** A fail-closed hook that cannot run in this host: every firing it matches fails, so it blocks. */
+function unavailableStandIn(
+  hook: SettingsHook,
+  ctx: SettingsRegistrationContext,
+  why: HookError,
+): HookRegistration {
+  const error = new HookError("UNAVAILABLE", `${hook.name} cannot run here: ${why.message}`);
+  const registration: HookRegistration = {
+    event: hook.event,
+    name: hook.name,
+    source: hook.source,
+    failBehavior: "block",
+    handler: () => {
+      throw error;
+    },
+    regex: linearRegex,
+  };
+  if (ctx.matcher !== undefined) registration.matcher = ctx.matcher as never;
+  if (hook.definition.priority !== undefined) registration.priority = hook.definition.priority;
+  return registration;
 }
 
 /** The engine options the settings ask for (`new HookEngine(engineOptionsFromSettings(s))`). */

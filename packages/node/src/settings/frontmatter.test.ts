@@ -31,6 +31,7 @@ describe("parseFrontmatterHooks", () => {
         id: "skills/formatter/SKILL.md#hooks.PreToolUse[0].hooks[0]",
         event: "PreToolUse",
         matcher: "Write|Edit",
+        type: "command",
         definition: { command: "echo formatted", timeout: 10 },
         name: "echo formatted",
         source: "skills/formatter/SKILL.md",

@@ -11,8 +11,18 @@ import {
   unknownEventMessage,
 } from "@a3s-lab/hooks-core/internal";
 import type { z } from "zod";
-import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
+import type { CommandHookDefinition } from "../command/command-definition.js";
 import { CommandTemplate } from "../command/command-template.js";
+import type { HookCommonFields } from "../handlers/hook-common.js";
+import { checkHttpHook } from "../handlers/http-hook.js";
+import {
+  describeDefinition,
+  hookTypeShapes,
+  SETTINGS_HOOK_TYPES,
+  type SettingsHookDefinition,
+  type SettingsHookDefinitions,
+  type SettingsHookType,
+} from "../handlers/settings-handler.js";
 import { linearRegex } from "../linear-regex.js";
 import type { SettingsHook, SettingsScope } from "./hook-settings.js";
 import { readIfCondition } from "./permission-rule.js";
@@ -25,9 +35,11 @@ import {
 import {
   matcherGroupHeadSchema,
   namedHookSchema,
+  namedTypedHookSchemas,
   type SettingsOptions,
   settingsCommandSchema,
   settingsOptionsShape,
+  settingsTypedHookSchemas,
 } from "./settings-schema.js";
 
 /** Where a `hooks` block sits. */
@@ -196,13 +208,9 @@ function readHook(
     problem(s, [...entry.path, "if"], m),
   );
   if (condition === false) return undefined;
-  if (typeof raw.type === "string" && raw.type !== "command") {
-    problem(
-      "warning",
-      [...entry.path, "type"],
-      `hook type "${raw.type}" is not supported (only "command"); this hook is skipped`,
-    );
-    return undefined;
+  if (raw.type !== undefined && raw.type !== "command") {
+    const typed = readTypedHook(event, raw, entry, sink);
+    return typed && finishHook(event, entry, ctx, typed, condition);
   }
   const schema = entry.inGroup ? settingsCommandSchema : namedHookSchema;
   const checked = schema.safeParse(raw);
@@ -235,13 +243,16 @@ function readHook(
     );
   }
   const definition = toDefinition(data);
-  const matcherPath = entry.inGroup ? entry.matcherPath! : [...entry.path, "matcher"];
-  const matcher = checkMatcher(
-    event,
-    entry.inGroup ? entry.matcher : data.matcher,
-    matcherPath,
-    problem,
-  );
+  if (!commonFieldsAgree(definition, entry, sink)) return undefined;
+  if (definition.shell === "powershell") {
+    problem(
+      "error",
+      [...entry.path, "shell"],
+      '"powershell" cannot run here: {{variables}} are quoted for POSIX shells only; use "bash" (this hook does not load)',
+    );
+    return undefined;
+  }
+  const matcher = readMatcher(event, entry, data.matcher, sink);
   if (matcher === false) return undefined;
   try {
     // The schema has checked the fields; compiling the templates catches bad {{variables}} now.
@@ -253,11 +264,104 @@ function readHook(
     problem("error", typeof entry.raw === "string" ? entry.path : [...entry.path, field], message);
     return undefined;
   }
+  return finishHook(event, entry, ctx, { type: "command", definition, matcher }, condition);
+}
+
+interface ReadDefinition {
+  type: SettingsHookType;
+  definition: SettingsHookDefinition;
+  matcher: string | ToolMatcher | undefined;
+}
+
+function readMatcher(
+  event: HookEventName,
+  entry: Entry,
+  own: unknown,
+  sink: Sink,
+): string | ToolMatcher | undefined | false {
+  const matcherPath = entry.inGroup ? entry.matcherPath! : [...entry.path, "matcher"];
+  return checkMatcher(event, entry.inGroup ? entry.matcher : own, matcherPath, sink.add);
+}
+
+/** `onFailure` and `failBehavior` are two spellings of one field: both may be set only alike. */
+function commonFieldsAgree(definition: HookCommonFields, entry: Entry, sink: Sink): boolean {
+  const { onFailure, failBehavior } = definition;
+  if (onFailure === undefined || failBehavior === undefined || onFailure === failBehavior)
+    return true;
+  sink.add(
+    "error",
+    [...entry.path, "onFailure"],
+    `onFailure is "${onFailure}" but failBehavior is "${failBehavior}"; set one of them (this hook does not load)`,
+  );
+  return false;
+}
+
+/** An `http`, `prompt`, `agent` or `mcp_tool` hook: its type's fields and the common ones. */
+function readTypedHook(
+  event: HookEventName,
+  raw: Record<string, unknown>,
+  entry: Entry,
+  sink: Sink,
+): ReadDefinition | undefined {
+  const typePath = [...entry.path, "type"];
+  const type = raw.type;
+  if (typeof type !== "string" || !Object.hasOwn(hookTypeShapes, type)) {
+    sink.add(
+      "error",
+      typePath,
+      `expected one of ${SETTINGS_HOOK_TYPES.map((t) => `"${t}"`).join(", ")}, got ${describeValue(type)} (this hook does not load)`,
+    );
+    return undefined;
+  }
+  const t = type as keyof typeof hookTypeShapes;
+  const schema = (entry.inGroup ? settingsTypedHookSchemas : namedTypedHookSchemas)[t];
+  const checked = schema.safeParse(raw);
+  if (!checked.success) {
+    sink.zod(checked.error, raw, entry.path);
+    return undefined;
+  }
+  for (const key of Object.keys(raw)) {
+    if (Object.hasOwn(schema.shape, key) || key === "if") continue;
+    sink.add(
+      "warning",
+      [...entry.path, key],
+      key === "matcher"
+        ? "a matcher belongs on the group, not on one of its hooks (ignored)"
+        : `unknown field "${key}" for a ${t} hook (ignored)`,
+    );
+  }
+  const { matcher: own, ...definition } = checked.data as Record<string, unknown> & {
+    matcher?: unknown;
+  };
+  const typed = definition as unknown as SettingsHookDefinitions[typeof t];
+  if (!commonFieldsAgree(typed, entry, sink)) return undefined;
+  if (typed.type === "http") {
+    let fatal = false;
+    for (const p of checkHttpHook(typed)) {
+      sink.add(p.severity, [...entry.path, ...p.field.split(".")], p.message);
+      fatal ||= p.severity === "error";
+    }
+    if (fatal) return undefined;
+  }
+  const matcher = readMatcher(event, entry, own, sink);
+  if (matcher === false) return undefined;
+  return { type: t, definition: typed, matcher };
+}
+
+function finishHook(
+  event: HookEventName,
+  entry: Entry,
+  ctx: HooksBlockContext,
+  read: ReadDefinition,
+  condition: string | undefined,
+): SettingsHook {
+  const { type, definition, matcher } = read;
   const path = formatPath(entry.path);
-  const display = describeCommand(definition);
+  const display = describeDefinition(definition);
   const hook: SettingsHook = {
     id: `${ctx.file}#${path}`,
     event,
+    type,
     definition,
     name: (
       entry.name ??
@@ -282,7 +386,18 @@ function toDefinition(data: Record<string, unknown>): CommandHookDefinition {
   if (timeout !== undefined) d.timeout = timeout;
   const cwd = data.cwd ?? data.working_directory;
   if (cwd !== undefined) d.cwd = cwd;
-  for (const key of ["env", "failBehavior", "async", "priority", "name"] as const) {
+  for (const key of [
+    "env",
+    "failBehavior",
+    "onFailure",
+    "async",
+    "asyncRewake",
+    "once",
+    "statusMessage",
+    "shell",
+    "priority",
+    "name",
+  ] as const) {
     if (data[key] !== undefined) d[key] = data[key];
   }
   return d as unknown as CommandHookDefinition;

@@ -7,6 +7,8 @@ import {
   oneCommandFormMessage,
   secondsSchema,
 } from "../command/command-definition.js";
+import { hookCommonShape } from "../handlers/hook-common.js";
+import { hookTypeShapes } from "../handlers/settings-handler.js";
 
 /** The A3S SDK's object matcher. */
 export const toolMatcherSchema = z
@@ -41,6 +43,29 @@ export const settingsCommandSchema = z
   .refine(oneCommandForm, { error: oneCommandFormMessage })
   .describe("A command hook.");
 
+/** One hook of another type (`http`, `prompt`, `agent`, `mcp_tool`) inside a group: its own fields plus the common ones. */
+export const settingsTypedHookSchemas = Object.fromEntries(
+  Object.entries(hookTypeShapes).map(([type, shape]) => [
+    type,
+    z.object({ ...hookCommonShape, ...shape }).describe(`A ${type} hook.`),
+  ]),
+) as unknown as { [T in keyof typeof hookTypeShapes]: z.ZodObject };
+
+/** The same, with its own matcher (the Rust-agent format's named hooks). */
+export const namedTypedHookSchemas = Object.fromEntries(
+  Object.entries(hookTypeShapes).map(([type, shape]) => [
+    type,
+    z
+      .object({ ...hookCommonShape, ...shape, matcher: matcherSchema.optional() })
+      .describe(`A ${type} hook with its own matcher.`),
+  ]),
+) as unknown as { [T in keyof typeof hookTypeShapes]: z.ZodObject };
+
+/** Any hook inside a group: a command (no `type`, or `"command"`) or one of the other types. */
+export const settingsHookSchema = z
+  .union([settingsCommandSchema, ...Object.values(settingsTypedHookSchemas)])
+  .describe("A hook: command, http, prompt, agent or mcp_tool.");
+
 /** The Rust-agent format's hook object: a command with its own matcher. */
 export const namedHookSchema = z
   .object({ ...settingsHookShape, matcher: matcherSchema.optional() })
@@ -55,7 +80,7 @@ export const matcherGroupHeadSchema = z.object({
 
 /** Claude Code's and the CLI-agent format's `{ matcher, hooks: [...] }`. */
 export const matcherGroupSchema = z
-  .object({ matcher: matcherSchema.optional(), hooks: z.array(settingsCommandSchema) })
+  .object({ matcher: matcherSchema.optional(), hooks: z.array(settingsHookSchema) })
   .describe("Claude Code / the CLI-agent format: hooks that share a matcher.");
 
 /** Everything an event key may hold, in any of the three shapes. */

@@ -1,0 +1,367 @@
+import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
+import { z } from "zod";
+import { interpretOutput } from "../command/interpret-result.js";
+import type { SettingsHandler } from "./handler.js";
+import { type HookCommonFields, secondsSchema } from "./hook-common.js";
+
+/** Claude Code's default for an `http` hook that sets no `timeout`: 600 seconds. */
+export const HTTP_DEFAULT_TIMEOUT_SECONDS = 600;
+
+/** Bytes of a response body read by default; the same cap as a command hook's stdout. */
+export const HTTP_DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `$NAME` or `${NAME}` in a header value; the one pattern both the load check and the request use. */
+const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+/** An RFC 9110 token: what a header name may be. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the HTTP client sets itself; a settings file setting them could smuggle a request. */
+const RESERVED_HEADERS = new Set([
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+  "expect",
+  "proxy-connection",
+]);
+
+/** The fields of an `http` hook of its own (the common fields are the dispatcher's). */
+export const httpHookShape = {
+  type: z.literal("http", { error: 'expected "http"' }),
+  url: z
+    .string({ error: "expected a URL" })
+    .min(1, { error: "expected a URL" })
+    .max(8192, { error: "expected a URL of at most 8192 characters" })
+    .describe("Where the hook input is POSTed as JSON (http: or https:)."),
+  headers: z
+    .record(
+      z
+        .string()
+        .regex(HEADER_NAME, { error: "expected a header name" })
+        .refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), {
+          error: "this header is set by the HTTP client and cannot be configured",
+        }),
+      z
+        .string({ error: "expected a string" })
+        .max(8192, { error: "expected a header value of at most 8192 characters" })
+        .refine((v) => !/[\r\n\0]/.test(v), {
+          error: "expected a header value without line breaks or NUL bytes",
+        }),
+      { error: "expected an object of header names and string values" },
+    )
+    .optional()
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's ${VAR} header syntax, literally
+    .describe("Extra request headers; $VAR and ${VAR} are filled from allowedEnvVars only."),
+  allowedEnvVars: z
+    .array(z.string().regex(VARIABLE_NAME, { error: "expected a variable name" }), {
+      error: "expected an array of variable names",
+    })
+    .max(256)
+    .optional()
+    .describe("The environment variables header values may use; any other becomes empty."),
+  timeout: secondsSchema
+    .optional()
+    .describe(`Seconds before the request is cancelled. Default ${HTTP_DEFAULT_TIMEOUT_SECONDS}.`),
+};
+
+/** An `http` hook: the hook input is POSTed as JSON to `url`; the response body is its answer. */
+export interface HttpHookDefinition extends HookCommonFields {
+  type: "http";
+  url: string;
+  /** Extra request headers; `$VAR` / `${VAR}` are filled from `allowedEnvVars` only. */
+  headers?: Record<string, string>;
+  /** Variables header values may use. Any other reference becomes an empty string. */
+  allowedEnvVars?: string[];
+}
+
+/**
+ * The policy of Claude Code's `allowedHttpHookUrls` and `httpHookAllowedEnvVars` settings.
+ * Left out, a key restricts nothing.
+ */
+export interface HttpHookPolicy {
+  /** URL patterns (`*` matches any run of characters); an http hook whose URL matches none does not run. */
+  allowedUrls?: readonly string[];
+  /** Variables any http hook may use in its headers, on top of the hook's own `allowedEnvVars`. */
+  allowedEnvVars?: readonly string[];
+}
+
+/** What `createHttpHandler` needs from the host. */
+export interface HttpHandlerDeps {
+  /** The environment header variables are read from. Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The settings' policy keys. */
+  policy?: HttpHookPolicy;
+  /** Bytes of the response body read; past it the rest is not read. Default 1 MiB. */
+  maxResponseBytes?: number;
+  /** Milliseconds before the request is cancelled, on top of the signal the engine gives. */
+  timeoutMs?: number;
+  /** The `fetch` to use (tests). Default the global one. */
+  fetch?: typeof fetch;
+}
+
+/** A problem with an http hook found before it runs; `field` names the definition field. */
+export interface HttpHookProblem {
+  severity: "error" | "warning";
+  field: string;
+  message: string;
+}
+
+/**
+ * Check an http hook before it runs: the URL (http: or https:, no credentials), the policy's
+ * URL patterns, and every header variable the hook or the policy does not allow (it becomes an
+ * empty string: a warning naming the header and the variable).
+ */
+export function checkHttpHook(
+  definition: HttpHookDefinition,
+  policy: HttpHookPolicy = {},
+): HttpHookProblem[] {
+  const problems: HttpHookProblem[] = [];
+  let url: URL;
+  try {
+    url = new URL(definition.url);
+  } catch {
+    return [{ severity: "error", field: "url", message: "expected an absolute URL" }];
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    problems.push({
+      severity: "error",
+      field: "url",
+      message: `expected an http: or https: URL, got ${url.protocol}`,
+    });
+  }
+  if (url.username !== "" || url.password !== "") {
+    problems.push({
+      severity: "error",
+      field: "url",
+      message:
+        "credentials in the URL are refused (they end up in logs); send them in a header that reads a variable listed in allowedEnvVars",
+    });
+  }
+  if (policy.allowedUrls !== undefined && !urlAllowed(definition.url, policy.allowedUrls)) {
+    problems.push({
+      severity: "error",
+      field: "url",
+      message:
+        policy.allowedUrls.length === 0
+          ? "allowedHttpHookUrls is empty: no http hook may run"
+          : `not allowed by allowedHttpHookUrls (${policy.allowedUrls.map((p) => JSON.stringify(p)).join(", ")})`,
+    });
+  }
+  const allowed = allowedVariables(definition, policy);
+  for (const [header, value] of Object.entries(definition.headers ?? {})) {
+    for (const name of referencedVariables(value)) {
+      if (allowed.has(name)) continue;
+      const why =
+        definition.allowedEnvVars?.includes(name) === true
+          ? "httpHookAllowedEnvVars does not list"
+          : "allowedEnvVars does not list";
+      problems.push({
+        severity: "warning",
+        field: `headers.${header}`,
+        message: `uses $${name}, which ${why}: it is sent as an empty string`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** True when `url` matches one of the patterns (`*` is any run of characters, the rest literal). */
+export function urlAllowed(url: string, patterns: readonly string[]): boolean {
+  return patterns.some((pattern) => {
+    const parts = pattern.split("*");
+    if (parts.length === 1) return url === pattern;
+    // Linear: the pieces between stars are found left to right, first the anchored ends.
+    const first = parts[0]!;
+    const last = parts[parts.length - 1]!;
+    if (url.length < first.length + last.length) return false;
+    if (!url.startsWith(first) || !url.endsWith(last)) return false;
+    let at = first.length;
+    const end = url.length - last.length;
+    for (const part of parts.slice(1, -1)) {
+      const found = url.indexOf(part, at);
+      if (found === -1 || found + part.length > end) return false;
+      at = found + part.length;
+    }
+    return true;
+  });
+}
+
+function referencedVariables(value: string): string[] {
+  return [...value.matchAll(VARIABLE_REFERENCE)].map((m) => (m[1] ?? m[2])!);
+}
+
+function allowedVariables(definition: HttpHookDefinition, policy: HttpHookPolicy): Set<string> {
+  const own = definition.allowedEnvVars ?? [];
+  const limit = policy.allowedEnvVars;
+  return new Set(limit === undefined ? own : own.filter((name) => limit.includes(name)));
+}
+
+/** The request headers: `$VAR` / `${VAR}` filled from allowed variables, every other one emptied. */
+export function resolveHeaders(
+  definition: HttpHookDefinition,
+  env: Readonly<Record<string, string | undefined>>,
+  policy: HttpHookPolicy = {},
+): Record<string, string> {
+  const allowed = allowedVariables(definition, policy);
+  const out: Record<string, string> = {};
+  for (const [header, value] of Object.entries(definition.headers ?? {})) {
+    const resolved = value.replace(VARIABLE_REFERENCE, (_, braced?: string, bare?: string) => {
+      const name = (braced ?? bare)!;
+      return allowed.has(name) && Object.hasOwn(env, name) ? (env[name] ?? "") : "";
+    });
+    if (/[\r\n\0]/.test(resolved)) {
+      // A variable holding a line break would otherwise add a header of its own choosing.
+      throw new HookError(
+        "INVALID_CONFIG",
+        `headers.${header}: a variable's value holds a line break or NUL byte; the request is not sent`,
+      );
+    }
+    out[header] = resolved;
+  }
+  return out;
+}
+
+/**
+ * The handler of one `http` hook: POST the hook input as JSON to `url` and read the response
+ * body as a command hook's stdout is read. A 2xx with an empty body is continue; a 2xx with
+ * JSON goes through the output normaliser; a redirect (none is followed: it could leave the
+ * URL the policy allowed), another status, a connection error, a timeout or a 2xx body that
+ * is not JSON throws a `HookError` and the hook's fail behaviour applies. A body over
+ * `maxResponseBytes` follows the command hook's over-cap rule: on an event that can block,
+ * an unreadable answer blocks.
+ *
+ * @example
+ * ```ts
+ * const handler = createHttpHandler({ type: "http", url: "http://127.0.0.1:8080/hook" }, {});
+ * ```
+ */
+export function createHttpHandler(
+  definition: HttpHookDefinition,
+  deps: HttpHandlerDeps = {},
+): SettingsHandler {
+  const fatal = checkHttpHook(definition, deps.policy).find((p) => p.severity === "error");
+  if (fatal) throw new HookError("INVALID_CONFIG", `${fatal.field}: ${fatal.message}`);
+  const maxBytes = deps.maxResponseBytes ?? HTTP_DEFAULT_MAX_RESPONSE_BYTES;
+  const timeoutMs = deps.timeoutMs ?? (definition.timeout ?? HTTP_DEFAULT_TIMEOUT_SECONDS) * 1000;
+  const doFetch = deps.fetch ?? fetch;
+  return async ({ event, input, signal }) => {
+    const headers = resolveHeaders(definition, deps.env ?? process.env, deps.policy);
+    let body: string;
+    try {
+      body = JSON.stringify(input);
+    } catch (error) {
+      throw new HookError(
+        "INVALID_EVENT",
+        `the event cannot be written as JSON for the request body: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    const timer = AbortSignal.timeout(timeoutMs);
+    const combined = AbortSignal.any([signal, timer]);
+    let response: Response;
+    try {
+      response = await doFetch(definition.url, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", accept: "application/json" },
+        body,
+        redirect: "manual",
+        signal: combined,
+      });
+    } catch (error) {
+      throw requestError(error, signal, timer, timeoutMs);
+    }
+    try {
+      if (response.status >= 300 && response.status < 400) {
+        const location = response.headers.get("location");
+        throw new HookError(
+          "HANDLER_FAILED",
+          `the server answered ${response.status} with a redirect${location ? ` to ${clip(location)}` : ""}; redirects are not followed`,
+          { details: { status: response.status } },
+        );
+      }
+      if (response.status < 200 || response.status >= 300) {
+        throw new HookError("HANDLER_FAILED", `the server answered ${response.status}`, {
+          details: { status: response.status },
+        });
+      }
+      const read = await readCapped(response, maxBytes);
+      const answer = interpretOutput(read.text, {
+        event: event as HookEvent,
+        truncated: read.truncated,
+        bytes: read.bytes,
+        maxOutputBytes: maxBytes,
+        what: "the response body",
+        plainText: "error",
+        details: { status: response.status },
+      });
+      if (answer instanceof HookError) throw answer;
+      return answer;
+    } catch (error) {
+      if (HookError.is(error)) throw error;
+      throw requestError(error, signal, timer, timeoutMs);
+    } finally {
+      // A body left unread would hold the connection open.
+      await response.body?.cancel().catch(() => {});
+    }
+  };
+}
+
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+function requestError(
+  error: unknown,
+  signal: AbortSignal,
+  timer: AbortSignal,
+  timeoutMs: number,
+): HookError {
+  if (signal.aborted) {
+    return HookError.is(signal.reason)
+      ? signal.reason
+      : new HookError("ABORTED", "the hook was cancelled; the request was aborted", {
+          cause: signal.reason,
+        });
+  }
+  if (timer.aborted)
+    return new HookError(
+      "TIMEOUT",
+      `no answer within ${timeoutMs / 1000} s; the request was aborted`,
+    );
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message ?? (error as Error).message;
+  return new HookError("HANDLER_FAILED", `the request failed: ${why}`, { cause: error });
+}
+
+/** Read at most `max` bytes of the body; past it, stop reading (the rest is never fetched). */
+async function readCapped(
+  response: Response,
+  max: number,
+): Promise<{ text: string; bytes: number; truncated: boolean }> {
+  if (!response.body) return { text: "", bytes: 0, truncated: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let bytes = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    const room = max - kept;
+    if (value.byteLength > room) {
+      chunks.push(value.subarray(0, room));
+      kept += room;
+      truncated = true;
+      await reader.cancel().catch(() => {});
+      break;
+    }
+    chunks.push(value);
+    kept += value.byteLength;
+  }
+  return { text: Buffer.concat(chunks, kept).toString("utf8"), bytes, truncated };
+}

@@ -1,0 +1,164 @@
+import type { CommandHookDefinition } from "../command/command-definition.js";
+import type { SettingsHandler } from "./handler.js";
+import type { HookCommonFields } from "./hook-common.js";
+import {
+  createHttpHandler,
+  HTTP_DEFAULT_TIMEOUT_SECONDS,
+  type HttpHandlerDeps,
+  type HttpHookDefinition,
+  httpHookShape,
+} from "./http-hook.js";
+import {
+  createMcpToolHandler,
+  MCP_TOOL_DEFAULT_TIMEOUT_SECONDS,
+  type McpServerPool,
+  type McpToolHookDefinition,
+  mcpToolHookShape,
+} from "./mcp-tool-hook.js";
+import type { HookModelClient } from "./model-client.js";
+import {
+  AGENT_DEFAULT_TIMEOUT_SECONDS,
+  type AgentHookDefinition,
+  agentHookShape,
+  createAgentHandler,
+  createPromptHandler,
+  type HookAgentRunner,
+  PROMPT_DEFAULT_TIMEOUT_SECONDS,
+  type PromptHookDefinition,
+  promptHookShape,
+} from "./prompt-hook.js";
+
+/** The hook types of a settings file. */
+export type SettingsHookType = "command" | "http" | "prompt" | "agent" | "mcp_tool";
+
+/** Every hook type, in the order messages list them. */
+export const SETTINGS_HOOK_TYPES: readonly SettingsHookType[] = [
+  "command",
+  "http",
+  "prompt",
+  "agent",
+  "mcp_tool",
+];
+
+/**
+ * The common fields, and `command`/`args` marked absent so code written for command hooks
+ * (`hook.definition.command`) still compiles and reads `undefined` for the other types.
+ */
+type Typed<D> = D & HookCommonFields & { command?: undefined; args?: undefined };
+
+/** What one hook of a given type is defined by. */
+export interface SettingsHookDefinitions {
+  command: CommandHookDefinition;
+  http: Typed<HttpHookDefinition>;
+  prompt: Typed<PromptHookDefinition>;
+  agent: Typed<AgentHookDefinition>;
+  mcp_tool: Typed<McpToolHookDefinition>;
+}
+
+/** The definition of a settings-file hook of any type; `type` tells which. */
+export type SettingsHookDefinition = SettingsHookDefinitions[SettingsHookType];
+
+/** The fields of each type other than `command` (whose shape lives with the command executor). */
+export const hookTypeShapes = {
+  http: httpHookShape,
+  prompt: promptHookShape,
+  agent: agentHookShape,
+  mcp_tool: mcpToolHookShape,
+} as const;
+
+/** Seconds a hook of each type may take when it sets no `timeout` (Claude Code's defaults, but 60 for command hooks). */
+export const DEFAULT_TIMEOUT_SECONDS: Readonly<Record<SettingsHookType, number>> = {
+  // The A3S default since the first release: a hung command holds the agent up for one minute, not ten.
+  command: 60,
+  http: HTTP_DEFAULT_TIMEOUT_SECONDS,
+  prompt: PROMPT_DEFAULT_TIMEOUT_SECONDS,
+  agent: AGENT_DEFAULT_TIMEOUT_SECONDS,
+  mcp_tool: MCP_TOOL_DEFAULT_TIMEOUT_SECONDS,
+};
+
+/** The type of a definition (`command` when it sets none). */
+export function hookTypeOf(definition: SettingsHookDefinition): SettingsHookType {
+  return definition.type ?? "command";
+}
+
+/** A readable one-line form of a definition of any type, for listings. */
+export function describeDefinition(definition: SettingsHookDefinition): string {
+  switch (definition.type) {
+    case "http":
+      return `POST ${definition.url}`;
+    case "prompt":
+    case "agent":
+      return `${definition.type}: ${oneLine(definition.prompt)}`;
+    case "mcp_tool":
+      return `mcp_tool ${definition.server}/${definition.tool}`;
+    default: {
+      const d = definition as CommandHookDefinition;
+      if (d.command !== undefined) return d.command;
+      return d.args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
+    }
+  }
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/** What the handlers of types other than `command` need from the host. */
+export interface SettingsHandlerDeps {
+  /** The project directory (an agent verifier's tools are confined to it). */
+  projectDir: string;
+  /** How http hooks run: environment, policy, response cap. */
+  http?: HttpHandlerDeps;
+  /** The model `prompt` and `agent` hooks ask. Without one they cannot run here. */
+  modelClient?: HookModelClient | undefined;
+  /** The host's own agent for `agent` hooks; without one the built-in verifier runs on `modelClient`. */
+  agentRunner?: HookAgentRunner | undefined;
+  /** The MCP servers `mcp_tool` hooks call. Without them they cannot run here. */
+  mcpServers?: McpServerPool | undefined;
+  /** The hook's name, for messages. */
+  name?: string;
+}
+
+/**
+ * The handler of a settings-file hook of any type but `command` (which runs through
+ * `CommandHook`): picks the type's factory. Throws `INVALID_CONFIG` naming the hook when the
+ * type cannot run in this host (no model for `prompt`, no such MCP server for `mcp_tool`).
+ */
+export function createSettingsHandler(
+  definition: Exclude<SettingsHookDefinition, CommandHookDefinition>,
+  deps: SettingsHandlerDeps,
+): SettingsHandler {
+  const name = deps.name;
+  switch (definition.type) {
+    case "http":
+      return createHttpHandler(definition, deps.http);
+    case "prompt":
+      return createPromptHandler(definition, { modelClient: deps.modelClient, ...named(name) });
+    case "agent":
+      return createAgentHandler(definition, {
+        modelClient: deps.modelClient,
+        agentRunner: deps.agentRunner,
+        projectDir: deps.projectDir,
+        ...named(name),
+      });
+    case "mcp_tool":
+      return createMcpToolHandler(definition, {
+        servers: deps.mcpServers ?? NO_SERVERS,
+        name,
+        ...(deps.http?.maxResponseBytes !== undefined
+          ? { maxOutputBytes: deps.http.maxResponseBytes }
+          : {}),
+      });
+  }
+}
+
+const named = (name: string | undefined) => (name !== undefined ? { name } : {});
+
+/** The pool of a host that configured no MCP servers: every `mcp_tool` hook is refused at load. */
+const NO_SERVERS: McpServerPool = {
+  has: () => false,
+  callTool: () => Promise.reject(new Error("no MCP servers are configured")),
+  close: async () => {},
+  [Symbol.asyncDispose]: async () => {},
+};

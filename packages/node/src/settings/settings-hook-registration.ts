@@ -1,0 +1,214 @@
+import { resolve } from "node:path";
+import {
+  type FailBehavior,
+  HookError,
+  type HookEvent,
+  type HookHandler,
+  type HookRegistration,
+  type HookResponse,
+  type Matcher,
+} from "@a3s-lab/hooks-core";
+import type { CommandHookDefinition } from "../command/command-definition.js";
+import {
+  CommandHook,
+  type CommandHookOptions,
+  type CommandRunReport,
+} from "../command/command-hook.js";
+import { toHookInput } from "../command/hook-input.js";
+import { definedFailBehavior } from "../handlers/hook-common.js";
+import type { HttpHookPolicy } from "../handlers/http-hook.js";
+import type { McpServerPool } from "../handlers/mcp-tool-hook.js";
+import type { HookModelClient } from "../handlers/model-client.js";
+import type { HookAgentRunner } from "../handlers/prompt-hook.js";
+import {
+  createSettingsHandler,
+  DEFAULT_TIMEOUT_SECONDS,
+  describeDefinition,
+  type SettingsHookDefinition,
+} from "../handlers/settings-handler.js";
+import { linearRegex } from "../linear-regex.js";
+import type { SettingsHook } from "./hook-settings.js";
+
+/** A block from an `asyncRewake` hook, delivered once the hook ended: wake the model with `reason`. */
+export interface AsyncRewake {
+  hook: SettingsHook;
+  event: HookEvent;
+  /** The block's reason (a command's stderr on exit code 2). */
+  reason: string;
+}
+
+/** How the hooks of a settings file run: shared by every hook one `applyHookSettings` registers. */
+export interface SettingsHookOptions extends Omit<CommandHookOptions, "onRun"> {
+  /**
+   * Called after every run of one of these hooks. For types other than `command` the process
+   * fields are empty: `command` is the hook's one-line description (`POST <url>`, …).
+   */
+  onRun?: (report: CommandRunReport, hook: SettingsHook) => void;
+  /**
+   * Where `asyncRewake` hooks deliver a block once they end (Claude Code wakes the model with
+   * it). Without it such hooks cannot run here: they are skipped as `unavailable`.
+   */
+  onAsyncRewake?: (rewake: AsyncRewake) => void;
+  /** The model `prompt` and `agent` hooks ask. Without one they are skipped as `unavailable`. */
+  modelClient?: HookModelClient;
+  /** The host's own agent for `agent` hooks (else the built-in verifier on `modelClient`). */
+  agentRunner?: HookAgentRunner;
+  /** The MCP servers `mcp_tool` hooks call. Without them those hooks are skipped as `unavailable`. */
+  mcpServers?: McpServerPool;
+}
+
+/** What a registration needs from the settings besides the hook. */
+export interface SettingsRegistrationContext {
+  matcher: Matcher | undefined;
+  /** The settings' `failBehavior`, for hooks that set none. */
+  failBehavior: FailBehavior | undefined;
+  /** The settings' `defaultTimeout` (milliseconds), for hooks that set no `timeout`. */
+  defaultTimeoutMs: number | undefined;
+  /** The settings' `allowedHttpHookUrls` and `httpHookAllowedEnvVars`. */
+  httpPolicy: HttpHookPolicy;
+}
+
+/**
+ * The core registration of one settings-file hook, whatever its type: `command` runs through
+ * `CommandHook`, the others through their type's factory (see `createSettingsHandler`). The
+ * common fields apply the same way to all: `timeout`, `onFailure`/`failBehavior`, `async`,
+ * `asyncRewake`, `once`, `priority`. Throws a `HookError` when the hook cannot run in this
+ * host: `UNAVAILABLE` (an `asyncRewake` hook without `onAsyncRewake`), or the type factory's
+ * `INVALID_CONFIG` (no model for `prompt`, no such MCP server for `mcp_tool`).
+ */
+export function settingsHookRegistration(
+  hook: SettingsHook,
+  ctx: SettingsRegistrationContext,
+  options: SettingsHookOptions,
+): HookRegistration {
+  const { onRun, onAsyncRewake, modelClient, agentRunner, mcpServers, ...commandOptions } = options;
+  const d = hook.definition;
+  if (d.asyncRewake === true && !onAsyncRewake) {
+    throw new HookError(
+      "UNAVAILABLE",
+      "asyncRewake: this host cannot wake the model with a late answer (it gives no onAsyncRewake)",
+    );
+  }
+  let registration: HookRegistration;
+  if (d.type === undefined || d.type === "command") {
+    const defaultTimeoutMs = commandOptions.defaultTimeoutMs ?? ctx.defaultTimeoutMs;
+    const command = new CommandHook(
+      { ...(d as CommandHookDefinition), name: hook.name },
+      {
+        ...commandOptions,
+        ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
+        ...(onRun ? { onRun: (report: CommandRunReport) => onRun(report, hook) } : {}),
+      },
+    );
+    registration = command.registration({
+      event: hook.event,
+      matcher: ctx.matcher,
+      source: hook.source,
+      failBehavior: ctx.failBehavior,
+    }) as HookRegistration;
+  } else {
+    const typed = d as Exclude<SettingsHookDefinition, CommandHookDefinition>;
+    const projectDir = resolve(commandOptions.projectDir ?? process.cwd());
+    const handler = createSettingsHandler(typed, {
+      projectDir,
+      http: {
+        policy: ctx.httpPolicy,
+        ...(commandOptions.env !== undefined ? { env: commandOptions.env } : {}),
+        ...(commandOptions.maxOutputBytes !== undefined
+          ? { maxResponseBytes: commandOptions.maxOutputBytes }
+          : {}),
+      },
+      modelClient,
+      agentRunner,
+      mcpServers,
+      name: hook.name,
+    });
+    const timeoutMs =
+      d.timeout !== undefined
+        ? Math.round(d.timeout * 1000)
+        : (ctx.defaultTimeoutMs ?? DEFAULT_TIMEOUT_SECONDS[typed.type] * 1000);
+    const cwd = resolve(projectDir, commandOptions.cwd ?? projectDir);
+    const shown = describeDefinition(typed);
+    const run: HookHandler = async (event, hctx) => {
+      const started = performance.now();
+      const finish = (answer: HookResponse | undefined, error?: unknown) => {
+        if (!onRun) return;
+        const report = emptyReport(hook, event, shown, performance.now() - started);
+        if (error !== undefined) {
+          report.error = HookError.from(error, "HANDLER_FAILED");
+          report.timedOut = HookError.is(error, "TIMEOUT");
+          report.aborted = HookError.is(error, "ABORTED");
+        } else if (answer !== undefined) report.response = answer;
+        try {
+          onRun(report, hook);
+        } catch {
+          // A reporting callback must not change what the hook answered.
+        }
+      };
+      try {
+        const answer = await handler({
+          event,
+          input: toHookInput(event, { cwd }),
+          signal: hctx.signal,
+        });
+        finish(answer);
+        return answer;
+      } catch (error) {
+        finish(undefined, error);
+        throw error;
+      }
+    };
+    registration = { event: hook.event, handler: run, timeoutMs, name: hook.name };
+    if (ctx.matcher !== undefined) registration.matcher = ctx.matcher as never;
+    const failBehavior = definedFailBehavior(d) ?? ctx.failBehavior;
+    if (failBehavior !== undefined) registration.failBehavior = failBehavior;
+    if (d.async === true || d.asyncRewake === true) registration.async = true;
+    if (d.once !== undefined) registration.once = d.once;
+    if (d.priority !== undefined) registration.priority = d.priority;
+    registration.source = hook.source;
+  }
+  if (d.asyncRewake === true && onAsyncRewake) {
+    const inner = registration.handler;
+    registration.handler = async (event, hctx) => {
+      const answer = await inner(event as never, hctx);
+      if (answer && answer.action === "block") {
+        try {
+          onAsyncRewake({ hook, event, reason: answer.reason });
+        } catch {
+          // The host's delivery failing must not turn into this hook's failure.
+        }
+      }
+      return answer;
+    };
+  }
+  // A settings file may come from a cloned repository: its patterns must not stall the agent.
+  return { ...registration, regex: linearRegex };
+}
+
+function emptyReport(
+  hook: SettingsHook,
+  event: HookEvent,
+  command: string,
+  duration: number,
+): CommandRunReport {
+  const report: CommandRunReport = {
+    name: hook.name,
+    event: event.eventType,
+    eventId: event.eventId,
+    command,
+    exitCode: null,
+    signal: null,
+    duration,
+    stdout: "",
+    stderr: "",
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    truncated: { stdout: false, stderr: false },
+    timedOut: false,
+    aborted: false,
+    notes: [],
+  };
+  if (hook.definition.statusMessage !== undefined)
+    report.statusMessage = hook.definition.statusMessage;
+  return report;
+}
