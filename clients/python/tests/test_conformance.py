@@ -239,7 +239,7 @@ def test_bad_registrations_fail_where_they_are_written() -> None:
     client = A3sClient("127.0.0.1:16300", "t")
     cases: list[tuple[Any, str, str]] = [
         (
-            lambda: client.register_hook("Explode", lambda e: None),
+            lambda: client.register_hook("explode", lambda e: None),
             "UNKNOWN_EVENT",
             "event: unknown event name",
         ),

@@ -125,7 +125,7 @@ def test_nested_fields_read_as_attributes_the_way_the_design_writes_them() -> No
     ("payload", "message"),
     [
         ([], "payload: expected a JSON object, got an array"),
-        ({"eventType": "Explode"}, "payload.eventType: unknown event 'Explode'"),
+        ({"eventType": "explode"}, "payload.eventType: unknown event 'explode'"),
         (_pre_tool_use(tool=5), "PreToolUse.tool: expected a string, got a number"),
         (_pre_tool_use(args=[]), "PreToolUse.args: expected an object, got an array"),
         ({**_pre_tool_use(), "tool": None}, "PreToolUse.tool: required"),

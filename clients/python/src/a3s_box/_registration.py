@@ -12,7 +12,7 @@ from typing import Any, Literal
 from ._proto import pb
 from ._wire import fail_behavior_value
 from .errors import A3sError
-from .events import EVENT_TYPES, resolve_event_name
+from .events import EVENT_TYPES, is_defined_event_name, resolve_event_name
 from .response import MAX_DELAY_MS, HookResponse
 
 #: Client and hook ids: 1 to 100 of A-Z a-z 0-9 . _ -
@@ -102,7 +102,11 @@ def to_matcher(event: str, matcher: Matcher | None) -> Any:
         if len(value) > MAX_PATTERN_CHARS:
             raise A3sError("INVALID_CONFIG", f"matcher.{key}: at most {MAX_PATTERN_CHARS} characters")
         values[key] = value
-    target = EVENT_TYPES[event].matcher_target
+    known = EVENT_TYPES.get(event)
+    if known is None:
+        # A host-defined event: only the agent knows its matcher target, and checks there.
+        return pb.HookMatcher(**values)
+    target = known.matcher_target
     tool_keys = [k for k in ("tool", "path_pattern", "command_pattern") if values.get(k)]
     if tool_keys and target != "tool":
         raise A3sError(
@@ -132,6 +136,8 @@ def to_registration(
     hook_id: str | None,
 ) -> LocalHook:
     canonical = resolve_event_name(event) if isinstance(event, str) else None
+    if canonical is None and is_defined_event_name(event):
+        canonical = event
     if canonical is None:
         raise A3sError("UNKNOWN_EVENT", f"event: unknown event name {event!r}")
     if not callable(handler):

@@ -10,6 +10,7 @@ Fields a host adds beyond the catalogue are kept in ``raw``, the payload as rece
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -110,6 +111,8 @@ class HookEvent:
             raise A3sError("INVALID_EVENT", f"payload: expected a JSON object, got {_kind(payload)}")
         name = payload.get("eventType")
         cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+        if cls is None and is_defined_event_name(name):
+            cls = DefinedEvent
         if cls is None:
             raise A3sError("INVALID_EVENT", f"payload.eventType: unknown event {name!r}")
         values = _read_fields(cls, payload, name or "payload")
@@ -337,6 +340,23 @@ _CLASSES: tuple[type[HookEvent], ...] = (
     SkillUnloadEvent,
 )
 EVENT_TYPES: dict[str, type[HookEvent]] = {cls.name: cls for cls in _CLASSES}
+
+
+@dataclass(frozen=True, kw_only=True)
+class DefinedEvent(HookEvent):
+    """An event the agent's host added to its catalogue (``defineEvent`` in @a3s-lab/hooks-core,
+    such as Claude Code's ``TeammateIdle``) that this SDK has no dataclass for: the base fields as
+    attributes, the event's own fields in ``raw``."""
+
+
+_DEFINED_NAME = re.compile(r"[A-Z][A-Za-z0-9]{0,63}")
+
+
+def is_defined_event_name(name: object) -> bool:
+    """True for a name a host may have defined: PascalCase, at most 64 characters, and not a
+    spelling of a built-in event. Only the agent knows whether it did; it refuses the rest."""
+    return isinstance(name, str) and bool(_DEFINED_NAME.fullmatch(name)) and resolve_event_name(name) is None
+
 
 #: Names accepted for an event that has a canonical name of its own.
 EVENT_ALIASES: dict[str, str] = {"ToolError": "PostToolUseFailure"}
