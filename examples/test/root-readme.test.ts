@@ -137,6 +137,21 @@ async function stop(run: Started): Promise<void> {
   clearTimeout(timer);
 }
 
+describe("the README's Quick start", () => {
+  it(
+    "pnpm demo plays the scenario and fires every event",
+    async () => {
+      const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+      expect(readme).toContain("npx -y pnpm@10 install && npx -y pnpm@10 demo");
+      const run = start("pnpm demo");
+      const code = await exited(run.child);
+      expect(run.stdout()).toMatch(/^(\d+) of \1 events fired/m);
+      expect(code, run.stderr()).toBe(0);
+    },
+    STARTUP_MS,
+  );
+});
+
 describe("the README's More to try", () => {
   it("shows only root scripts, each run through pnpm", () => {
     const { scripts } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
