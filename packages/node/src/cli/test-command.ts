@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { HookEngine, type HookResult } from "@a3s-lab/hooks-core";
 import { describeValue, matcherSubject } from "@a3s-lab/hooks-core/internal";
 import type { CommandRunReport } from "../command/command-hook.js";
+import { modelClientFromEnv } from "../handlers/openai-model-client.js";
 import { applyHookSettings, engineOptionsFromSettings } from "../settings/apply-hook-settings.js";
 import type { SettingsHook } from "../settings/hook-settings.js";
 import {
@@ -94,8 +95,11 @@ export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): 
     allIn = r;
   });
   const engine = new HookEngine(engineOptionsFromSettings(settings));
+  // prompt and agent hooks ask the model the environment names (A3S_HOOKS_MODEL, …).
+  const modelClient = modelClientFromEnv(io.env);
   const handle = applyHookSettings(engine, settings, {
     projectDir: where.cwd,
+    ...(modelClient ? { modelClient } : {}),
     onRun: (report, hook) => {
       reports.set(hook, report);
       if (reports.size >= expected) allIn();
