@@ -28,6 +28,16 @@ export interface AgentOptions {
   maxSteps?: number;
   /** How often a PreToolUse `retry` is honoured. Default 3. */
   maxToolRetries?: number;
+  /** Each session's `CLAUDE_ENV_FILE`: made before SessionStart, applied to Bash, removed at SessionEnd. */
+  sessionEnv?: SessionEnv | undefined;
+}
+
+/** Per-session env files (`SessionEnvFiles` of `@a3s-lab/hooks-node`, as the agent uses them). */
+export interface SessionEnv {
+  create(sessionId: string): Promise<unknown>;
+  read(sessionId: string): Promise<string>;
+  remove(sessionId: string): Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface CreateSessionOptions {

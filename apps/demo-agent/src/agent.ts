@@ -9,7 +9,13 @@ import { randomId } from "@a3s-lab/hooks-core/internal";
 import * as z from "zod";
 import { AgentError } from "./agent-error.js";
 import { type LoopResult, runLoop } from "./agent-loop.js";
-import type { AgentOptions, CreateSessionOptions, Reply, RespondOptions } from "./agent-options.js";
+import type {
+  AgentOptions,
+  CreateSessionOptions,
+  Reply,
+  RespondOptions,
+  SessionEnv,
+} from "./agent-options.js";
 import type { Compaction } from "./compact-messages.js";
 import { ContextBudget } from "./context-budget.js";
 import { ContextManager } from "./context-manager.js";
@@ -62,6 +68,7 @@ export class Agent {
   readonly #deps: ToolCallDeps;
   readonly #context: ContextManager;
   #subagents = 0;
+  readonly #sessionEnv: SessionEnv | undefined;
 
   constructor(options: AgentOptions = {}) {
     const tools = options.tools ?? builtinTools;
@@ -82,6 +89,7 @@ export class Agent {
     this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
     this.maxStopContinuations = options.maxStopContinuations ?? 8;
     this.maxSteps = options.maxSteps ?? 25;
+    this.#sessionEnv = options.sessionEnv;
     this.#deps = {
       engine: this.engine,
       tools: this.#tools,
@@ -106,6 +114,7 @@ export class Agent {
         path: ["id"],
       });
     }
+    await this.#sessionEnv?.create(id);
     const start = await this.engine.fire(
       createEvent("SessionStart", {
         sessionId: id,
@@ -116,6 +125,7 @@ export class Agent {
       }),
     );
     if (start.action === "block") {
+      await this.#sessionEnv?.remove(id);
       throw new AgentError("BLOCKED", `session refused by a hook: ${start.reason}`);
     }
     const session = new Session({ id, workdir: options.workdir, metadata: start.event.metadata });
@@ -147,6 +157,7 @@ export class Agent {
     this.#sessions.delete(session.id);
     await this.skills?.unloadAll(this.engine, session);
     await this.engine.fire(createEvent("SessionEnd", { sessionId: session.id, reason }));
+    await this.#sessionEnv?.remove(session.id);
   }
 
   /**
@@ -278,9 +289,12 @@ export class Agent {
   }
 
   #toolContext(session: Session, signal: AbortSignal | undefined, topLevel: boolean): ToolContext {
+    const env = this.#sessionEnv;
     return {
       workdir: session.workdir,
       signal,
+      // A subagent's session carries its parent's id: it sees the same env file.
+      sessionEnv: env ? () => env.read(session.id) : undefined,
       runSubagent: topLevel
         ? (request) =>
             runSubagent(

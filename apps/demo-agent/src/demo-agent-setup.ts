@@ -1,5 +1,6 @@
 import { type AuditLevel, HookEngine, type PermissionStepOptions } from "@a3s-lab/hooks-core";
 import { Agent } from "./agent.js";
+import type { SessionEnv } from "./agent-options.js";
 import type { ContextBudgetOptions } from "./context-budget.js";
 import { registerDemoHooks } from "./demo-hooks.js";
 import { attachAuditLog, attachEventLog } from "./event-log.js";
@@ -22,6 +23,8 @@ export interface HookSources {
   ): Promise<{ unregister(): void; messages: string[] }>;
   /** Register the hooks a skill's frontmatter declares. */
   installSkillHooks?: SkillHookInstaller;
+  /** Each session's `CLAUDE_ENV_FILE`, which SessionStart hooks write and Bash commands apply. */
+  sessionEnv?: SessionEnv;
 }
 
 export interface DemoAgentOptions {
@@ -107,7 +110,12 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
       ...(options.model ? { model: options.model } : {}),
       ...(options.permission ? { permission: options.permission } : {}),
       ...(options.budget ? { budget: options.budget } : {}),
+      ...(sources?.sessionEnv ? { sessionEnv: sources.sessionEnv } : {}),
     });
+    if (sources?.sessionEnv) {
+      const env = sources.sessionEnv;
+      undo.push(() => void env.close());
+    }
     return { agent, engine, messages, close };
   } catch (error) {
     close();

@@ -5,6 +5,7 @@ import {
   formatProblem,
   loadHookSettings,
   parseFrontmatterHooks,
+  SessionEnvFiles,
 } from "@a3s-lab/hooks-node";
 import { AgentError } from "./agent-error.js";
 import type { HookSources } from "./demo-agent-setup.js";
@@ -42,7 +43,15 @@ async function realOrResolved(file: string): Promise<string> {
  */
 export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSources {
   let project: { dir: string } | undefined;
+  // Each session's CLAUDE_ENV_FILE: SessionStart hooks write it, the Bash tool applies it.
+  const envFiles = new SessionEnvFiles();
   return {
+    sessionEnv: {
+      create: (id) => envFiles.create(id),
+      read: (id) => envFiles.read(id),
+      remove: (id) => envFiles.remove(id),
+      close: () => envFiles[Symbol.asyncDispose](),
+    },
     async applySettings(engine, where) {
       const settings = await loadHookSettings({
         cwd: where.cwd,
@@ -50,7 +59,10 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
         files: where.files,
       });
       if (settings.project) project = { dir: settings.project.dir };
-      const handle = applyHookSettings(engine, settings, { projectDir: where.cwd });
+      const handle = applyHookSettings(engine, settings, {
+        projectDir: where.cwd,
+        envFile: envFiles.pathFor,
+      });
       const shown = { cwd: where.cwd, ...(where.home !== undefined ? { home: where.home } : {}) };
       const messages = [
         ...settings.problems.map((p) => formatProblem(p, shown)),
@@ -78,7 +90,10 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
           { path: ["frontmatter", "hooks"] },
         );
       }
-      const handle = applyHookSettings(engine, settings, { projectDir: context.workdir });
+      const handle = applyHookSettings(engine, settings, {
+        projectDir: context.workdir,
+        envFile: envFiles.pathFor,
+      });
       return {
         unregister: () => handle.unregister(),
         notes: handle.skipped.map(

@@ -76,8 +76,14 @@ export {
   PROJECT_SETTINGS_FILES,
   USER_SETTINGS_FILES,
 } from "./settings/load-hook-settings.js";
+export type { ManagedPolicy } from "./settings/managed-settings.js";
+export { defaultManagedSettingsFiles } from "./settings/managed-settings.js";
+export type { PermissionRuleContext, PermissionRuleTest } from "./settings/permission-rule.js";
+export { compilePermissionRule } from "./settings/permission-rule.js";
 export type { ProjectTrustOptions, TrustedProject } from "./settings/project-trust.js";
 export { isProjectTrusted, trustProject, untrustProject } from "./settings/project-trust.js";
+export type { SessionEnvFilesOptions } from "./settings/session-env-file.js";
+export { ENV_FILE_EVENTS, SessionEnvFiles } from "./settings/session-env-file.js";
 export type { ProblemSeverity, SettingsProblem } from "./settings/settings-problem.js";
 export { displayPath, formatProblem } from "./settings/settings-problem.js";
 export type { SettingsOptions } from "./settings/settings-schema.js";

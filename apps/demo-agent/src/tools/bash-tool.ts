@@ -19,9 +19,15 @@ export const HIDDEN_VARIABLES: readonly string[] = [
   "OPENAI_ADMIN_KEY",
 ];
 
+/** The variable that carries the session's env-file text into the shell. */
+const ENV_PRELUDE = "A3S_SESSION_ENV_PRELUDE";
+
 function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
   for (const name of HIDDEN_VARIABLES) delete copy[name];
+  // An env file the agent inherited belongs to another session.
+  delete copy.CLAUDE_ENV_FILE;
+  delete copy[ENV_PRELUDE];
   return copy;
 }
 
@@ -47,16 +53,31 @@ export const bashTool = defineTool({
     "Run a shell command in the working directory. Returns stdout and stderr; a non-zero exit is a failure.",
   inputSchema: bashInputSchema,
   readOnly: false,
-  run: (input, ctx) =>
-    new Promise((resolve, reject) => {
+  run: async (input, ctx) => {
+    let prelude = "";
+    try {
+      prelude = (await ctx.sessionEnv?.()) ?? "";
+    } catch (error) {
+      throw new AgentError("TOOL_FAILED", `Bash: ${(error as Error).message}`, { cause: error });
+    }
+    return new Promise((resolve, reject) => {
       const timeout = input.timeout ?? BASH_DEFAULT_TIMEOUT;
       if (ctx.signal?.aborted) {
         reject(new AgentError("ABORTED", "Bash: cancelled before it started"));
         return;
       }
-      const child = spawn("/bin/sh", ["-c", input.command], {
+      const env = commandEnv(process.env);
+      // Claude Code sources CLAUDE_ENV_FILE before each command. The text checked here is what
+      // runs (the shell never opens the file), handed over in a variable so the command's own
+      // text is never joined to it.
+      if (prelude !== "") env[ENV_PRELUDE] = prelude;
+      const script =
+        prelude === ""
+          ? input.command
+          : `eval "$${ENV_PRELUDE}"; unset ${ENV_PRELUDE}\n${input.command}`;
+      const child = spawn("/bin/sh", ["-c", script], {
         cwd: ctx.workdir,
-        env: commandEnv(process.env),
+        env,
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -132,5 +153,6 @@ export const bashTool = defineTool({
         const exitCode = code ?? (signal ? 128 : 1);
         resolve({ output, exitCode, success: exitCode === 0 });
       });
-    }),
+    });
+  },
 });

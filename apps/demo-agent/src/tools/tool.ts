@@ -13,6 +13,11 @@ export interface ToolContext {
   readonly runSubagent?: ((request: SubagentRequest) => Promise<string>) | undefined;
   /** Loads a skill by name; present only in a session that has skills. */
   readonly loadSkill?: ((name: string) => Promise<string>) | undefined;
+  /**
+   * What the session's hooks wrote to `CLAUDE_ENV_FILE`, run before each Bash command; it
+   * rejects when the file is refused (a symlink, a FIFO, too large, not the session's).
+   */
+  readonly sessionEnv?: (() => Promise<string>) | undefined;
 }
 
 /** What the Task tool asks the agent for. */
