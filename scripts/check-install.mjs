@@ -49,9 +49,11 @@ try {
         ? `\n✖ pnpm install --offline failed (exit ${install.status}) in a copy of the repository:\n${output}\n`
         : `\n✖ pnpm install in a copy of the repository is not quiet:\n${noise.join("\n")}\n`,
     );
-    process.exit(1);
+    // Not process.exit: the copy is removed below first.
+    process.exitCode = 1;
+  } else {
+    console.log(`✓ pnpm install of a fresh copy (${files.length} files) prints no warnings`);
   }
-  console.log(`✓ pnpm install of a fresh copy (${files.length} files) prints no warnings`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
