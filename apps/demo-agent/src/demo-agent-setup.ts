@@ -6,6 +6,7 @@ import { registerDemoHooks } from "./demo-hooks.js";
 import { attachAuditLog, attachEventLog } from "./event-log.js";
 import { DEMO_ENGINE_AUDIT_LEVEL } from "./firings.js";
 import type { Model } from "./model.js";
+import { ScriptedModel } from "./scripted-model.js";
 import { type SkillHookInstaller, SkillManager } from "./skill-manager.js";
 import { builtinTools } from "./tools/builtin-tools.js";
 import { toolSchemasOf } from "./tools/tool.js";
@@ -13,13 +14,13 @@ import { toolSchemasOf } from "./tools/tool.js";
 /** Where hooks other than in-process ones come from (settings files, skill frontmatter). */
 export interface HookSources {
   /**
-   * Register the command hooks of the settings files (working directory, home, explicit
-   * files). Returns the way to remove them and lines worth showing the user (problems,
-   * untrusted hooks).
+   * Register the hooks of the settings files (working directory, home, explicit files).
+   * `model` is the agent's, for `prompt` and `agent` hooks. Returns the way to remove them and
+   * lines worth showing the user (problems, untrusted hooks).
    */
   applySettings?(
     engine: HookEngine,
-    where: { cwd: string; home?: string | undefined; files: readonly string[] },
+    where: { cwd: string; home?: string | undefined; files: readonly string[]; model: Model },
   ): Promise<{ unregister(): void; messages: string[] }>;
   /** Register the hooks a skill's frontmatter declares. */
   installSkillHooks?: SkillHookInstaller;
@@ -90,12 +91,14 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
       });
     }
     const messages: string[] = [];
+    const model = options.model ?? new ScriptedModel();
     const sources = options.hookSources;
     if (sources?.applySettings) {
       const applied = await sources.applySettings(engine, {
         cwd: options.workdir,
         home: options.home,
         files: options.settingsFiles ?? [],
+        model,
       });
       undo.push(() => applied.unregister());
       messages.push(...applied.messages);
@@ -107,7 +110,7 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
     const agent = new Agent({
       engine,
       skills,
-      ...(options.model ? { model: options.model } : {}),
+      model,
       ...(options.permission ? { permission: options.permission } : {}),
       ...(options.budget ? { budget: options.budget } : {}),
       ...(sources?.sessionEnv ? { sessionEnv: sources.sessionEnv } : {}),

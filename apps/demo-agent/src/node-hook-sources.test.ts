@@ -100,3 +100,39 @@ describe("nodeHookSources: hooks in the project's skill files", () => {
     expect(loaded).not.toContain("hooks:");
   });
 });
+
+describe("nodeHookSources: prompt hooks ask the agent's own model", () => {
+  /** A settings file (explicit, so trusted) with one prompt hook on Bash. */
+  async function withPromptHook(prompt: string) {
+    const file = path.join(dir, "prompt-settings.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "prompt", prompt }] }] },
+      }),
+    );
+    demo = await setupDemoAgent({
+      workdir,
+      home,
+      demoHooks: false,
+      settingsFiles: [file],
+      permission: { defaultAnswer: "allow" },
+      hookSources: nodeHookSources(),
+    });
+    expect(demo.messages).toEqual([]);
+    const session = await demo.agent.createSession({ workdir });
+    return demo.agent.respond(session, "bash: echo hi");
+  }
+
+  it("under the scripted model, a check passes and the command runs, offline", async () => {
+    const reply = await withPromptHook("Is this command safe? $ARGUMENTS");
+    expect(reply.text).toMatch(/Bash: hi$/);
+  });
+
+  it("under the scripted model, a say: verdict in the prompt blocks with its reason", async () => {
+    const reply = await withPromptHook(
+      'say: {"ok": false, "reason": "no shell in this demo"}\n$ARGUMENTS',
+    );
+    expect(reply.text).toContain("no shell in this demo");
+  });
+});

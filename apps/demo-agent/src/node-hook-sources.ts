@@ -3,12 +3,14 @@ import path from "node:path";
 import {
   applyHookSettings,
   formatProblem,
+  type HookModelClient,
   loadHookSettings,
   parseFrontmatterHooks,
   SessionEnvFiles,
 } from "@a3s-lab/hooks-node";
 import { AgentError } from "./agent-error.js";
 import type { HookSources } from "./demo-agent-setup.js";
+import { hookModelClient } from "./hook-model-client.js";
 import { isInside } from "./workspace-path.js";
 
 export interface NodeHookSourcesOptions {
@@ -43,6 +45,7 @@ async function realOrResolved(file: string): Promise<string> {
  */
 export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSources {
   let project: { dir: string } | undefined;
+  let modelClient: HookModelClient | undefined;
   // Each session's CLAUDE_ENV_FILE: SessionStart hooks write it, the Bash tool applies it.
   const envFiles = new SessionEnvFiles();
   return {
@@ -59,8 +62,10 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
         files: where.files,
       });
       if (settings.project) project = { dir: settings.project.dir };
+      modelClient = hookModelClient(where.model);
       const handle = applyHookSettings(engine, settings, {
         projectDir: where.cwd,
+        modelClient,
         envFile: envFiles.pathFor,
       });
       const shown = { cwd: where.cwd, ...(where.home !== undefined ? { home: where.home } : {}) };
@@ -92,6 +97,7 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
       }
       const handle = applyHookSettings(engine, settings, {
         projectDir: context.workdir,
+        ...(modelClient ? { modelClient } : {}),
         envFile: envFiles.pathFor,
       });
       return {
