@@ -160,7 +160,10 @@ export function applyHookSettings(
   };
   for (const hook of plan.apply) {
     const ctx: SettingsRegistrationContext = {
-      matcher: withCondition(hook, settings),
+      matcher: withCondition(hook, {
+        cwd: options.projectDir ?? settings.cwd,
+        home: settings.home,
+      }),
       failBehavior: settings.options.failBehavior,
       defaultTimeoutMs: fromSettings !== undefined ? Math.ceil(fromSettings) : undefined,
       httpPolicy,

@@ -115,4 +115,33 @@ describe('a hook\'s "if" condition', () => {
     const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
     expect(planHookSettings(settings).apply).toHaveLength(2);
   });
+
+  it("reads path rules from the project directory the hooks run in", async () => {
+    write(join(home, ".claude/settings.json"), {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Edit|Write",
+            hooks: [{ type: "command", if: "Edit(src/**)", command: "true" }],
+          },
+        ],
+      },
+    });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
+    const engine = new HookEngine();
+    let runs = 0;
+    using _ = applyHookSettings(engine, settings, { projectDir: cwd, onRun: () => runs++ });
+    const edit = (file_path: string) =>
+      createEvent("PreToolUse", {
+        sessionId: "s",
+        tool: "Write",
+        args: { file_path, content: "" },
+      });
+    await engine.fire(edit(join(cwd, "lib/a.ts")));
+    await engine.fire(edit(join(root, "src/a.ts")));
+    expect(runs).toBe(0);
+    await engine.fire(edit(join(cwd, "src/deep/a.ts")));
+    await engine.fire(edit("src/b.ts"));
+    expect(runs).toBe(2);
+  });
 });

@@ -1,31 +1,39 @@
-import type { HookEvent, Matcher, ToolMatcher } from "@a3s-lab/hooks-core";
+import type { HookEvent, Matcher } from "@a3s-lab/hooks-core";
 import { compileMatcher } from "@a3s-lab/hooks-core/internal";
 import { linearRegex } from "../linear-regex.js";
-import type { HookSettings, SettingsHook } from "./hook-settings.js";
+import type { SettingsHook } from "./hook-settings.js";
 import { compilePermissionRule } from "./permission-rule.js";
 
 /**
  * The matcher to register a settings hook with: its own, and, when it has an `if` condition,
  * that too, so a tool call the rule does not describe never starts the hook (no process, no
- * request). Throws `INVALID_CONFIG` / `INVALID_PATTERN` for a rule or matcher that does not
- * compile.
+ * request). Paths in the rule are relative to `where.cwd` (the project directory). A rule that
+ * does not compile (settings built by hand; loaded ones were checked) is left out: the hook
+ * then runs on every call its matcher takes, as it would without the condition.
  */
 export function withCondition(
   hook: SettingsHook,
-  settings: Pick<HookSettings, "cwd" | "home">,
-): string | ToolMatcher | Matcher | undefined {
+  where: { cwd?: string | undefined; home?: string | undefined },
+): Matcher | undefined {
   if (hook.if === undefined) return hook.matcher;
-  const condition = compilePermissionRule(
-    hook.if,
-    {
-      projectDir: settings.cwd ?? process.cwd(),
-      ...(settings.home !== undefined ? { home: settings.home } : {}),
-    },
-    `${hook.path}.if`,
-  );
-  const matcher = compileMatcher(hook.event, hook.matcher, [hook.path, "matcher"], {
-    regex: linearRegex,
-  });
+  let condition: (event: HookEvent) => boolean;
+  let matcher: ((event: HookEvent) => boolean) | null;
+  try {
+    condition = compilePermissionRule(
+      hook.if,
+      {
+        projectDir: where.cwd ?? process.cwd(),
+        ...(where.home !== undefined ? { home: where.home } : {}),
+      },
+      `${hook.path}.if`,
+    );
+    matcher = compileMatcher(hook.event, hook.matcher, [hook.path, "matcher"], {
+      regex: linearRegex,
+    });
+  } catch {
+    // A bad matcher is refused where the hook is registered, with its own message.
+    return hook.matcher;
+  }
   return matcher === null
     ? (event: HookEvent) => condition(event)
     : (event: HookEvent) => matcher(event) && condition(event);
