@@ -28,11 +28,15 @@ async function fake(...script: Parameters<typeof startFakeChatServer>[0]) {
 }
 
 /** Load a settings file holding `hook` for PreToolUse and apply it to a fresh engine. */
-async function engineWith(hook: Record<string, unknown>, modelClient?: HookModelClient) {
+async function engineWith(
+  hook: Record<string, unknown>,
+  modelClient?: HookModelClient,
+  event = "PreToolUse",
+) {
   const file = join(dir, "settings.json");
   await writeFile(
     file,
-    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [hook] }] } }),
+    JSON.stringify({ hooks: { [event]: [{ matcher: "Bash", hooks: [hook] }] } }),
   );
   const settings = await loadHookSettings({ cwd: dir, home: join(dir, "home"), files: [file] });
   expect(settings.problems.filter((p) => p.severity === "error")).toEqual([]);
@@ -159,6 +163,24 @@ describe("prompt hooks from a settings file, against a chat-completions server",
     const input = JSON.parse(user.slice("Judge this call: ".length, -" (end)".length));
     expect(input.tool_input).toEqual({ command: hostile });
     expect(input.hook_event_name).toBe("PreToolUse");
+  });
+
+  it("on an event that cannot block, ok: false is a warning and the agent goes on", async () => {
+    const server = await fake({ content: '{"ok": false, "reason": "output leaks a token"}' });
+    const client = openAIModelClient({ baseUrl: server.baseUrl, defaultModel: "j" });
+    const { engine } = await engineWith({ type: "prompt", prompt: "p" }, client, "PostToolUse");
+    const result = await engine.fire(
+      createEvent("PostToolUse", {
+        sessionId: "s",
+        tool: "Bash",
+        args: { command: "env" },
+        result: { success: true, output: "TOKEN=x", duration: 1 },
+      }),
+    );
+    expect(server.requests).toHaveLength(1);
+    expect(result.action).toBe("continue");
+    expect(result.warnings.join("\n")).toContain("cannot be blocked");
+    expect(result.outcomes[0]?.reason).toBe("output leaks a token");
   });
 
   it("without a model client the hook does not run, and says so naming the hook", async () => {
