@@ -1,46 +1,87 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+interface Example {
+  /** The scratch file's name, from the document's name and the example's place in it. */
+  name: string;
+  code: string;
+}
 
 /**
  * A README's examples are code users copy: run every ```ts block of it (or of one part of it)
- * and check that each `console.log(…); // expected` line prints what its comment says.
+ * and check that each `console.log(…); // expected` line prints what its comment says. Pass
+ * several documents (the guides in docs/guide/) to run all their examples, and a tsconfig to
+ * typecheck them as well.
  */
 export function describeReadmeExamples(options: {
-  /** The README, e.g. `new URL("../README.md", import.meta.url)`. */
-  readme: URL;
-  /** The part of the README to run; the whole file by default. */
+  /** The README, e.g. `new URL("../README.md", import.meta.url)`, or several documents. */
+  readme: URL | readonly URL[];
+  /** The part of each document to run; the whole file by default. */
   part?: (text: string) => string;
   /** Where the examples are written before import: inside the package, so imports resolve as for a user. */
   scratch: URL;
-  /** At least this many examples must be found. */
+  /** At least this many examples must be found (in all the documents together). */
   minExamples?: number;
+  /**
+   * Typecheck every example with `tsc` under this tsconfig (the package's own), as one
+   * program: each example is a module of its own.
+   */
+  tsconfig?: URL;
 }): void {
-  const text = readFileSync(fileURLToPath(options.readme), "utf8");
-  const blocks = [...(options.part ?? ((t) => t))(text).matchAll(/```ts\n([\s\S]*?)```/g)].map(
-    (m) => m[1]!,
-  );
+  const documents = options.readme instanceof URL ? [options.readme] : options.readme;
+  const examples: Example[] = documents.flatMap((doc) => {
+    const text = readFileSync(fileURLToPath(doc), "utf8");
+    const stem = basename(fileURLToPath(doc), ".md").toLowerCase();
+    return [...(options.part ?? ((t) => t))(text).matchAll(/```ts\n([\s\S]*?)```/g)].map(
+      (m, i) => ({ name: `${stem}-${i}`, code: m[1]! }),
+    );
+  });
   const dir = fileURLToPath(options.scratch);
 
+  beforeAll(() => {
+    mkdirSync(dir, { recursive: true });
+    for (const { name, code } of examples) writeFileSync(`${dir}${name}.ts`, code);
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   describe("README examples", () => {
     it(`has at least ${options.minExamples ?? 1}`, () => {
-      expect(blocks.length).toBeGreaterThanOrEqual(options.minExamples ?? 1);
+      expect(examples.length).toBeGreaterThanOrEqual(options.minExamples ?? 1);
     });
 
-    it.each(blocks.map((code, i) => [i, code] as const))(
-      "example %i runs and prints what its comments say",
-      async (i, code) => {
-        mkdirSync(dir, { recursive: true });
-        const file = `${dir}example-${i}.ts`;
-        writeFileSync(file, code);
+    if (options.tsconfig) {
+      const tsconfig = fileURLToPath(options.tsconfig);
+      it("typecheck", { timeout: 120_000 }, () => {
+        writeFileSync(
+          `${dir}tsconfig.json`,
+          JSON.stringify({ extends: relative(dir, tsconfig), include: ["./*.ts"] }),
+        );
+        const tsc = createRequire(tsconfig).resolve("typescript/bin/tsc");
+        try {
+          execFileSync(process.execPath, [tsc, "--noEmit", "-p", `${dir}tsconfig.json`], {
+            encoding: "utf8",
+          });
+        } catch (error) {
+          // tsc lists each error with the example's file, line and column.
+          const { stdout } = error as { stdout?: string };
+          expect.fail(`the examples do not typecheck:\n${stdout ?? String(error)}`);
+        }
+      });
+    }
+
+    it.each(examples.map(({ name, code }) => [name, code] as const))(
+      "example %s runs and prints what its comments say",
+      async (name, code) => {
         const lines: string[] = [];
         const spy = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
           lines.push(args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" "));
         });
         try {
-          await import(/* @vite-ignore */ file);
+          await import(/* @vite-ignore */ `${dir}${name}.ts`);
         } finally {
           spy.mockRestore();
         }
