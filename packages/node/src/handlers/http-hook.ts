@@ -338,7 +338,7 @@ function requestError(
 }
 
 /** Read at most `max` bytes of the body; past it, stop reading (the rest is never fetched). */
-async function readCapped(
+export async function readCapped(
   response: Response,
   max: number,
 ): Promise<{ text: string; bytes: number; truncated: boolean }> {

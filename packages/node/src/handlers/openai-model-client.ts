@@ -1,6 +1,7 @@
 import { HookError } from "@a3s-lab/hooks-core";
 import { clipText } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
+import { readCapped } from "./http-hook.js";
 import type { HookModelClient, ModelMessage, ModelReply, ModelRequest } from "./model-client.js";
 
 /** The largest chat-completions response body read, in bytes; past it the request is aborted. */
@@ -91,25 +92,6 @@ function toWire(m: ModelMessage): Record<string, unknown> {
   }
 }
 
-/** The body, up to `max` bytes; past it the response is cancelled and undefined returned. */
-async function readCapped(response: Response, max: number): Promise<string | undefined> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, length).toString("utf8");
-}
-
 /** The provider's own error message, if the body carries one, with the key cut out. */
 function providerMessage(body: string | undefined, apiKey: string | undefined): string {
   if (!body) return "";
@@ -186,9 +168,9 @@ export function openAIModelClient(options: OpenAIModelClientOptions): HookModelC
           { details: { provider: where } },
         );
       }
-      let text: string | undefined;
+      let answer: { text: string; truncated: boolean };
       try {
-        text = await readCapped(response, MAX_MODEL_RESPONSE_BYTES);
+        answer = await readCapped(response, MAX_MODEL_RESPONSE_BYTES);
       } catch (error) {
         if (signal.aborted) throw aborted(signal, error);
         throw new HookError(
@@ -197,6 +179,7 @@ export function openAIModelClient(options: OpenAIModelClientOptions): HookModelC
           { details: { provider: where } },
         );
       }
+      const text = answer.truncated ? undefined : answer.text;
       if (!response.ok) {
         const refused = response.status === 401 || response.status === 403;
         throw new HookError(
