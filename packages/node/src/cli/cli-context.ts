@@ -1,6 +1,9 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
+import { createMcpServerPool } from "../handlers/mcp-server-pool.js";
+import { modelClientFromEnv } from "../handlers/openai-model-client.js";
+import type { ApplyHookSettingsOptions } from "../settings/apply-hook-settings.js";
 import type { HookSettings } from "../settings/hook-settings.js";
 import { loadHookSettings } from "../settings/load-hook-settings.js";
 import { formatProblem } from "../settings/settings-problem.js";
@@ -57,6 +60,26 @@ export async function loadForCli(
     }
     throw error;
   }
+}
+
+/**
+ * What the CLI gives the hook types beyond commands: the model of `A3S_HOOKS_MODEL*` for
+ * `prompt` and `agent` hooks, the configured MCP servers for `mcp_tool` hooks (started only
+ * when a hook calls one; `close` stops them). Commands and http headers read the process's
+ * environment, as they always have.
+ */
+export function cliHookOptions(
+  settings: HookSettings,
+  io: CliIo,
+  where: Where,
+): { options: ApplyHookSettingsOptions; close: () => Promise<void> } {
+  const options: ApplyHookSettingsOptions = { projectDir: where.cwd };
+  const modelClient = modelClientFromEnv(io.env);
+  if (modelClient) options.modelClient = modelClient;
+  if (settings.mcpServers && settings.mcpServers.length > 0) {
+    options.mcpServers = createMcpServerPool(settings.mcpServers, { env: io.env, cwd: where.cwd });
+  }
+  return { options, close: async () => options.mcpServers?.close() };
 }
 
 /** The problems of a load, one line each, errors first. */

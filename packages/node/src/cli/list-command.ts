@@ -1,12 +1,19 @@
 import { HookEngine } from "@a3s-lab/hooks-core";
 import {
+  type ApplyHookSettingsOptions,
   applyHookSettings,
   engineOptionsFromSettings,
   type SkippedHook,
 } from "../settings/apply-hook-settings.js";
 import type { HookSettings, SettingsHook, SettingsScope } from "../settings/hook-settings.js";
 import { displayPath } from "../settings/settings-problem.js";
-import { type CliIo, loadForCli, problemLines, type SettingsArgs } from "./cli-context.js";
+import {
+  type CliIo,
+  cliHookOptions,
+  loadForCli,
+  problemLines,
+  type SettingsArgs,
+} from "./cli-context.js";
 import { describeHook, hookJson, type Where } from "./format.js";
 
 export interface ListArgs extends SettingsArgs {
@@ -14,13 +21,16 @@ export interface ListArgs extends SettingsArgs {
 }
 
 /** The hooks that would run, in execution order, and those that would not (with why). */
-export function effectiveHooks(settings: HookSettings): {
+export function effectiveHooks(
+  settings: HookSettings,
+  options: ApplyHookSettingsOptions = {},
+): {
   hooks: { hook: SettingsHook; timeout: number; failBehavior: string; priority: number }[];
   skipped: readonly SkippedHook[];
 } {
   // Registering spawns nothing; the engine's own ordering and limits decide the answer.
   const engine = new HookEngine(engineOptionsFromSettings(settings));
-  const handle = applyHookSettings(engine, settings);
+  const handle = applyHookSettings(engine, settings, options);
   const byId = new Map(handle.applied.map((a) => [a.id, a.hook]));
   const hooks = engine.list().map((info) => ({
     hook: byId.get(info.id)!,
@@ -30,6 +40,24 @@ export function effectiveHooks(settings: HookSettings): {
   }));
   handle.unregister();
   return { hooks, skipped: handle.skipped };
+}
+
+/**
+ * `effectiveHooks` in the CLI's host: the model of `A3S_HOOKS_MODEL*`, the configured MCP
+ * servers (not started), and `asyncRewake` delivered (`a3s-hooks test` prints what it would
+ * wake the model with).
+ */
+export async function cliEffectiveHooks(
+  settings: HookSettings,
+  io: CliIo,
+  where: Where,
+): Promise<ReturnType<typeof effectiveHooks>> {
+  const { options, close } = cliHookOptions(settings, io, where);
+  try {
+    return effectiveHooks(settings, { ...options, onAsyncRewake: () => {} });
+  } finally {
+    await close();
+  }
 }
 
 const SCOPES: Record<SettingsScope, string> = {
@@ -53,7 +81,7 @@ function skippedLine(s: SkippedHook, where: Where): string {
 /** `a3s-hooks list`: the effective hooks in execution order. */
 export async function listCommand(args: ListArgs, io: CliIo): Promise<number> {
   const { settings, where } = await loadForCli(args, io);
-  const { hooks, skipped } = effectiveHooks(settings);
+  const { hooks, skipped } = await cliEffectiveHooks(settings, io, where);
   if (args.json) {
     io.stdout.write(
       `${JSON.stringify(

@@ -3,11 +3,11 @@ import { resolve } from "node:path";
 import { HookEngine, type HookResult } from "@a3s-lab/hooks-core";
 import { describeValue, matcherSubject } from "@a3s-lab/hooks-core/internal";
 import type { CommandRunReport } from "../command/command-hook.js";
-import { modelClientFromEnv } from "../handlers/openai-model-client.js";
 import { applyHookSettings, engineOptionsFromSettings } from "../settings/apply-hook-settings.js";
 import type { SettingsHook } from "../settings/hook-settings.js";
 import {
   type CliIo,
+  cliHookOptions,
   hasErrors,
   loadForCli,
   problemLines,
@@ -96,14 +96,15 @@ export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): 
   });
   const engine = new HookEngine(engineOptionsFromSettings(settings));
   // prompt and agent hooks ask the model the environment names (A3S_HOOKS_MODEL, …).
-  const modelClient = modelClientFromEnv(io.env);
+  const { options, close } = cliHookOptions(settings, io, where);
+  const rewakes = new Map<SettingsHook, string>();
   const handle = applyHookSettings(engine, settings, {
-    projectDir: where.cwd,
-    ...(modelClient ? { modelClient } : {}),
+    ...options,
     onRun: (report, hook) => {
       reports.set(hook, report);
       if (reports.size >= expected) allIn();
     },
+    onAsyncRewake: ({ hook, reason }) => rewakes.set(hook, reason),
   });
   let result: HookResult;
   try {
@@ -121,15 +122,21 @@ export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): 
       ]);
       clearTimeout(timer);
     }
+    // An asyncRewake hook delivers its block just after its report.
+    await new Promise((r) => setImmediate(r));
   } finally {
     handle.unregister();
+    await close();
   }
 
   const hookOf = new Map(handle.applied.map((a) => [a.id, a.hook]));
   const runs: HookRun[] = result.outcomes.map((outcome) => {
     const hook = hookOf.get(outcome.hookId)!;
     const report = reports.get(hook);
-    return report ? { hook, outcome, report } : { hook, outcome };
+    const run: HookRun = report ? { hook, outcome, report } : { hook, outcome };
+    const rewake = rewakes.get(hook);
+    if (rewake !== undefined) run.rewake = rewake;
+    return run;
   });
   const ran = new Set(runs.filter((r) => r.outcome.status !== "cancelled").map((r) => r.hook));
   const subject = matcherSubject(event);

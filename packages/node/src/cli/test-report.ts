@@ -10,6 +10,8 @@ export interface HookRun {
   hook: SettingsHook;
   outcome: HookOutcome;
   report?: CommandRunReport;
+  /** The block an `asyncRewake` hook delivered after the firing: what would wake the model. */
+  rewake?: string;
 }
 
 /** One hook of the fired event that did not run, and why. */
@@ -33,6 +35,8 @@ function runJson(run: HookRun, where: Where): Record<string, unknown> {
     stdout: report ? excerpt(report.stdout, 20, 2000) : "",
     stderr: report ? excerpt(report.stderr, 20, 2000) : "",
     notes: report?.notes ?? [],
+    statusMessage: report?.statusMessage ?? null,
+    asyncRewake: run.rewake ?? null,
   };
 }
 
@@ -87,7 +91,9 @@ export function humanResult(
       report?.signal ? `killed by ${report.signal}` : "",
       `${Math.round(report?.duration ?? outcome.duration)} ms`,
     ].filter(Boolean);
-    out.push("", `${describeHook(hook, where)}`, `  ${facts.join(", ")}`);
+    out.push("", `${describeHook(hook, where)}`);
+    if (report?.statusMessage) out.push(`  status: ${report.statusMessage}`);
+    out.push(`  ${facts.join(", ")}`);
     if (outcome.error) out.push(`  error: ${outcome.error.message}`);
     else if (outcome.reason) out.push(`  reason: ${outcome.reason}`);
     if (report) {
@@ -97,6 +103,8 @@ export function humanResult(
       if (stderr) out.push("  stderr:", indent(stderr, "    | "));
       for (const note of report.notes) out.push(`  note: ${note}`);
     }
+    if (run.rewake !== undefined)
+      out.push(`  asyncRewake: would wake the model with: ${run.rewake}`);
   }
   if (notRun.length > 0) {
     out.push("", "Did not run:");

@@ -7,6 +7,7 @@ import {
   type SettingsArgs,
 } from "./cli-context.js";
 import { describeHook, hookJson } from "./format.js";
+import { cliEffectiveHooks } from "./list-command.js";
 
 export interface ValidateArgs extends SettingsArgs {
   json?: boolean;
@@ -19,6 +20,11 @@ export interface ValidateArgs extends SettingsArgs {
 export async function validateCommand(args: ValidateArgs, io: CliIo): Promise<number> {
   const { settings, where } = await loadForCli(args, io);
   const failed = hasErrors(settings);
+  // Hooks that load but cannot run in this host, or that a policy stops: shown, not failed,
+  // since another host (with its own model or servers) may run them.
+  const notRunnable = (await cliEffectiveHooks(settings, io, where)).skipped.filter(
+    (s) => s.reason === "unavailable" || s.reason === "policy",
+  );
   if (args.json) {
     io.stdout.write(
       `${JSON.stringify(
@@ -31,6 +37,11 @@ export async function validateCommand(args: ValidateArgs, io: CliIo): Promise<nu
           options: settings.options,
           project: settings.project,
           problems: settings.problems.map((p) => ({ ...p, file: displayPath(p.file, where) })),
+          notRunnable: notRunnable.map((n) => ({
+            ...hookJson(n.hook, where),
+            reason: n.reason,
+            message: n.message,
+          })),
         },
         null,
         2,
@@ -57,6 +68,11 @@ export async function validateCommand(args: ValidateArgs, io: CliIo): Promise<nu
   }
   const problems = problemLines(settings, where);
   if (problems.length > 0) out.push("", "Problems:", ...problems.map((p) => `  ${p}`));
+  if (notRunnable.length > 0) {
+    out.push("", "Cannot run here:");
+    for (const n of notRunnable)
+      out.push(`  ${describeHook(n.hook, where)}`, `    ${n.reason}: ${n.message}`);
+  }
   const errors = settings.problems.filter((p) => p.severity === "error").length;
   out.push(
     "",
