@@ -19,6 +19,13 @@ const failBehaviorSchema = z.enum(["continue", "block"], {
  * SDK's `failBehavior`, `priority` and `name`). A type's own shape adds to these.
  */
 export const hookCommonShape = {
+  if: z
+    .string({ error: "expected a permission rule" })
+    .max(4096, { error: "expected a rule of at most 4096 characters" })
+    .optional()
+    .describe(
+      'Claude Code\'s permission-rule syntax ("Bash(git *)", "Edit(src/**)"): the hook starts only for tool calls the rule describes. Tool events only.',
+    ),
   timeout: secondsSchema
     .optional()
     .describe("Seconds before the hook is cancelled. The default depends on the type."),

@@ -165,7 +165,27 @@ export const settingsFileSchema = z
     disableAllHooks: z
       .boolean({ error: "expected true or false" })
       .optional()
-      .describe("Claude Code: true turns every hook off."),
+      .describe(
+        "Claude Code: true turns every hook off; outside a managed settings file, managed hooks stay on.",
+      ),
+    allowManagedHooksOnly: z
+      .boolean({ error: "expected true or false" })
+      .optional()
+      .describe("Managed settings files only: only hooks from managed files run."),
+    allowedHttpHookUrls: z
+      .array(z.string())
+      .max(1024)
+      .optional()
+      .describe(
+        "URL patterns (* matches any text) http hooks may call; a managed file's list cannot be widened.",
+      ),
+    httpHookAllowedEnvVars: z
+      .array(z.string())
+      .max(1024)
+      .optional()
+      .describe(
+        "Variables http hooks may use in headers; a managed file's list cannot be widened.",
+      ),
     hooks: hooksBlockSchema.optional(),
   })
   .describe("A3S hooks settings (compatible with Claude Code's settings.json).");
