@@ -100,6 +100,22 @@ describe("createAgentHandler", () => {
     expect(client.asked).toHaveLength(MAX_AGENT_TURNS);
   });
 
+  it("a host client's malformed tool call fails the hook (INVALID_OUTPUT) before any tool runs", async () => {
+    const client: HookModelClient = {
+      defaultModel: "m",
+      complete: async () =>
+        ({
+          text: "",
+          toolCalls: [{ id: "1", name: "Read", arguments: { file_path: "x" } }],
+        }) as never,
+    };
+    const handler = createAgentHandler(
+      { type: "agent", prompt: "p" },
+      { modelClient: client, projectDir: project },
+    );
+    await expect(handler(run())).rejects.toMatchObject({ code: "INVALID_OUTPUT" });
+  });
+
   it("stops between turns once the hook's signal fired", async () => {
     const controller = new AbortController();
     const client: HookModelClient = {

@@ -139,6 +139,31 @@ describe("createPromptHandler", () => {
     await expect(typed(run())).rejects.toMatchObject({ code: "UNAVAILABLE" });
   });
 
+  it.each([
+    ["no text", {}],
+    ["text not a string", { text: 5 }],
+    ["tool calls not an array", { text: "", toolCalls: "Read" }],
+    [
+      "a tool call without string arguments",
+      { text: "", toolCalls: [{ id: "1", name: "Read", arguments: {} }] },
+    ],
+    [
+      "too many tool calls",
+      {
+        text: "",
+        toolCalls: Array.from({ length: 17 }, (_, i) => ({
+          id: `${i}`,
+          name: "Read",
+          arguments: "{}",
+        })),
+      },
+    ],
+  ])("a host client's reply with %s is INVALID_OUTPUT", async (_what, reply) => {
+    const client: HookModelClient = { defaultModel: "m", complete: async () => reply as never };
+    const handler = createPromptHandler({ type: "prompt", prompt: "p" }, { modelClient: client });
+    await expect(handler(run())).rejects.toMatchObject({ code: "INVALID_OUTPUT" });
+  });
+
   it("after the hook's signal fired, the signal's reason is the failure", async () => {
     const controller = new AbortController();
     controller.abort(new HookError("TIMEOUT", "no answer within 30 s"));

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { secondsSchema } from "../command/command-definition.js";
 import type { SettingsHandler } from "./handler.js";
 import { ANSWER_INSTRUCTIONS, interpretModelAnswer, renderPrompt } from "./model-answer.js";
-import type { HookModelClient, ModelReply, ModelRequest } from "./model-client.js";
+import type { HookModelClient, ModelReply, ModelRequest, ModelToolCall } from "./model-client.js";
+import { MAX_TOOL_CALLS_PER_REPLY } from "./openai-model-client.js";
 
 /** Claude Code's default for a `prompt` hook that sets no `timeout`: 30 seconds. */
 export const PROMPT_DEFAULT_TIMEOUT_SECONDS = 30;
@@ -159,24 +160,45 @@ export function createPromptHandler(
   };
 }
 
-/** A client call whose failures are `HookError`s; a client's own errors are `HANDLER_FAILED`. */
+/**
+ * A client call whose failures are `HookError`s (a client's own errors are `HANDLER_FAILED`)
+ * and whose reply has the promised shape: a host's client is code we did not write.
+ */
 export async function callModel(
   client: HookModelClient,
   request: ModelRequest,
 ): Promise<ModelReply> {
+  let reply: ModelReply;
   try {
-    return await client.complete(request);
+    reply = await client.complete(request);
   } catch (error) {
     if (request.signal.aborted && HookError.is(request.signal.reason)) throw request.signal.reason;
     if (HookError.is(error)) throw error;
     throw new HookError(
       "HANDLER_FAILED",
       `the model call failed: ${(error as Error)?.message ?? String(error)}`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
+  const calls: unknown = reply?.toolCalls;
+  const wellFormed =
+    typeof reply?.text === "string" &&
+    (calls === undefined ||
+      (Array.isArray(calls) &&
+        calls.length <= MAX_TOOL_CALLS_PER_REPLY &&
+        calls.every(
+          (c: Partial<ModelToolCall> | null) =>
+            typeof c?.id === "string" &&
+            typeof c.name === "string" &&
+            typeof c.arguments === "string",
+        )));
+  if (!wellFormed) {
+    throw new HookError(
+      "INVALID_OUTPUT",
+      `the model client's reply is not { text, toolCalls? } (at most ${MAX_TOOL_CALLS_PER_REPLY} calls of { id, name, arguments } strings)`,
+    );
+  }
+  return reply;
 }
 
 export { createAgentHandler } from "./agent-hook.js";
