@@ -99,8 +99,24 @@ export type {
 } from "./settings/watch-hook-settings.js";
 export { watchHookSettings } from "./settings/watch-hook-settings.js";
 
+// ── For hosts: the hook types of settings files (command, http, prompt, agent, mcp_tool) ──
+
+export type { HandlerRunContext, SettingsHandler } from "./handlers/handler.js";
+export type { HookCommonFields } from "./handlers/hook-common.js";
+export type { HttpHandlerDeps, HttpHookDefinition, HttpHookPolicy } from "./handlers/http-hook.js";
+export { createHttpHandler, HTTP_DEFAULT_TIMEOUT_SECONDS } from "./handlers/http-hook.js";
+export type { SettingsHookDefinition, SettingsHookType } from "./handlers/settings-handler.js";
+export type { AsyncRewake, SettingsHookOptions } from "./settings/settings-hook-registration.js";
+
 // ── For hosts: the model behind prompt and agent hooks ───────────────────────────────
 
+export type { McpServerPoolOptions } from "./handlers/mcp-server-pool.js";
+export { createMcpServerPool } from "./handlers/mcp-server-pool.js";
+export type {
+  McpServerPool,
+  McpToolCallResult,
+  McpToolHookDefinition,
+} from "./handlers/mcp-tool-hook.js";
 export type {
   HookModelClient,
   ModelMessage,
@@ -117,14 +133,6 @@ export type {
   HookAgentRunner,
   PromptHookDefinition,
 } from "./handlers/prompt-hook.js";
-
-export type { McpServerPoolOptions } from "./handlers/mcp-server-pool.js";
-export { createMcpServerPool } from "./handlers/mcp-server-pool.js";
-export type {
-  McpServerPool,
-  McpToolCallResult,
-  McpToolHookDefinition,
-} from "./handlers/mcp-tool-hook.js";
 export type {
   LoadedMcpServer,
   McpHttpServerConfig,

@@ -27,6 +27,7 @@ import {
 } from "./mcp-servers.js";
 import { type ParsedHooksBlock, parseHooksBlock } from "./parse-hooks-block.js";
 import { readRegularFile } from "./read-regular-file.js";
+import { httpPolicyProblems } from "./settings-hook-registration.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import { SETTINGS_OPTION_KEYS } from "./settings-schema.js";
 import { hashDefinitions, readTrustStore } from "./trust-store.js";
@@ -268,6 +269,7 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
   ]);
   settings.problems.push(...(await mcpToolHookProblems(settings)));
   applyPolicy(settings, loaded, managed.problems);
+  settings.problems.push(...httpPolicyProblems(settings));
   return settings;
 }
 

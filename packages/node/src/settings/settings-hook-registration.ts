@@ -16,7 +16,7 @@ import {
 } from "../command/command-hook.js";
 import { toHookInput } from "../command/hook-input.js";
 import { definedFailBehavior } from "../handlers/hook-common.js";
-import type { HttpHookPolicy } from "../handlers/http-hook.js";
+import { checkHttpHook, type HttpHookPolicy } from "../handlers/http-hook.js";
 import type { McpServerPool } from "../handlers/mcp-tool-hook.js";
 import type { HookModelClient } from "../handlers/model-client.js";
 import type { HookAgentRunner } from "../handlers/prompt-hook.js";
@@ -27,7 +27,8 @@ import {
   type SettingsHookDefinition,
 } from "../handlers/settings-handler.js";
 import { linearRegex } from "../linear-regex.js";
-import type { SettingsHook } from "./hook-settings.js";
+import type { HookSettings, SettingsHook } from "./hook-settings.js";
+import type { SettingsProblem } from "./settings-problem.js";
 
 /** A block from an `asyncRewake` hook, delivered once the hook ended: wake the model with `reason`. */
 export interface AsyncRewake {
@@ -211,4 +212,30 @@ function emptyReport(
   if (hook.definition.statusMessage !== undefined)
     report.statusMessage = hook.definition.statusMessage;
   return report;
+}
+
+/**
+ * What the http policy (`allowedHttpHookUrls`, `httpHookAllowedEnvVars`) does to the loaded http
+ * hooks, as warnings naming the hook's field: a URL it does not allow (the hook will not run),
+ * a header variable it does not allow (sent as an empty string). What a hook's own fields
+ * cause was reported when its file was read.
+ */
+export function httpPolicyProblems(settings: HookSettings): SettingsProblem[] {
+  const policy = settings.httpHookPolicy;
+  if (!policy) return [];
+  const out: SettingsProblem[] = [];
+  for (const hook of settings.hooks) {
+    if (hook.definition.type !== "http") continue;
+    const own = new Set(checkHttpHook(hook.definition).map((p) => `${p.field}\n${p.message}`));
+    for (const p of checkHttpHook(hook.definition, policy)) {
+      if (own.has(`${p.field}\n${p.message}`)) continue;
+      out.push({
+        file: hook.source,
+        path: `${hook.path}.${p.field}`,
+        message: p.field === "url" ? `${p.message}; this hook does not run` : p.message,
+        severity: "warning",
+      });
+    }
+  }
+  return out;
 }

@@ -35,7 +35,7 @@ afterEach(async () => {
 async function settingsWith(...hooks: unknown[]): Promise<HookSettings> {
   const file = join(root, "settings.json");
   writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks }] } }));
-  return loadHookSettings({ cwd, home, files: [file], defaults: false });
+  return loadHookSettings({ cwd, home, files: [file], defaults: false, managedSettings: [] });
 }
 
 const problems = (s: HookSettings) =>
@@ -213,6 +213,49 @@ describe("settings-file hook types", () => {
     const settings = await settingsWith({ type: "webhook", url: "http://127.0.0.1/" });
     expect(problems(settings)).toEqual([
       'error hooks.PreToolUse[0].hooks[0].type: expected one of "command", "http", "prompt", "agent", "mcp_tool", got "webhook" (this hook does not load)',
+    ]);
+  });
+});
+
+describe("the http policy at load", () => {
+  it("warns about a URL it does not allow and a header variable it does not allow, naming the field", async () => {
+    const file = join(root, "settings.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        allowedHttpHookUrls: ["http://127.0.0.1:*/allowed"],
+        httpHookAllowedEnvVars: ["TEAM"],
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                { type: "http", url: "http://127.0.0.1:9/other" },
+                {
+                  type: "http",
+                  url: "http://127.0.0.1:9/allowed",
+                  headers: { Authorization: "Bearer $TOKEN", "X-Team": "$TEAM" },
+                  allowedEnvVars: ["TOKEN", "TEAM"],
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    const settings = await loadHookSettings({
+      cwd,
+      home,
+      files: [file],
+      defaults: false,
+      managedSettings: [],
+    });
+    expect(problems(settings)).toEqual([
+      'warning hooks.PreToolUse[0].hooks[0].url: not allowed by allowedHttpHookUrls ("http://127.0.0.1:*/allowed"); this hook does not run',
+      "warning hooks.PreToolUse[0].hooks[1].headers.Authorization: uses $TOKEN, which httpHookAllowedEnvVars does not list: it is sent as an empty string",
+    ]);
+    const handle = applyHookSettings(new HookEngine(), settings);
+    expect(handle.skipped.map((s) => [s.hook.path, s.reason])).toEqual([
+      ["hooks.PreToolUse[0].hooks[0]", "policy"],
     ]);
   });
 });
