@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { assertWellFormedXml } from "../../test-support/well-formed-xml.ts";
 import { chartRows, renderChart } from "./chart.js";
 import { goals, makeRow, type Side } from "./row.js";
 
@@ -56,36 +57,12 @@ const rows = [
   }),
 ];
 
-/**
- * Enough of an XML parser to refuse what a browser would: unbalanced or crossed tags, an
- * unquoted attribute, a bare `&` or `<` in text.
- */
-function assertWellFormed(xml: string): void {
-  const stack: string[] = [];
-  const token = /<(\/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|([^<]+)/gy;
-  let m: RegExpExecArray | null;
-  let end = 0;
-  while ((m = token.exec(xml)) !== null) {
-    end = token.lastIndex;
-    const [, closing, name, , selfClosing, text] = m;
-    if (text !== undefined) {
-      expect(text.replace(/&(amp|lt|gt|quot|apos|#\d+);/g, "")).not.toMatch(/[&<>]/);
-    } else if (closing) {
-      expect(stack.pop(), `closing </${name}>`).toBe(name);
-    } else if (!selfClosing) {
-      stack.push(name!);
-    }
-  }
-  expect(end, `unparsable at ${JSON.stringify(xml.slice(end, end + 40))}`).toBe(xml.length);
-  expect(stack).toEqual([]);
-}
-
 describe("renderChart", () => {
   const svg = renderChart(rows);
 
   it("is well-formed SVG, whatever the row labels contain", () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
-    assertWellFormed(svg);
+    assertWellFormedXml(svg);
     expect(svg).toContain("fire() &amp; &lt;friends&gt;");
     expect(svg).toContain("matcher: alternatives (Bash|Write)");
   });
@@ -139,7 +116,7 @@ describe("renderChart", () => {
 
   it("still draws an axis with no rows", () => {
     const empty = renderChart([]);
-    assertWellFormed(empty);
+    assertWellFormedXml(empty);
     expect(empty).toContain(">1×<");
     expect(empty).not.toContain('class="bar"');
   });

@@ -15,6 +15,7 @@ import { A3sClient } from "@a3s-lab/box";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../../test-support/chromium.ts";
+import { keepScreenshot } from "../../../test-support/screenshots.ts";
 import { readJsonl, startCli } from "./cli-process.js";
 
 const TOKEN = "ui-test-token";
@@ -120,7 +121,11 @@ describe("serve --ui in Chromium", () => {
     await page.locator("#permission[open]").waitFor();
     expect(await page.textContent("#permission-tool")).toBe("Bash");
     expect(await page.textContent("#permission-args")).toContain(`echo no > ${proof}`);
-    await page.screenshot({ path: `${ARTIFACTS}ui-permission-dialog.png` });
+    // The README's picture of this page: rewritten by `pnpm screenshots`, size-checked otherwise.
+    await keepScreenshot(
+      "serve-ui-approval.png",
+      await page.screenshot({ path: `${ARTIFACTS}ui-permission-dialog.png` }),
+    );
     await answer(page, "deny");
     expect(await denied).toMatchObject({
       success: false,
