@@ -13,6 +13,8 @@ export const MAX_TOOL_RESULT_CHARS = 32_768;
 export const MAX_READ_FILE_BYTES = 1_048_576;
 /** The most directory entries one Glob or Grep visits before it stops and says so. */
 export const MAX_WALK_ENTRIES = 10_000;
+/** The most characters one Grep reads, all files together; past it, it stops and says so. */
+export const MAX_GREP_CHARS = 33_554_432;
 /** The most paths a Glob, or matching lines a Grep, lists. */
 export const MAX_LISTED = 200;
 /** Lines Read returns when the model asks for no `limit`. */
@@ -205,7 +207,13 @@ async function grepTool(
   const start = await inside(root, args.path, "path", true);
   const budget = { entries: MAX_WALK_ENTRIES };
   const found: string[] = [];
+  let read = 0;
+  let stopped: string | undefined;
   for await (const file of walk(start, signal, budget)) {
+    if (read > MAX_GREP_CHARS) {
+      stopped = `(stopped after reading ${MAX_GREP_CHARS} characters)`;
+      break;
+    }
     const rel = posix(root, file);
     if (!only(rel)) continue;
     let text: string | { problem: string };
@@ -215,20 +223,25 @@ async function grepTool(
       continue;
     }
     if (typeof text !== "string" || text.includes("\0")) continue;
+    read += text.length;
     const lines = text.split("\n");
     for (let i = 0; i < lines.length && found.length < MAX_LISTED; i++) {
       if (re.test(lines[i]!)) found.push(`${rel}:${i + 1}: ${clipText(lines[i]!, 300)}`);
     }
     if (found.length >= MAX_LISTED) break;
   }
-  return listing(found, budget, "no lines match");
+  return listing(found, budget, "no lines match", stopped);
 }
 
-function listing(found: string[], budget: { entries: number }, none: string): string {
-  const notes: string[] = [];
+function listing(
+  found: string[],
+  budget: { entries: number },
+  none: string,
+  ...notes: (string | undefined)[]
+): string {
   if (found.length >= MAX_LISTED) notes.push(`(stopped at ${MAX_LISTED} results)`);
   if (budget.entries <= 0) notes.push(`(stopped after ${MAX_WALK_ENTRIES} directory entries)`);
-  return [...(found.length ? found : [none]), ...notes].join("\n");
+  return [...(found.length ? found : [none]), ...notes.filter((n) => n !== undefined)].join("\n");
 }
 
 /**
