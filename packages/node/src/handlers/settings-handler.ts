@@ -1,4 +1,4 @@
-import type { CommandHookDefinition } from "../command/command-definition.js";
+import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
 import type { SettingsHandler } from "./handler.js";
 import type { HookCommonFields } from "./hook-common.js";
 import {
@@ -91,11 +91,8 @@ export function describeDefinition(definition: SettingsHookDefinition): string {
       return `${definition.type}: ${oneLine(definition.prompt)}`;
     case "mcp_tool":
       return `mcp_tool ${definition.server}/${definition.tool}`;
-    default: {
-      const d = definition as CommandHookDefinition;
-      if (d.command !== undefined) return d.command;
-      return d.args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
-    }
+    default:
+      return describeCommand(definition as CommandHookDefinition);
   }
 }
 
