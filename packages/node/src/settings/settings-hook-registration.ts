@@ -110,10 +110,16 @@ export function settingsHookRegistration(
   } else {
     const typed = d as Exclude<SettingsHookDefinition, CommandHookDefinition>;
     const projectDir = resolve(commandOptions.projectDir ?? process.cwd());
+    const timeoutMs =
+      d.timeout !== undefined
+        ? Math.round(d.timeout * 1000)
+        : (ctx.defaultTimeoutMs ?? DEFAULT_TIMEOUT_SECONDS[typed.type] * 1000);
     const handler = createSettingsHandler(typed, {
       projectDir,
       http: {
         policy: ctx.httpPolicy,
+        // The engine times the hook out first (and says so); this only ends a request it missed.
+        timeoutMs: timeoutMs + 500,
         ...(commandOptions.env !== undefined ? { env: commandOptions.env } : {}),
         ...(commandOptions.maxOutputBytes !== undefined
           ? { maxResponseBytes: commandOptions.maxOutputBytes }
@@ -124,10 +130,6 @@ export function settingsHookRegistration(
       mcpServers,
       name: hook.name,
     });
-    const timeoutMs =
-      d.timeout !== undefined
-        ? Math.round(d.timeout * 1000)
-        : (ctx.defaultTimeoutMs ?? DEFAULT_TIMEOUT_SECONDS[typed.type] * 1000);
     const cwd = resolve(projectDir, commandOptions.cwd ?? projectDir);
     const shown = describeDefinition(typed);
     const run: HookHandler = async (event, hctx) => {
