@@ -150,7 +150,11 @@ function entriesOf(value: unknown, path: PathKey[], sink: Sink): Entry[] {
       problem("warning", path, "expected an array of { matcher, hooks } groups; read as one group");
       return groupEntries(value, path, sink);
     }
-    if ("command" in value || "args" in value) {
+    // A hook's own fields, not hook names: `{ "type": "http", "url": … }` must not become two
+    // commands named "type" and "url".
+    const typed =
+      typeof value.type === "string" && SETTINGS_HOOK_TYPES.includes(value.type as never);
+    if ("command" in value || "args" in value || typed) {
       problem("warning", path, "expected named hooks or an array; read as one hook");
       return [{ raw: value, path, inGroup: false }];
     }

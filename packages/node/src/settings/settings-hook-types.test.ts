@@ -209,6 +209,27 @@ describe("settings-file hook types", () => {
     expect((await engine.fire(bash("ls"))).action).toBe("continue");
   });
 
+  it("one typed hook object under an event key is read as one hook, not as named commands", async () => {
+    const file = join(root, "one.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ hooks: { PreToolUse: { type: "http", url: "http://127.0.0.1:9/" } } }),
+    );
+    const settings = await loadHookSettings({
+      cwd,
+      home,
+      files: [file],
+      defaults: false,
+      managedSettings: [],
+    });
+    expect(settings.hooks.map((h) => [h.type, h.name])).toEqual([
+      ["http", "POST http://127.0.0.1:9/"],
+    ]);
+    expect(problems(settings)).toEqual([
+      "warning hooks.PreToolUse: expected named hooks or an array; read as one hook",
+    ]);
+  });
+
   it("an unknown type is an error naming the types there are", async () => {
     const settings = await settingsWith({ type: "webhook", url: "http://127.0.0.1/" });
     expect(problems(settings)).toEqual([
