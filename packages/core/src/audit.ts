@@ -118,6 +118,7 @@ type AuditListener = (record: AuditEvent) => void;
  * `@a3s-lab/hooks-node` and the audit trail take either.
  */
 export interface AuditSource {
+  /** Call `listener` with every audit record from now on; returns the way to stop. */
   onAudit(listener: AuditListener, options?: SubscribeOptions): Unsubscribe;
 }
 

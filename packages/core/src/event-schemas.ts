@@ -89,19 +89,26 @@ const decision = {
 
 /** Every event, keyed by its canonical (PascalCase) name. */
 export const eventSchemas = {
+  /** A session starts or resumes; a hook may block it or add to `metadata`. */
   SessionStart: event("SessionStart", {
     /** `startup`, `resume`, `clear`, `compact`, … */
     source: z.string(),
     workingDirectory: z.optional(z.string()),
     model: z.optional(modelConfigSchema),
   }),
+  /** A session ended; hooks observe it. */
   SessionEnd: event("SessionEnd", {
     /** `exit`, `clear`, `logout`, `error`, … */
     reason: z.string(),
   }),
+  /** The user sent a prompt, before the model sees it; a hook may block it or rewrite `prompt`. */
   UserPromptSubmit: event("UserPromptSubmit", {
     prompt: z.string(),
   }),
+  /**
+   * A model call is about to start; a hook may block it or rewrite `prompt`, `systemPrompt`,
+   * `messages` or `tools`.
+   */
   GenerateStart: event("GenerateStart", {
     prompt: z.string(),
     systemPrompt: z.optional(z.string()),
@@ -110,6 +117,7 @@ export const eventSchemas = {
     tools: z.array(z.string()),
     messages: z.optional(z.array(messageSchema)),
   }),
+  /** A model call answered; a hook may rewrite `response.text`. */
   GenerateEnd: event("GenerateEnd", {
     prompt: z.string(),
     model: modelConfigSchema,
@@ -120,27 +128,40 @@ export const eventSchemas = {
       duration: z.number().check(z.nonnegative()),
     }),
   }),
+  /** A tool is about to run; a hook may block it or rewrite `args`. */
   PreToolUse: event("PreToolUse", {
     ...tool,
     context: z.optional(toolContextSchema),
   }),
+  /** A tool ran; a hook may rewrite `result.output`. */
   PostToolUse: event("PostToolUse", {
     ...tool,
     result: toolResultSchema,
   }),
+  /** A tool failed or threw; hooks observe it. `ToolError` is accepted as its name too. */
   PostToolUseFailure: event("PostToolUseFailure", {
     ...tool,
     error: z.string(),
     exitCode: z.optional(z.number()),
     duration: z.optional(z.number().check(z.nonnegative())),
   }),
+  /** A tool needs permission; a hook may allow it, ask, deny it (a block) or rewrite `args`. */
   PermissionRequest: event("PermissionRequest", {
     ...tool,
     /** Why the host asks (e.g. "Bash runs commands"). */
     reason: z.optional(z.string()),
   }),
+  /**
+   * Permission for a tool was granted (`decidedBy`: a hook, the user or the default); hooks observe
+   * it.
+   */
   PermissionGranted: event("PermissionGranted", decision),
+  /**
+   * Permission for a tool was denied (`decidedBy`: a hook, the user or the default); hooks observe
+   * it.
+   */
   PermissionDenied: event("PermissionDenied", decision),
+  /** The context is about to be compacted (`manual` or `auto`); a hook may block it. */
   PreCompact: event("PreCompact", {
     /** `manual` or `auto`. */
     trigger: z.string(),
@@ -148,6 +169,7 @@ export const eventSchemas = {
     messageCount: z.optional(z.number()),
     tokenCount: z.optional(z.number()),
   }),
+  /** The context was compacted; hooks observe it. */
   PostCompact: event("PostCompact", {
     trigger: z.string(),
     messagesBefore: z.number(),
@@ -156,6 +178,7 @@ export const eventSchemas = {
     tokensAfter: z.number(),
     summary: z.optional(z.string()),
   }),
+  /** The context passed a share of its token budget; hooks observe it. */
   ContextWarning: event("ContextWarning", {
     /** What crossed the line, e.g. `threshold`. */
     trigger: z.string(),
@@ -164,18 +187,23 @@ export const eventSchemas = {
     /** The fraction of the budget in use that fired the warning, 0 to 1. */
     threshold: z.number(),
   }),
+  /**
+   * The agent is about to stop; a block means "do not stop yet", its reason the next instruction.
+   */
   Stop: event("Stop", {
     /** True when this stop follows a continuation a Stop hook asked for. */
     stopHookActive: z.boolean(),
     reason: z.optional(z.string()),
     responseText: z.optional(z.string()),
   }),
+  /** A subagent is about to start; a hook may block it or rewrite `description`. */
   SubagentStart: event("SubagentStart", {
     subagentId: z.string(),
     subagentType: z.string(),
     description: z.string(),
     prompt: z.optional(z.string()),
   }),
+  /** A subagent finished; hooks observe it. */
   SubagentStop: event("SubagentStop", {
     subagentId: z.string(),
     subagentType: z.string(),
@@ -183,6 +211,7 @@ export const eventSchemas = {
     error: z.optional(z.string()),
     output: z.optional(z.string()),
   }),
+  /** The agent tells the user something (a permission prompt, an error, idle); hooks observe it. */
   Notification: event("Notification", {
     message: z.string(),
     /** `status`, `error`, `permission_prompt`, `idle`, … */
@@ -190,11 +219,13 @@ export const eventSchemas = {
     level: z.optional(z.enum(["info", "warning", "error"])),
     title: z.optional(z.string()),
   }),
+  /** A skill is about to load; a hook may block it. */
   SkillLoad: event("SkillLoad", {
     skillName: z.string().check(z.minLength(1)),
     path: z.optional(z.string()),
     description: z.optional(z.string()),
   }),
+  /** A skill was unloaded; hooks observe it. */
   SkillUnload: event("SkillUnload", {
     skillName: z.string().check(z.minLength(1)),
     path: z.optional(z.string()),

@@ -23,6 +23,7 @@ export interface EventSpec<
   N extends string = HookEventName,
   S extends z.core.$ZodType = z.core.$ZodType,
 > {
+  /** The event's canonical name (`PreToolUse`). */
   readonly name: N;
   /** The full schema: `eventType`, the base fields every event has, then the event's own. */
   readonly schema: S;

@@ -8,6 +8,7 @@ import { renamedOption } from "./validation.js";
 
 /** Something that validates a tool's input, such as a zod schema. */
 export interface InputSchema {
+  /** Check a value without throwing (a zod schema's `safeParse` fits). */
   safeParse(value: unknown): { success: true } | { success: false; error: unknown };
 }
 
@@ -41,17 +42,27 @@ export interface FireOptions {
 
 /** A registered hook as `list()` shows it. */
 export interface HookInfo {
+  /** The hook's id, unique in the engine. */
   id: string;
+  /** The name it was registered with, if any. */
   name?: string;
+  /** The event it hooks. */
   event: HookEventName;
+  /** Lower runs earlier. */
   priority: number;
+  /** Milliseconds it may take before it is aborted. */
   timeout: number;
+  /** What it contributes when it fails or times out. */
   failBehavior: FailBehavior;
+  /** True for a fire-and-forget hook. */
   async: boolean;
+  /** True when it unregisters after its first matching firing. */
   once: boolean;
+  /** Where it came from (`settings:/path`, `remote:client-id`, …), if it was told. */
   source?: string;
   /** A readable form of the matcher: `Bash|Write`, `{"tool":"Write","pathPattern":"*.env"}`, `<function>`, `*`. */
   matcher: string;
+  /** Counts since it was registered: runs, blocks it answered, failures and timeouts. */
   stats: { runs: number; blocks: number; failures: number; timeouts: number };
 }
 

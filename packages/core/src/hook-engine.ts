@@ -97,13 +97,16 @@ export class HookEngine {
   get enabled(): boolean {
     return this.#enabled;
   }
+  /** Turn every hook off (`false`) or back on; registrations are kept either way. */
   set enabled(value: boolean) {
     this.#enabled = value;
   }
 
+  /** Which audit records the engine emits: `off`, `info` (the default) or `verbose`. */
   get auditLevel(): AuditLevel {
     return this.#audit.level;
   }
+  /** Change the audit level; listeners stay subscribed. */
   set auditLevel(level: AuditLevel) {
     this.#audit.level = level;
   }

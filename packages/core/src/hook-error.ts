@@ -71,9 +71,16 @@ export interface HookErrorOptions {
  * ```
  */
 export class HookError extends Error {
+  /** Always `"HookError"` (subclasses name themselves), so logs and `toJSON()` say what it is. */
   override name = "HookError";
+  /** What went wrong, as a stable string to branch on (`TIMEOUT`, `INVALID_CONFIG`, …). */
   readonly code: HookErrorCode;
+  /**
+   * Where in the input the fault is, field by field (`["hooks", "PreToolUse", 0, "command"]`);
+   * empty when the error is not about one field.
+   */
   readonly path: readonly (string | number)[];
+  /** Extra facts for programs (a limit, the value seen); never needed to read the message. */
   readonly details: Readonly<Record<string, unknown>>;
 
   constructor(code: HookErrorCode, message: string, options: HookErrorOptions = {}) {

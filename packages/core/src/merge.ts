@@ -40,13 +40,19 @@ export interface OutcomeInput {
 
 /** One hook's contribution, as reported in the result. */
 export interface HookOutcome {
+  /** The hook's id. */
   hookId: string;
+  /** The hook's name, if it has one. */
   name?: string;
+  /** How the run ended: `ok`, `failed`, `timeout`, `async` (not awaited) or `cancelled`. */
   status: OutcomeStatus;
   /** The action this hook contributed (a failure contributes its fail behaviour). */
   action: HookAction;
+  /** Milliseconds the hook took (0 for one that never ran). */
   duration: number;
+  /** The reason it gave for a block or retry, or why its failure blocked. */
   reason?: string;
+  /** Why it failed or timed out: the error's code and message. */
   error?: { code: string; message: string };
   /** Dotted paths this hook's patch changed. */
   modifiedPaths?: string[];
@@ -56,7 +62,9 @@ export interface HookOutcome {
 
 /** Two hooks wrote the same field; the later one won. */
 export interface PatchConflict {
+  /** The dotted path both wrote (`args.command`). */
   path: string;
+  /** The two hooks, in execution order: the later one's value is the one kept. */
   hookIds: [earlier: string, later: string];
 }
 
@@ -80,6 +88,7 @@ export interface HookResult<E extends HookEvent = HookEvent> {
   systemMessages: readonly string[];
   /** Every hook's additional context, joined by newlines. */
   additionalContext?: string;
+  /** True when any hook asked to hide its output from the transcript (`suppressOutput`). */
   suppressOutput: boolean;
   /** Per-hook outcomes, in execution order. */
   outcomes: readonly HookOutcome[];

@@ -13,12 +13,15 @@ export type PermissionDecider = "hook" | "user" | "default";
 
 /** A permission question that no hook settled, put to the host's answer. */
 export interface PermissionQuestion {
+  /** The session the call belongs to. */
   sessionId: string;
+  /** The tool that wants to run. */
   tool: string;
   /** The arguments as PermissionRequest hooks left them: what runs if the answer is `allow`. */
   args: ToolArgs;
   /** The PermissionRequest event's reason (what the call wants to do). */
   reason: string;
+  /** The model's id for the call, when it has one. */
   toolUseId?: string;
 }
 
@@ -48,11 +51,15 @@ export interface PermissionStepOptions {
 
 /** One tool call that may need permission, as it stands after PreToolUse. */
 export interface PermissionCall {
+  /** The session the call belongs to. */
   sessionId: string;
+  /** The tool that wants to run. */
   tool: string;
   /** The arguments after PreToolUse hooks. */
   args: ToolArgs;
+  /** The model's id for the call, passed to the permission events. */
   toolUseId?: string | undefined;
+  /** Anything else for the hooks, copied into the permission events. */
   metadata?: Record<string, unknown> | undefined;
   /** The PreToolUse result: its `allow` settles the question, its `ask` forces one. */
   pre?: Pick<HookResult<PreToolUseEvent>, "permission"> | undefined;
@@ -76,10 +83,13 @@ export interface PermissionOutcome {
 
 /** A call whose permission was denied: by a hook, the answerer, or the default answer. */
 export class PermissionDeniedError extends HookError {
+  /** Always `"PermissionDeniedError"`. */
   override name = "PermissionDeniedError";
+  /** The tool that was denied. */
   readonly tool: string;
   /** Why, as PermissionDenied reported it: what the host shows the model. */
   readonly reason: string;
+  /** Who denied it: a `hook`, the `user` (the host's answer), or the `default` answer. */
   readonly decidedBy: PermissionDecider;
   constructor(tool: string, reason: string, decidedBy: PermissionDecider) {
     super("BLOCKED", `permission denied for ${tool}: ${reason}`, {

@@ -20,8 +20,11 @@ export type CanonicalEventName<N extends HookEventNameInput> = N extends "ToolEr
 export interface HookContext {
   /** Aborted when the hook times out or the firing is cancelled. Pass it to fetch, spawn, … */
   readonly signal: AbortSignal;
+  /** The id of the hook being run (the one `register` returned). */
   readonly hookId: string;
+  /** The session the event belongs to. */
   readonly sessionId: string;
+  /** The firing this call answers; unique per firing, shared by every hook it runs. */
   readonly eventId: string;
   /**
    * Call `listener` once, with the signal's reason, when the hook is aborted (it timed out or
@@ -86,18 +89,30 @@ export interface HookOptions {
 /** One hook for one event. */
 export interface HookRegistration<N extends HookEventNameInput = HookEventName>
   extends HookOptions {
+  /** The event to hook (`"PreToolUse"`, …); the alias `ToolError` means `PostToolUseFailure`. */
   event: N;
+  /** Called with the event (typed by `event`) for every firing the matcher accepts. */
   handler: HookHandler<CanonicalEventName<N>>;
+  /**
+   * Which firings to run for: a string (name, `a|b`, `mcp__*`, a regular expression), a tool
+   * matcher or a predicate; every firing when left out.
+   */
   matcher?: Matcher<CanonicalEventName<N>>;
 }
 
 /** A multi-event hook object: one handler for several events. */
 export interface MultiEventHook<N extends HookEventNameInput = HookEventName>
   extends Omit<HookOptions, "name"> {
+  /** A human name for listings and messages; the per-event ids start with it. */
   name: string;
+  /** The events to hook, each registered as a hook of its own. */
   events: readonly N[];
   /** A string or tool matcher, applied to each event that has a matcher target. */
   matcher?: string | ToolMatcher;
+  /**
+   * Called for every matching firing of any of `events`; check `event.eventType` to tell them
+   * apart.
+   */
   execute: HookHandler<CanonicalEventName<N>>;
 }
 

@@ -3,7 +3,9 @@
  * at call time, so `vi.useFakeTimers()` works too.
  */
 export interface Timers {
+  /** Call `callback` once after `ms` milliseconds; returns a handle for `clearTimeout`. */
   setTimeout(callback: () => void, ms: number): unknown;
+  /** Cancel a timer `setTimeout` started; a handle that already fired is ignored. */
   clearTimeout(handle: unknown): void;
   /** A monotonic clock in milliseconds, for durations. */
   now(): number;

@@ -7,7 +7,9 @@ import { defaultTimers, sleep, type Timers } from "./timers.js";
 
 /** What a tool returns to the guard. A thrown error, or `success: false`, is a failure. */
 export interface ToolOutput {
+  /** What the tool printed or returned, as text: what PostToolUse hooks see and may rewrite. */
   output: string;
+  /** The process exit code, for tools that run one. */
   exitCode?: number;
   /** Default true. */
   success?: boolean;
@@ -15,11 +17,17 @@ export interface ToolOutput {
 
 /** One tool call for `runTool`: the session, the tool, its arguments. */
 export interface ToolInvocation {
+  /** The session the call belongs to. */
   sessionId: string;
+  /** The tool's name, as matchers test it (`Bash`, `mcp__github__create_issue`). */
   tool: string;
+  /** The arguments the model asked for; PreToolUse hooks may rewrite them. */
   args: ToolArgs;
+  /** The model's id for this call, passed to every event of it. */
   toolUseId?: string;
+  /** Where the tool runs (working directory, token usage, recent tools), for hooks to read. */
   context?: ToolContext;
+  /** Anything else for the hooks, copied into every event of the call. */
   metadata?: Record<string, unknown>;
 }
 
@@ -29,6 +37,7 @@ export interface RunToolOptions {
   maxRetries?: number;
   /** Timers for the retry delay; inject fakes in tests. */
   timers?: Timers;
+  /** Aborts the hook firings, the retry wait and (passed on to it) the tool. */
   signal?: AbortSignal;
   /**
    * Runs after PreToolUse allowed the call and before the tool: the place for the host's
@@ -46,12 +55,17 @@ export interface RunToolOptions {
 export interface GuardedToolResult {
   /** The tool's output, as PostToolUse hooks left it. */
   output: string;
+  /** False when the tool threw or answered `success: false` (PostToolUseFailure fired). */
   success: boolean;
+  /** The tool's exit code, when it gave one. */
   exitCode?: number;
+  /** Milliseconds the tool itself took, hooks not counted. */
   duration: number;
   /** The arguments the tool ran with (after PreToolUse hooks). */
   args: ToolArgs;
+  /** The merged PreToolUse result that let the call through. */
   pre: HookResult<PreToolUseEvent>;
+  /** The merged PostToolUse (or PostToolUseFailure) result. */
   post: HookResult;
   /** Context the hooks added for the model, from PreToolUse and PostToolUse. */
   additionalContext?: string;
@@ -59,9 +73,13 @@ export interface GuardedToolResult {
 
 /** A tool call a hook blocked. `reason` is what the agent shows the model. */
 export class ToolBlockedError extends HookError {
+  /** Always `"ToolBlockedError"`. */
   override name = "ToolBlockedError";
+  /** The tool that was blocked. */
   readonly tool: string;
+  /** The winning block's reason: what the agent shows the model. */
   readonly reason: string;
+  /** The whole PreToolUse result, for which hook blocked (`blockedBy`) and its outcomes. */
   readonly result: HookResult;
   constructor(tool: string, result: HookResult) {
     const reason = result.reason ?? "blocked by hook";

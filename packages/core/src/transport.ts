@@ -20,11 +20,17 @@ import type {
 
 /** The request/response calls of `hooks.proto`, by method name, in wire (JSON) form. */
 export interface UnaryCalls {
+  /** Register a remote hook with the agent. */
   RegisterHook: { request: RegisterHookRequest; response: RegisterHookResponse };
+  /** Remove a remote hook. */
   UnregisterHook: { request: UnregisterHookRequest; response: UnregisterHookResponse };
+  /** List the hooks the agent has (its own and every client's). */
   ListHooks: { request: ListHooksRequest; response: ListHooksResponse };
+  /** Start an agent session. */
   CreateSession: { request: CreateSessionRequest; response: CreateSessionResponse };
+  /** End an agent session. */
   DestroySession: { request: DestroySessionRequest; response: DestroySessionResponse };
+  /** Run a tool in a session, through the agent's hooks. */
   ExecuteTool: { request: ExecuteToolRequest; response: ExecuteToolResponse };
 }
 

@@ -7,8 +7,11 @@ import { parseWireMessage } from "./wire-frame.js";
 
 /** A client's answer, checked: the firing it answers and the engine's response. */
 export interface CheckedAnswer {
+  /** The hook the answer is from. */
   readonly hookId: string;
+  /** The firing it answers. */
   readonly eventId: string;
+  /** The answer, checked and ready for the engine. */
   readonly response: HookResponse;
 }
 
