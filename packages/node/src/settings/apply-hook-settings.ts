@@ -7,6 +7,8 @@ import {
 } from "@a3s-lab/hooks-core";
 import { definedFailBehavior } from "../handlers/hook-common.js";
 import { checkHttpHook, type HttpHookPolicy } from "../handlers/http-hook.js";
+import { createMcpServerPool } from "../handlers/mcp-server-pool.js";
+import type { McpServerPool } from "../handlers/mcp-tool-hook.js";
 import { describeDefinition } from "../handlers/settings-handler.js";
 import { linearRegex } from "../linear-regex.js";
 import { withCondition } from "./hook-condition.js";
@@ -153,6 +155,20 @@ export function applyHookSettings(
   const handles: HookHandle[] = [];
   const fromSettings = settings.options.defaultTimeout;
   const httpPolicy: HttpHookPolicy = settings.httpHookPolicy ?? {};
+  // mcp_tool hooks call the servers the settings configure, unless the host brings its own
+  // pool; one made here is this handle's, closed with it (servers start on first call only).
+  let ownPool: McpServerPool | undefined;
+  if (
+    options.mcpServers === undefined &&
+    settings.mcpServers?.length &&
+    plan.apply.some((hook) => hook.definition.type === "mcp_tool")
+  ) {
+    ownPool = createMcpServerPool(settings.mcpServers, {
+      cwd: options.projectDir ?? settings.cwd ?? process.cwd(),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+    });
+    options = { ...options, mcpServers: ownPool };
+  }
   const register = (registration: HookRegistration, hook: SettingsHook) => {
     const handle = engine.register(registration);
     handles.push(handle);
@@ -211,6 +227,9 @@ export function applyHookSettings(
   }
   const unregister = () => {
     for (const handle of handles.splice(0)) handle.unregister();
+    // Closing only stops processes; a failure to do so has nobody left to tell.
+    ownPool?.close().catch(() => {});
+    ownPool = undefined;
   };
   return { applied, skipped, unregister, [Symbol.dispose]: unregister };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isAlive } from "../../../../test-support/process-alive.js";
 import { createMcpServerPool } from "../handlers/mcp-server-pool.js";
 import { applyHookSettings } from "./apply-hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
@@ -207,5 +208,28 @@ describe("MCP servers in settings files and .mcp.json", () => {
       createEvent("PreToolUse", { sessionId: "s", tool: "Write", args: { file_path: "a.txt" } }),
     );
     expect(result).toMatchObject({ action: "block", reason: "no writes to a.txt" });
+  });
+
+  it("starts the configured servers itself when the host passes none, and stops them with the handle", async () => {
+    write(join(home, ".claude/settings.json"), {
+      mcpServers: { policy: node() },
+      hooks: {
+        PreToolUse: [
+          { matcher: "Write", hooks: [{ type: "mcp_tool", server: "policy", tool: "pid" }] },
+        ],
+      },
+    });
+    const settings = await loadHookSettings({ cwd, home });
+    const engine = new HookEngine();
+    const handle = applyHookSettings(engine, settings, { projectDir: cwd });
+    expect(handle.skipped).toEqual([]);
+    const result = await engine.fire(
+      createEvent("PreToolUse", { sessionId: "s", tool: "Write", args: { file_path: "a.txt" } }),
+    );
+    const pid = Number(result.systemMessages[0]);
+    expect(pid).toBeGreaterThan(0);
+    expect(isAlive(pid)).toBe(true);
+    handle.unregister();
+    await expect.poll(() => isAlive(pid), { timeout: 10_000 }).toBe(false);
   });
 });

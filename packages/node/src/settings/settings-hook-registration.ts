@@ -54,7 +54,10 @@ export interface SettingsHookOptions extends Omit<CommandHookOptions, "onRun"> {
   modelClient?: HookModelClient;
   /** The host's own agent for `agent` hooks (else the built-in verifier on `modelClient`). */
   agentRunner?: HookAgentRunner;
-  /** The MCP servers `mcp_tool` hooks call. Without them those hooks are skipped as `unavailable`. */
+  /**
+   * The MCP servers `mcp_tool` hooks call. Default (in `applyHookSettings`): the servers the
+   * settings configure, started on first call and closed when the handle is.
+   */
   mcpServers?: McpServerPool;
 }
 
