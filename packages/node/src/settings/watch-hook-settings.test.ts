@@ -1,7 +1,14 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createEvent, HookEngine, HookError, type Timers } from "@a3s-lab/hooks-core";
+import {
+  claudeCodeEvents,
+  createEvent,
+  defineEvent,
+  HookEngine,
+  HookError,
+  type Timers,
+} from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { trustProject } from "./project-trust.js";
 import {
@@ -9,6 +16,9 @@ import {
   type SettingsWatcherEvents,
   watchHookSettings,
 } from "./watch-hook-settings.js";
+
+// The host opts in to Claude Code's ConfigChange; the watcher fires it when it is defined.
+defineEvent(claudeCodeEvents.ConfigChange);
 
 let root: string;
 let cwd: string;
@@ -211,5 +221,73 @@ describe("watchHookSettings", () => {
     ).catch((e: unknown) => e);
     expect(HookError.is(error, "INVALID_CONFIG")).toBe(true);
     expect((error as HookError).message).toContain("debounceMs");
+  });
+});
+
+describe("ConfigChange", () => {
+  /** A user hook that refuses changes from `source`, saying which file it saw. */
+  const refuse = (source: string) => ({
+    hooks: {
+      ConfigChange: [
+        {
+          matcher: source,
+          hooks: [
+            {
+              type: "command",
+              command: `sed -n 's/.*"file_path":"\\([^"]*\\)".*/refused \\1/p' >&2; exit 2`,
+            },
+          ],
+        },
+      ],
+    },
+  });
+  const merged = (...parts: { hooks: Record<string, unknown> }[]) => ({
+    hooks: Object.assign({}, ...parts.map((p) => p.hooks)),
+  });
+
+  it("a blocking ConfigChange hook keeps the old set; the refused file stays pending", async () => {
+    save(userFile(), refuse("project_settings"));
+    save(projectFile(), blocker("rm"));
+    await trustProject({ cwd, home });
+    const engine = new HookEngine();
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
+
+    const blocked = next(watcher, "problem");
+    save(projectFile(), blocker("curl"));
+    const problem = await blocked;
+    expect(problem).toMatchObject({ reason: "blocked", files: [projectFile()] });
+    expect(problem.message).toContain(`refused ${projectFile()}`);
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+
+    // A change to a file nobody refuses does not carry the refused one in with it.
+    const again = next(watcher, "problem");
+    save(join(home, ".config", "agent", "settings.json"), {});
+    expect(await again).toMatchObject({ reason: "blocked" });
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+
+    // Undo the refused change, and the rest loads.
+    const reloaded = next(watcher, "reloaded");
+    save(projectFile(), blocker("rm"));
+    expect((await reloaded).files).toEqual([join(home, ".config", "agent", "settings.json")]);
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+  });
+
+  it("a managed (policy) change cannot be refused, and a new drop-in file is picked up", async () => {
+    const managed = join(root, "etc", "managed-settings.json");
+    save(managed, blocker("rm"));
+    save(userFile(), refuse(""));
+    const engine = new HookEngine();
+    const load = { cwd, home, managedSettings: [managed] };
+    watcher = await watchHookSettings(engine, load, { debounceMs: 10 });
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+
+    const dropIn = next(watcher, "reloaded");
+    save(join(root, "etc", "managed-settings.d", "10-curl.json"), blocker("curl"));
+    await dropIn;
+    expect((await engine.fire(bash("tok-curl x"))).action).toBe("block");
+
+    const user = next(watcher, "problem");
+    save(userFile(), merged(refuse(""), blocker("ls")));
+    expect(await user).toMatchObject({ reason: "blocked" });
   });
 });

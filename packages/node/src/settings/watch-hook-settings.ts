@@ -1,6 +1,12 @@
-import { resolve, sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { SubscribeOptions, Unsubscribe } from "@a3s-lab/hooks-core";
-import { type HookEngine, HookError, type Timers } from "@a3s-lab/hooks-core";
+import {
+  type HookEngine,
+  HookError,
+  isHookEventName,
+  safeCreateEvent,
+  type Timers,
+} from "@a3s-lab/hooks-core";
 import { defaultTimers, describeValue, Emitter } from "@a3s-lab/hooks-core/internal";
 import { type FSWatcher, watch } from "chokidar";
 import {
@@ -10,8 +16,14 @@ import {
 } from "./apply-hook-settings.js";
 import type { HookSettings } from "./hook-settings.js";
 import { type LoadHookSettingsOptions, loadHookSettings } from "./load-hook-settings.js";
-import type { SettingsProblem } from "./settings-problem.js";
-import { onlyOnTheWay, settingsWatchPaths } from "./settings-watch-paths.js";
+import { displayPath, type SettingsProblem } from "./settings-problem.js";
+import {
+  changedFiles,
+  fingerprintFiles,
+  onlyOnTheWay,
+  type SettingsWatchPaths,
+  settingsWatchPaths,
+} from "./settings-watch-paths.js";
 
 /** Options of `watchHookSettings`: how its hooks run (as `applyHookSettings`) and when it reloads. */
 export interface WatchHookSettingsOptions extends ApplyHookSettingsOptions {
@@ -19,6 +31,8 @@ export interface WatchHookSettingsOptions extends ApplyHookSettingsOptions {
   debounceMs?: number;
   /** The timers the debounce uses (tests pass fakes). Default the real ones. */
   timers?: Timers;
+  /** The session id `ConfigChange` events carry. Default "". */
+  sessionId?: string;
 }
 
 /** A reload that took effect. */
@@ -27,7 +41,7 @@ export interface SettingsReloaded {
   settings: HookSettings;
   /** Its registrations: what runs and what does not (and why). */
   handle: SettingsHandle;
-  /** The watched files that changed (absolute paths); empty for `reload()`. */
+  /** The files whose content differs from the settings replaced (absolute paths). */
   files: string[];
 }
 
@@ -54,7 +68,10 @@ export interface SettingsReloadProblem {
   message: string;
   /** The settings problems behind an `invalid` reload. */
   problems: SettingsProblem[];
-  /** The changed files this concerns; they count as changed again at the next reload. */
+  /**
+   * The files whose content differs from the settings in effect. A refused change stays
+   * different, so it is asked about (and refused) again at every reload until it is undone.
+   */
   files: string[];
 }
 
@@ -77,7 +94,7 @@ export interface SettingsWatcher extends AsyncDisposable {
     listener: (value: SettingsWatcherEvents[K]) => void,
     options?: SubscribeOptions,
   ): Unsubscribe;
-  /** Reload now, as a change would; resolves with whether the new set took effect. */
+  /** Reload now, even when no file changed; resolves with whether the new set took effect. */
   reload(): Promise<boolean>;
   /** Stop watching and remove the hooks in effect. Calling it again is harmless. */
   close(): Promise<void>;
@@ -97,6 +114,38 @@ function newRegistrationFailures(previous: SettingsHandle, next: SettingsHandle)
   return failed(next).filter((s) => !before.has(s.hook.id));
 }
 
+/** What one settled load read: the settings, where they live, and each file's fingerprint. */
+interface Loaded {
+  settings: HookSettings;
+  paths: SettingsWatchPaths;
+  prints: Map<string, string>;
+}
+
+function samePrints(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  return changedFiles(a, b).length === 0;
+}
+
+/**
+ * Load, fingerprinting the files before and after: when a file changed during the load (its
+ * fingerprint would not describe what was loaded), load again, up to three times.
+ */
+async function loadSettled(
+  load: LoadHookSettingsOptions,
+  known?: SettingsWatchPaths,
+): Promise<Loaded> {
+  let paths = known;
+  for (let attempt = 1; ; attempt++) {
+    const before = paths ? await fingerprintFiles(paths.files, paths.folders) : undefined;
+    const settings = await loadHookSettings(load);
+    const now = await settingsWatchPaths(settings);
+    const prints = await fingerprintFiles(now.files, now.folders);
+    if ((before && samePrints(before, prints)) || attempt >= 3) {
+      return { settings, paths: now, prints };
+    }
+    paths = now;
+  }
+}
+
 class Watcher implements SettingsWatcher {
   readonly #events = new Emitter<SettingsWatcherEvents>();
   readonly #engine: HookEngine;
@@ -104,16 +153,16 @@ class Watcher implements SettingsWatcher {
   readonly #apply: ApplyHookSettingsOptions;
   readonly #debounceMs: number;
   readonly #timers: Timers;
+  readonly #sessionId: string;
   #settings: HookSettings;
   #handle: SettingsHandle;
+  /** The fingerprints of the files as the settings in effect read them. */
+  #prints: Map<string, string>;
   #fs: FSWatcher | undefined;
   #watched = new Set<string>();
   #files = new Set<string>();
+  #folders = new Set<string>();
   #ignored: (path: string) => boolean = () => true;
-  /** Changed since the last reload started. */
-  #changed = new Set<string>();
-  /** Changed, but refused: still not in effect. */
-  #refused = new Set<string>();
   #timer: unknown;
   #running: Promise<boolean> | undefined;
   #again = false;
@@ -123,16 +172,18 @@ class Watcher implements SettingsWatcher {
     engine: HookEngine,
     load: LoadHookSettingsOptions,
     options: WatchHookSettingsOptions,
-    settings: HookSettings,
+    loaded: Loaded,
   ) {
-    const { debounceMs, timers, ...apply } = options;
+    const { debounceMs, timers, sessionId, ...apply } = options;
+    this.#sessionId = sessionId ?? "";
     this.#engine = engine;
     this.#load = load;
     this.#apply = apply;
     this.#debounceMs = debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.#timers = timers ?? defaultTimers;
-    this.#settings = settings;
-    this.#handle = applyHookSettings(engine, settings, apply);
+    this.#settings = loaded.settings;
+    this.#prints = loaded.prints;
+    this.#handle = applyHookSettings(engine, loaded.settings, apply);
   }
 
   get settings(): HookSettings {
@@ -151,10 +202,11 @@ class Watcher implements SettingsWatcher {
     return this.#events.on(name, listener, options);
   }
 
-  async start(): Promise<void> {
-    const { files, roots } = await settingsWatchPaths(this.#settings);
+  async start(paths: SettingsWatchPaths): Promise<void> {
+    const { files, folders, roots } = paths;
     this.#files = new Set(files);
-    this.#ignored = onlyOnTheWay(files);
+    this.#folders = new Set(folders);
+    this.#ignored = onlyOnTheWay(files, folders);
     this.#watched = new Set(roots);
     const fs = watch(roots, {
       ignoreInitial: true,
@@ -186,56 +238,63 @@ class Watcher implements SettingsWatcher {
   #saw(path: string): void {
     if (this.#closed) return;
     // A folder on the way (`.claude/` created or removed) changes the files under it.
-    const hits = this.#files.has(path)
-      ? [path]
-      : [...this.#files].filter((f) => f.startsWith(path + sep));
+    const hits =
+      this.#files.has(path) || (this.#folders.has(dirname(path)) && path.endsWith(".json"))
+        ? [path]
+        : [...this.#files].filter((f) => f.startsWith(path + sep));
     if (hits.length === 0) return;
-    for (const f of hits) this.#changed.add(f);
     this.#events.emit("change", { files: hits });
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
-      void this.reload().catch(() => {});
+      void this.#queue(false).catch(() => {});
     }, this.#debounceMs);
   }
 
   reload(): Promise<boolean> {
+    return this.#queue(true);
+  }
+
+  #queue(forced: boolean): Promise<boolean> {
     if (this.#closed) return Promise.resolve(false);
     if (this.#running) {
       // One reload at a time; changes seen meanwhile get one more, after it.
       this.#again = true;
       return this.#running;
     }
-    const run = this.#reload().finally(() => {
+    const run = this.#reload(forced).finally(() => {
       this.#running = undefined;
       if (this.#again && !this.#closed) {
         this.#again = false;
-        void this.reload().catch(() => {});
+        void this.#queue(false).catch(() => {});
       }
     });
     this.#running = run;
     return run;
   }
 
-  async #reload(): Promise<boolean> {
-    const files = [...new Set([...this.#refused, ...this.#changed])];
-    this.#changed.clear();
-    const refuse = (problem: Omit<SettingsReloadProblem, "files">) => {
-      for (const f of files) this.#refused.add(f);
-      this.#problem({ ...problem, files });
-      return false;
-    };
-    let next: HookSettings;
+  async #reload(forced: boolean): Promise<boolean> {
+    let loaded: Loaded;
     try {
-      next = await loadHookSettings(this.#load);
+      loaded = await loadSettled(this.#load, await settingsWatchPaths(this.#settings));
     } catch (error) {
-      return refuse({
+      this.#problem({
         reason: "failed",
         message: `settings not reloaded: ${HookError.from(error).message}`,
         problems: [],
+        files: [],
       });
+      return false;
     }
-    if (this.#closed) return false;
+    const { settings: next } = loaded;
+    // What differs from the settings in effect, by content: a change that was refused stays
+    // different (and is asked about again) until it is accepted or undone.
+    const files = changedFiles(this.#prints, loaded.prints);
+    if (this.#closed || (files.length === 0 && !forced)) return false;
+    const refuse = (problem: Omit<SettingsReloadProblem, "files">) => {
+      this.#problem({ ...problem, files });
+      return false;
+    };
     const known = new Set(this.#settings.problems.map(problemKey));
     const errors = next.problems.filter((p) => p.severity === "error" && !known.has(problemKey(p)));
     if (errors.length > 0) {
@@ -245,6 +304,15 @@ class Watcher implements SettingsWatcher {
         problems: errors,
       });
     }
+    const refusal = await this.#configChange(files, next);
+    if (refusal !== undefined) {
+      return refuse({
+        reason: "blocked",
+        message: `settings not reloaded: a ConfigChange hook refused ${refusal}`,
+        problems: [],
+      });
+    }
+    if (this.#closed) return false;
     const previous = { settings: this.#settings, handle: this.#handle };
     // Out with the old set and in with the new one in the same synchronous step: a firing
     // picks its hooks when it starts, so none sees both sets or neither. Removing first keeps
@@ -263,19 +331,62 @@ class Watcher implements SettingsWatcher {
     }
     this.#settings = next;
     this.#handle = handle;
-    this.#refused.clear();
-    await this.#watchMore(next);
+    this.#prints = loaded.prints;
+    this.#watchMore(loaded.paths);
     this.#events.emit("reloaded", { settings: next, handle, files });
     return true;
   }
 
+  /**
+   * When the host defined Claude Code's `ConfigChange` event: fire it for each changed settings
+   * file, through the hooks in effect now. The first block refuses the whole reload, except for
+   * a managed (`policy_settings`) file, which no hook can refuse. Returns the refusal.
+   */
+  async #configChange(files: string[], next: HookSettings): Promise<string | undefined> {
+    if (!isHookEventName("ConfigChange")) return undefined;
+    for (const file of files) {
+      const source = this.#sourceOf(file, next);
+      if (source === undefined) continue;
+      const event = safeCreateEvent("ConfigChange", {
+        sessionId: this.#sessionId,
+        source,
+        filePath: file,
+      });
+      if (!event.success) continue;
+      const result = await this.#engine.fire(event.data);
+      if (result.action === "block" && source !== "policy_settings") {
+        return `the change of ${displayPath(file, this.#settings)}: ${result.reason}`;
+      }
+    }
+    return undefined;
+  }
+
+  /** Claude Code's name for where a settings file sits; undefined for the trust store. */
+  #sourceOf(file: string, next: HookSettings): string | undefined {
+    const scope =
+      next.files.find((f) => f.path === file)?.scope ??
+      this.#settings.files.find((f) => f.path === file)?.scope ??
+      (this.#folders.has(file) || this.#folders.has(dirname(file)) ? "managed" : undefined);
+    switch (scope) {
+      case "managed":
+        return "policy_settings";
+      case "project":
+        return file.endsWith(".local.json") ? "local_settings" : "project_settings";
+      case "user":
+      case "explicit":
+        return "user_settings";
+      default:
+        return undefined;
+    }
+  }
+
   /** Locations can appear between loads (a file named by a setting): watch them too. */
-  async #watchMore(settings: HookSettings): Promise<void> {
-    const { files, roots } = await settingsWatchPaths(settings);
+  #watchMore({ files, folders, roots }: SettingsWatchPaths): void {
     const added = files.filter((f) => !this.#files.has(f));
     if (added.length === 0 || this.#closed || !this.#fs) return;
     for (const f of added) this.#files.add(f);
-    this.#ignored = onlyOnTheWay([...this.#files]);
+    for (const f of folders) this.#folders.add(f);
+    this.#ignored = onlyOnTheWay([...this.#files], [...this.#folders]);
     const fresh = roots.filter((r) => !this.#watched.has(r));
     for (const r of fresh) this.#watched.add(r);
     if (fresh.length > 0) this.#fs.add(fresh);
@@ -332,9 +443,10 @@ export async function watchHookSettings(
       { path: ["debounceMs"] },
     );
   }
-  const watcher = new Watcher(engine, load, options, await loadHookSettings(load));
+  const loaded = await loadSettled(load);
+  const watcher = new Watcher(engine, load, options, loaded);
   try {
-    await watcher.start();
+    await watcher.start(loaded.paths);
   } catch (error) {
     await watcher.close();
     throw error;
