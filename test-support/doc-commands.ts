@@ -72,14 +72,19 @@ function linePattern(expected: string): RegExp {
 }
 
 /**
- * Where the expected lines stop matching `output` in order (each one a whole line, leading
- * spaces included), or -1 when they all match.
+ * The first expected line that does not match a line of `output` (a whole line, leading spaces
+ * included), or -1 when they all match. `ordered`: each after the one before it.
  */
-export function firstUnmatched(expected: readonly string[], output: string): number {
+export function firstUnmatched(
+  expected: readonly string[],
+  output: string,
+  ordered = true,
+): number {
   const lines = output.split("\n").map((l) => l.trimEnd());
   let at = 0;
   for (const [i, want] of expected.entries()) {
     const pattern = linePattern(want);
+    if (!ordered) at = 0;
     while (at < lines.length && !pattern.test(lines[at]!)) at++;
     if (at === lines.length) return i;
     at++;
@@ -174,6 +179,8 @@ export function describeDocCommands(options: {
           continue;
         }
         it(step.line, { timeout: timeoutMs * 2 }, async () => {
+          if (step.untilStopped)
+            expect(step.expect, "what it prints once it is ready").not.toEqual([]);
           const child = spawn("sh", ["-c", step.line], {
             cwd: options.root,
             env: {
@@ -193,7 +200,7 @@ export function describeDocCommands(options: {
           const run: Running = { child, output: () => output };
           const collect = (chunk: string) => {
             output += chunk;
-            if (step.untilStopped && firstUnmatched(step.expect, output) === -1)
+            if (step.untilStopped && firstUnmatched(step.expect, output, false) === -1)
               void stop(run, 5_000);
           };
           child.stdout!.setEncoding("utf8").on("data", collect);
@@ -203,7 +210,8 @@ export function describeDocCommands(options: {
             child.once("close", (c) => resolve(c)),
           );
           clearTimeout(timer);
-          const missing = firstUnmatched(step.expect, output);
+          // A server's stdout and stderr arrive through two pipes, in no set order.
+          const missing = firstUnmatched(step.expect, output, !step.untilStopped);
           expect(
             missing,
             missing === -1 ? "" : `no line "${step.expect[missing]}" in order in:\n${output}`,

@@ -55,20 +55,31 @@ export function describeReadmeExamples(options: {
 
     if (options.tsconfig) {
       const tsconfig = fileURLToPath(options.tsconfig);
-      it("typecheck", { timeout: 120_000 }, () => {
-        writeFileSync(
-          `${dir}tsconfig.json`,
-          JSON.stringify({ extends: relative(dir, tsconfig), include: ["./*.ts"] }),
-        );
+      // An example that augments a module (`declare module`, as for a host's own events)
+      // changes the types of every file of its program: it gets a program of its own.
+      const programs = [
+        examples.filter((e) => !e.code.includes("declare module")),
+        ...examples.filter((e) => e.code.includes("declare module")).map((e) => [e]),
+      ].filter((program) => program.length > 0);
+      it("typecheck", { timeout: 120_000 * programs.length }, () => {
         const tsc = createRequire(tsconfig).resolve("typescript/bin/tsc");
-        try {
-          execFileSync(process.execPath, [tsc, "--noEmit", "-p", `${dir}tsconfig.json`], {
-            encoding: "utf8",
-          });
-        } catch (error) {
-          // tsc lists each error with the example's file, line and column.
-          const { stdout } = error as { stdout?: string };
-          expect.fail(`the examples do not typecheck:\n${stdout ?? String(error)}`);
+        for (const [i, program] of programs.entries()) {
+          const project = `${dir}tsconfig-${i}.json`;
+          writeFileSync(
+            project,
+            JSON.stringify({
+              extends: relative(dir, tsconfig),
+              files: program.map((e) => `./${e.name}.ts`),
+              include: [],
+            }),
+          );
+          try {
+            execFileSync(process.execPath, [tsc, "--noEmit", "-p", project], { encoding: "utf8" });
+          } catch (error) {
+            // tsc lists each error with the example's file, line and column.
+            const { stdout } = error as { stdout?: string };
+            expect.fail(`the examples do not typecheck:\n${stdout ?? String(error)}`);
+          }
         }
       });
     }

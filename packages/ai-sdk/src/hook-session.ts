@@ -3,10 +3,12 @@ import { checkOptions, is } from "./check-options.js";
 
 /** What one turn of the agent produced; the Stop hooks see its text. */
 export interface TurnResult {
+  /** The text the model answered. */
   text: string;
 }
 
 export interface HookSessionOptions {
+  /** The session's id, in every event it fires. */
   sessionId: string;
   /** Added to every event's `metadata`. */
   metadata?: Record<string, unknown>;
@@ -20,6 +22,7 @@ export interface HookSessionOptions {
 /** A prompt, session start or other step a hook blocked. */
 export class PromptBlockedError extends HookError {
   override name = "PromptBlockedError";
+  /** The winning block's reason. */
   readonly reason: string;
   constructor(what: string, result: HookResult) {
     const reason = result.reason ?? "blocked by hook";
@@ -40,6 +43,7 @@ export interface RunResult<T extends TurnResult> {
 
 /** What a prompt became after UserPromptSubmit hooks. */
 export interface SubmittedPrompt {
+  /** The prompt as UserPromptSubmit hooks left it: what to send to the model. */
   prompt: string;
   /** Context hooks added for the model; give it to the model with the prompt. */
   additionalContext?: string;
@@ -61,6 +65,7 @@ const DEFAULT_MAX_CONTINUATIONS = 5;
  * ```
  */
 export class HookSession {
+  /** The session's id, in every event it fires. */
   readonly sessionId: string;
   readonly #engine: HookEngine;
   readonly #metadata: Record<string, unknown> | undefined;

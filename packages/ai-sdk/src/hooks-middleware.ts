@@ -22,6 +22,7 @@ type StreamResult = Awaited<ReturnType<Middleware["wrapStream"]>>;
 type StreamPart = StreamResult["stream"] extends ReadableStream<infer P> ? P : never;
 type Usage = GenerateResult["usage"];
 
+/** Options of {@link hooksMiddleware}. */
 export interface HooksMiddlewareOptions {
   /** The session the generate events belong to (their `sessionId`). */
   sessionId: string;
@@ -32,6 +33,7 @@ export interface HooksMiddlewareOptions {
 /** A model call a GenerateStart hook blocked. */
 export class GenerateBlockedError extends HookError {
   override name = "GenerateBlockedError";
+  /** The winning block's reason. */
   readonly reason: string;
   constructor(result: HookResult) {
     const reason = result.reason ?? "blocked by hook";

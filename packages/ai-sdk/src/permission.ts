@@ -5,9 +5,13 @@ export { PermissionDeniedError } from "@a3s-lab/hooks-core";
 
 /** A permission question that hooks left open. */
 export interface PermissionQuestion {
+  /** The session the call belongs to. */
   sessionId: string;
+  /** The tool that wants to run. */
   tool: string;
+  /** The arguments it would run with, as the hooks left them. */
   args: ToolArgs;
+  /** The AI SDK's id for the call. */
   toolCallId: string;
 }
 

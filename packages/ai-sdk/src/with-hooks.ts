@@ -12,6 +12,7 @@ import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from "ai
 import { checkOptions, is } from "./check-options.js";
 import { answererFor, type PermissionAsker } from "./permission.js";
 
+/** Options of {@link withHooks}. */
 export interface WithHooksOptions {
   /** The session the tool events belong to (their `sessionId`). */
   sessionId: string;
@@ -34,6 +35,7 @@ export interface WithHooksOptions {
  * reads it as the tool's result, and the run goes on.
  */
 export interface BlockedToolOutput {
+  /** Always true: tells a blocked call from a tool's own output. */
   blocked: true;
   /** The hook's reason, shown to the model. */
   reason: string;

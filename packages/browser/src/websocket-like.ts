@@ -4,10 +4,15 @@
  * depending on DOM types.
  */
 export interface WebSocketLike {
+  /** `0` connecting, `1` open, `2` closing, `3` closed, as on `WebSocket`. */
   readonly readyState: number;
+  /** The subprotocol the server chose. */
   readonly protocol: string;
+  /** Send one text frame. */
   send(data: string): void;
+  /** Close the connection, with a close code and reason if given. */
   close(code?: number, reason?: string): void;
+  /** Listen for `open`, `message`, `close` or `error`, as on `WebSocket`. */
   addEventListener(type: "open", listener: () => void): void;
   addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
   addEventListener(

@@ -20,6 +20,7 @@ import { toSdkOutput } from "./to-sdk-output.js";
 /** The `hooks` option of the Claude Agent SDK's `query()`. */
 export type AgentSdkHooks = Partial<Record<SdkHookEvent, HookCallbackMatcher[]>>;
 
+/** Options of {@link toAgentSdkHooks}. */
 export interface AgentSdkHooksOptions {
   /** The SDK events to bridge. Default: every event that has an A3S equivalent. */
   events?: readonly BridgedSdkEvent[];

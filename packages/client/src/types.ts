@@ -51,7 +51,9 @@ export interface RemoteHookOptions<E extends HookEventName = HookEventName> {
    * `{ tool, pathPattern, commandPattern }`.
    */
   matcher?: string | ToolMatcher;
+  /** Runs in this process for every firing the agent sends; its answer goes back to the agent. */
   handler: RemoteHookHandler<E>;
+  /** Priority, timeout, fail behaviour and the rest, as the agent applies them. */
   config?: RemoteHookConfig;
   /** Your own id for the hook (1 to 100 of `A-Z a-z 0-9 . _ -`); one is made when left out. */
   id?: string;
@@ -66,8 +68,11 @@ export type HandlerOrOptions<N extends HookEventNameInput> =
 
 /** One of this client's hooks as the agent reports it. */
 export interface RemoteHookInfo {
+  /** The hook's id in the agent. */
   id: string;
+  /** The event it hooks. */
   event: HookEventName;
+  /** Its matcher, as registered; absent when it matches every firing. */
   matcher?: string | ToolMatcher;
   /** With the agent's defaults filled in. */
   config: Required<Omit<RemoteHookConfig, "name" | "timeout">> & {
@@ -75,6 +80,7 @@ export interface RemoteHookInfo {
     /** @deprecated The same as `timeoutMs`. */
     timeout: number;
   };
+  /** What the agent counted for it since it was registered. */
   counters: {
     runs: number;
     blocks: number;
@@ -134,6 +140,7 @@ export interface ClientPlatform {
 
 /** A hook registered for a while: `await using hook = client.temporaryHook(...)`. */
 export interface TemporaryHook extends AsyncDisposable {
+  /** The hook's id. */
   readonly id: string;
   /** Unregister, and wait until the agent has dropped it (when connected). */
   remove(): Promise<void>;

@@ -17,10 +17,15 @@ import { createMcpHookProxy } from "./mcp-hook-proxy.js";
 
 /** Where the proxy command reads and writes. stdin and stdout carry MCP; people read stderr. */
 export interface McpProxyCliIo {
+  /** MCP from the client. */
   stdin: Readable;
+  /** MCP to the client: nothing else is ever written here. */
   stdout: Writable;
+  /** Problems and notices, for people. */
   stderr: { write(text: string | Uint8Array): unknown };
+  /** The directory `--cwd` defaults to. */
   cwd: string;
+  /** The environment: `A3S_TOKEN` for `--serve-hooks`, and the rest for the server. */
   env: Readonly<Record<string, string | undefined>>;
   /** The home directory (user settings, trust store). Default: the OS's. */
   home?: string;
@@ -28,6 +33,7 @@ export interface McpProxyCliIo {
   signal?: AbortSignal;
 }
 
+/** The text `a3s-hooks mcp-proxy --help` prints. */
 export const MCP_PROXY_USAGE = `usage: a3s-hooks mcp-proxy [options] -- <server command> [args…]
 
 Serve MCP on stdin/stdout, start the real MCP server as a child, and run every tools/call

@@ -5,12 +5,14 @@ import { HookError } from "@a3s-lab/hooks-core";
 export interface ServerCommand {
   /** The program to run (looked up on `PATH`), e.g. `npx` or `mcp-server-filesystem`. */
   command: string;
+  /** Its arguments. */
   args?: readonly string[];
   /**
    * The child's environment. Default: the proxy's whole environment, since an MCP client
    * starts the proxy with the variables it meant for the server.
    */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The directory it runs in. Default: the proxy's own. */
   cwd?: string;
   /**
    * The server's name in tool names: hooks see `mcp__<name>__<tool>`, as in Claude Code.

@@ -28,6 +28,7 @@ export interface AuditLog extends Disposable {
   readonly written: number;
   /** Records that could not be written. */
   readonly failed: number;
+  /** Stop listening and close the file; calling it again does nothing. */
   close(): void;
 }
 

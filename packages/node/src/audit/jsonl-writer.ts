@@ -110,6 +110,7 @@ export class JsonlWriter implements Disposable {
     closeSync(fd);
   }
 
+  /** The same as `close()`, for `using`. */
   [Symbol.dispose](): void {
     this.close();
   }

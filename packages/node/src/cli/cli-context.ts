@@ -12,8 +12,11 @@ import type { Where } from "./format.js";
 
 /** Where the CLI writes and reads; injectable so tests and hosts can run it in-process. */
 export interface CliIo {
+  /** Where results go (`process.stdout`). */
   stdout: { write(text: string): unknown };
+  /** Where problems and progress go (`process.stderr`). */
   stderr: { write(text: string): unknown };
+  /** Input, for a command told to read the event from `-` (stdin). */
   stdin: AsyncIterable<string | Uint8Array>;
   /** The directory `--cwd` defaults to. */
   cwd: string;
@@ -21,6 +24,10 @@ export interface CliIo {
   home?: string;
   /** The system-wide policy files (`managed-settings.json`); default the platform's. */
   managedSettings?: readonly string[];
+  /**
+   * The environment the commands read (the model settings of `prompt` hooks, the variables MCP
+   * servers get).
+   */
   env: Readonly<Record<string, string | undefined>>;
 }
 

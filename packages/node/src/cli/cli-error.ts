@@ -6,8 +6,11 @@ export type CliErrorCode = "USAGE" | "CONFIG";
  * unless `--debug` is given.
  */
 export class CliError extends Error {
+  /** Always `"CliError"`. */
   override name = "CliError";
+  /** `USAGE` (a bad command line) or `CONFIG` (a configuration that cannot be used). */
   readonly code: CliErrorCode;
+  /** What to try next, printed under the message as `hint: …`. */
   readonly hint: string | undefined;
 
   constructor(code: CliErrorCode, message: string, hint?: string, options?: { cause?: unknown }) {

@@ -21,13 +21,17 @@ interface CommandHookCommon extends HookCommonFields {
 
 /** A shell command, run with `/bin/sh -c`. `{{variables}}` are substituted shell-quoted. */
 export interface ShellCommandDefinition extends CommandHookCommon {
+  /** The command line, run by the shell. */
   command: string;
+  /** Not in the shell form: give `args` instead of `command` to run without a shell. */
   args?: never;
 }
 
 /** A program and its arguments, run without a shell. `{{variables}}` are substituted as-is. */
 export interface ExecCommandDefinition extends CommandHookCommon {
+  /** The program, then its arguments; no shell is involved. */
   args: readonly [string, ...string[]];
+  /** Not in the exec form: give `command` instead of `args` to run through a shell. */
   command?: never;
 }
 

@@ -71,21 +71,33 @@ export interface CommandHookOptions {
 
 /** Everything about one run of a command hook. */
 export interface CommandRunReport {
+  /** The hook's name (its definition's `name`, or the command). */
   name: string;
+  /** The event it ran for. */
   event: HookEventName;
+  /** The firing it ran for. */
   eventId: string;
   /** What ran: the shell command after substitution, or the argv. */
   command: string;
+  /** The exit code, or null when a signal ended it. */
   exitCode: number | null;
+  /** The signal that ended it, if one did (a timeout kills the process group). */
   signal: NodeJS.Signals | null;
   /** Milliseconds. */
   duration: number;
+  /** What it printed on stdout, up to the output limit. */
   stdout: string;
+  /** What it printed on stderr, up to the output limit. */
   stderr: string;
+  /** Bytes it wrote to stdout in all, kept or not. */
   stdoutBytes: number;
+  /** Bytes it wrote to stderr in all, kept or not. */
   stderrBytes: number;
+  /** Which stream was cut at the output limit (`maxOutputBytes`, 1 MiB by default). */
   truncated: { stdout: boolean; stderr: boolean };
+  /** True when it ran past its timeout and was killed. */
   timedOut: boolean;
+  /** True when the firing was cancelled and it was killed. */
   aborted: boolean;
   /** The hook's answer, when it gave one. */
   response?: HookResponse;
@@ -99,9 +111,13 @@ export interface CommandRunReport {
 
 /** What `commandHookRegistration` needs besides the command definition. */
 export interface CommandRegistrationSpec<N extends HookEventNameInput = HookEventNameInput> {
+  /** The event to hook. */
   event: N;
+  /** Which firings to run for; every firing when left out. */
   matcher?: Matcher | undefined;
+  /** Where the definition came from (`settings:/path`), for listings. */
   source?: string | undefined;
+  /** The hook's id; one is made when left out. */
   id?: string | undefined;
   /** Used when the definition has no `failBehavior`. */
   failBehavior?: FailBehavior | undefined;

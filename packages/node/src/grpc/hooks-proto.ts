@@ -35,9 +35,13 @@ export function hooksProtoPath(): string {
 
 /** The loaded services of `hooks.proto`. */
 export interface HooksProto {
+  /** The hook service (RegisterHook, HookStream, …), for `server.addService`. */
   HookService: grpc.ServiceDefinition;
+  /** The agent service (sessions, Generate, ExecuteTool), for `server.addService`. */
   AgentService: grpc.ServiceDefinition;
+  /** A client class for the hook service. */
   HookServiceClient: grpc.ServiceClientConstructor;
+  /** A client class for the agent service. */
   AgentServiceClient: grpc.ServiceClientConstructor;
 }
 

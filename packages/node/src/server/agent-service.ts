@@ -43,10 +43,12 @@ type MaybePromise<T> = T | Promise<T>;
  * ```
  */
 export interface AgentService {
+  /** Start a session and answer its id. */
   createSession(
     request: CreateSessionRequest,
     ctx: AgentCallContext,
   ): MaybePromise<CreateSessionResponse>;
+  /** End a session. */
   destroySession(
     request: DestroySessionRequest,
     ctx: AgentCallContext,

@@ -5,6 +5,7 @@ import { HookError, isWireId } from "@a3s-lab/hooks-core";
 export interface Credentials {
   /** The raw `authorization` value (`Bearer <token>`), or the bare token of a message transport. */
   authorization: string | undefined;
+  /** The client id the caller claims (`x-a3s-client-id`): 1 to 100 of A-Z a-z 0-9 . _ - */
   clientId: string | undefined;
 }
 

@@ -73,6 +73,7 @@ export interface ClientCredentials {
 
 /** An open hook stream, as the adapter that owns it sees the hub. */
 export interface AttachedStream {
+  /** The client the stream belongs to. */
   readonly clientId: string;
   /** True when the hub still held this client's hooks (it reconnected inside its window). */
   readonly resumed: boolean;
@@ -93,9 +94,13 @@ export interface AttachedStream {
 
 /** A client as {@link HookHub.clients} shows it. */
 export interface RemoteClientInfo {
+  /** The client's id. */
   clientId: string;
+  /** True while its hook stream is open; false inside its reconnect window. */
   connected: boolean;
+  /** How many hooks it has registered. */
   hooks: number;
+  /** Firings waiting for its answer right now. */
   pendingFirings: number;
 }
 
@@ -122,6 +127,7 @@ export interface RemoteClientInfo {
  * ```
  */
 export class HookHub {
+  /** The host's engine the remote hooks are registered on. */
   readonly engine: HookEngine;
   readonly #clients = new Map<string, RemoteClient>();
   readonly #events = new HubEmitter();

@@ -36,7 +36,9 @@ export type SkipReason =
 
 /** A configured hook that does not run, and why. */
 export interface SkippedHook {
+  /** The hook that was not registered. */
   hook: SettingsHook;
+  /** Why, as a code to branch on (`untrusted`, `duplicate`, …). */
   reason: SkipReason;
   /** A sentence for people: `same command as hooks.PreToolUse[0].hooks[0] in ~/.claude/settings.json`. */
   message: string;
@@ -44,13 +46,17 @@ export interface SkippedHook {
 
 /** A hook that was registered, with its engine id. */
 export interface AppliedHook {
+  /** The hook from the settings. */
   hook: SettingsHook;
+  /** Its id in the engine. */
   id: string;
 }
 
 /** What would be registered, in execution order, and what would not. */
 export interface SettingsPlan {
+  /** The hooks that would be registered, in execution order. */
   apply: SettingsHook[];
+  /** The hooks that would not, each with its reason. */
   skipped: SkippedHook[];
 }
 
@@ -62,8 +68,11 @@ export interface ApplyHookSettingsOptions extends SettingsHookOptions {}
 
 /** The registrations one `applyHookSettings` made; `unregister` removes them all (for reloads). */
 export interface SettingsHandle extends Disposable {
+  /** The hooks registered, with their engine ids. */
   readonly applied: readonly AppliedHook[];
+  /** The hooks not registered, each with its reason. */
   readonly skipped: readonly SkippedHook[];
+  /** Remove every hook this call registered; calling it again does nothing. */
   unregister(): void;
 }
 

@@ -21,6 +21,7 @@ export type SettingsScope = "managed" | "project" | "user" | "explicit" | "front
 export interface SettingsHook {
   /** `<file>#<path>`: unique within one load. */
   id: string;
+  /** The event it hooks. */
   event: HookEventName;
   /** Left out: every firing of the event. */
   matcher?: string | ToolMatcher;
@@ -42,6 +43,10 @@ export interface SettingsHook {
   source: string;
   /** Its JSON path in that file: `hooks.PreToolUse[0].hooks[1]`. */
   path: string;
+  /**
+   * Which kind of file it came from: `managed`, `project`, `user`, `explicit` (a file named to
+   * the loader) or `frontmatter` (a skill's or subagent's).
+   */
   scope: SettingsScope;
   /** False for project hooks the user has not trusted (yet, or since they changed). */
   trusted: boolean;
@@ -49,12 +54,15 @@ export interface SettingsHook {
 
 /** A file that was looked for. */
 export interface SettingsFileInfo {
+  /** The file's absolute path. */
   path: string;
+  /** Which kind of file it is: `managed`, `project`, `user`, `explicit` or `frontmatter`. */
   scope: SettingsScope;
   /** False when the file is not there (fine for the default locations). */
   exists: boolean;
   /** True when it was read and parsed (it may still have problems in parts). */
   loaded: boolean;
+  /** False for a project file whose hooks you have not trusted yet (they do not run). */
   trusted: boolean;
   /** How many hooks it defines. */
   hooks: number;
@@ -66,6 +74,7 @@ export interface ProjectTrustState {
   dir: string;
   /** The hash of the project's hook definitions and options, as `trust` records it. */
   hash: string;
+  /** True when `trust` recorded this exact hash: the project's hooks run. */
   trusted: boolean;
   /** Hooks defined by project files. */
   hooks: number;
@@ -81,7 +90,9 @@ export interface HookSettings {
   options: SettingsOptions;
   /** Which file each option came from. */
   optionSources: Partial<Record<keyof SettingsOptions, string>>;
+  /** Everything wrong, file and JSON path first; the rest still loaded. */
   problems: SettingsProblem[];
+  /** Every file looked at, found or not. */
   files: SettingsFileInfo[];
   /**
    * The MCP servers `mcp_tool` hooks may call (`mcpServers` of `.mcp.json` and the settings
@@ -99,6 +110,7 @@ export interface HookSettings {
   httpHookPolicy?: { allowedUrls?: string[]; allowedEnvVars?: string[] };
   /** The directories the settings were loaded for, to show paths relative to them. */
   cwd?: string;
+  /** The home directory the user settings were read from. */
   home?: string;
 }
 

@@ -14,9 +14,11 @@ export interface SettingsProblem {
   path: string;
   /** A human sentence: `expected a positive number (seconds), got "ten"`. */
   message: string;
+  /** `error`: that part was not used; `warning`: it was, but look at it. */
   severity: ProblemSeverity;
   /** 1-based position, for syntax errors. */
   line?: number;
+  /** 1-based column, with `line`. */
   column?: number;
 }
 

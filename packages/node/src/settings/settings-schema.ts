@@ -136,12 +136,17 @@ export const settingsOptionsShape = {
 
 /** The merged scalar settings. */
 export interface SettingsOptions {
+  /** `false` turns every hook off. */
   enabled?: boolean;
+  /** The most hooks one event may have (the engine's default is 10). */
   maxHooksPerEvent?: number;
+  /** The most hooks in all (the engine's default is 50). */
   maxTotalHooks?: number;
   /** Milliseconds. */
   defaultTimeout?: number;
+  /** What a hook that fails or times out contributes when its definition does not say. */
   failBehavior?: "continue" | "block";
+  /** How much the engine reports: `off`, `info` or `verbose`. */
   auditLevel?: "off" | "info" | "verbose";
   /** Claude Code's switch: true turns every hook off. */
   disableAllHooks?: boolean;

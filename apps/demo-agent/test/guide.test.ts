@@ -1,0 +1,247 @@
+/**
+ * The guides in docs/guide/ are checked like the READMEs: every TypeScript example typechecks
+ * and runs (here, where the agent, the SDK and the hook server all resolve), every shell
+ * command runs from the repository root as a reader pastes it and prints what the guide says,
+ * and every link in docs/ and the README leads to a file (and heading) of the repository or to
+ * a public standard.
+ */
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import {
+  describeDocCommands,
+  docSteps,
+  firstUnmatched,
+} from "../../../test-support/doc-commands.ts";
+import { describeReadmeExamples } from "../../../test-support/readme-examples.ts";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const GUIDE = path.join(ROOT, "docs", "guide");
+const guides = readdirSync(GUIDE)
+  .filter((f) => f.endsWith(".md"))
+  .sort()
+  .map((f) => pathToFileURL(path.join(GUIDE, f)));
+
+describe("the guides' TypeScript examples", () => {
+  describeReadmeExamples({
+    readme: guides,
+    scratch: new URL("./.readme-tmp/", import.meta.url),
+    tsconfig: new URL("../tsconfig.json", import.meta.url),
+    minExamples: 8,
+  });
+});
+
+describe("how a guide's commands are read", () => {
+  const fence = "```";
+  const steps = docSteps(
+    [
+      `${fence}json file=~/p/.claude/settings.json`,
+      "{}",
+      fence,
+      `${fence}sh`,
+      "# a comment",
+      "pnpm a3s-hooks validate --cwd ~/p",
+      "pnpm a3s-hooks test Stop  # exits 2",
+      fence,
+      "",
+      `${fence}text`,
+      "Result: …",
+      fence,
+      `${fence}sh`,
+      "pnpm serve  # runs until Ctrl-C",
+      fence,
+      `${fence}ts`,
+      "x",
+      fence,
+    ].join("\n"),
+  );
+
+  it("files, commands, exit codes, and the output shown after a command", () => {
+    expect(steps).toEqual([
+      { kind: "file", file: "~/p/.claude/settings.json", content: "{}\n" },
+      {
+        kind: "command",
+        line: "pnpm a3s-hooks validate --cwd ~/p",
+        expect: [],
+        exitCode: 0,
+        untilStopped: false,
+      },
+      {
+        kind: "command",
+        line: "pnpm a3s-hooks test Stop  # exits 2",
+        expect: ["Result: …"],
+        exitCode: 2,
+        untilStopped: false,
+      },
+      {
+        kind: "command",
+        line: "pnpm serve  # runs until Ctrl-C",
+        expect: [],
+        exitCode: 0,
+        untilStopped: true,
+      },
+    ]);
+  });
+
+  it("matches whole lines in order, … standing for any text", () => {
+    const output = "> pnpm header\nFired Stop.\n  block, exit 2, 31 ms\nResult: block: no\n";
+    expect(
+      firstUnmatched(["Fired Stop.", "  block, exit 2, … ms", "Result: block: no"], output),
+    ).toBe(-1);
+    expect(firstUnmatched(["Result: block: no", "Fired Stop."], output)).toBe(1);
+    expect(firstUnmatched(["Result: block: no", "Fired Stop."], output, false)).toBe(-1);
+    expect(firstUnmatched(["block, exit 2, … ms"], output)).toBe(0); // indentation counts
+    expect(firstUnmatched(["Result: block"], output)).toBe(0); // a whole line, not a prefix
+  });
+});
+
+describe("the guides' shell commands", () => {
+  describeDocCommands({ documents: guides, root: ROOT, minCommands: 8 });
+});
+
+/** Where a link may lead outside the repository: public standards and the projects we build on. */
+const PUBLIC = [
+  "https://www.rfc-editor.org/",
+  "https://datatracker.ietf.org/",
+  "https://www.w3.org/",
+  "https://html.spec.whatwg.org/",
+  "https://json-schema.org/",
+  "https://modelcontextprotocol.io/",
+  "https://www.npmjs.com/package/",
+];
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[`*_]/g, "")
+    .replace(/[^\p{L}\p{N} -]/gu, "")
+    .replace(/ /g, "-");
+}
+
+/** A Markdown file's text outside fenced code blocks (fences of three or more backticks or tildes). */
+function prose(file: string): string {
+  let fence: string | undefined;
+  const kept: string[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === undefined && marker !== undefined) fence = marker;
+    else if (fence !== undefined && marker?.startsWith(fence) && line.trim() === marker)
+      fence = undefined;
+    else if (fence === undefined) kept.push(line);
+  }
+  return kept.join("\n");
+}
+
+function anchorsOf(file: string): Set<string> {
+  const text = prose(file);
+  const anchors = new Set<string>();
+  for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
+    const base = anchorOf(heading!);
+    let anchor = base;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${base}-${n}`;
+    anchors.add(anchor);
+  }
+  for (const [, id] of text.matchAll(/<a (?:name|id)="([^"]+)"/g)) anchors.add(id!);
+  return anchors;
+}
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) return markdownFiles(full);
+    return entry.endsWith(".md") ? [full] : [];
+  });
+}
+
+/** The link targets of a Markdown file, code left out. */
+function linksOf(file: string): string[] {
+  const text = prose(file).replace(/`[^`\n]*`/g, "");
+  return [
+    ...[...text.matchAll(/\]\(([^)\s]+)(?: "[^"]*")?\)/g)].map((m) => m[1]!),
+    ...[...text.matchAll(/^\[[^\]]+\]: (\S+)/gm)].map((m) => m[1]!),
+    ...[...text.matchAll(/<(?:a|img) [^>]*(?:href|src)="([^"]+)"/g)].map((m) => m[1]!),
+    ...[...text.matchAll(/<(https?:\/\/[^>]+)>/g)].map((m) => m[1]!),
+  ];
+}
+
+/** What is wrong with each link of `file`: leaving `root` (but for PUBLIC), a missing file or heading. */
+function brokenLinks(file: string, root: string): string[] {
+  const broken: string[] = [];
+  for (const link of linksOf(file)) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link)) {
+      if (!PUBLIC.some((prefix) => link.startsWith(prefix)))
+        broken.push(`${link}: leaves the repository`);
+      continue;
+    }
+    const [target, anchor] = link.split("#") as [string, string | undefined];
+    let resolved = target === "" ? file : path.resolve(path.dirname(file), decodeURI(target));
+    // A folder's link shows its README, and its anchors are the README's.
+    if (anchor && existsSync(resolved) && statSync(resolved).isDirectory())
+      resolved = path.join(resolved, "README.md");
+    if (!resolved.startsWith(root)) broken.push(`${link}: outside the repository`);
+    else if (!existsSync(resolved)) broken.push(`${link}: no such file`);
+    else if (anchor !== undefined && anchor !== "") {
+      if (!resolved.endsWith(".md"))
+        broken.push(`${link}: an anchor into a file that is not Markdown`);
+      else if (!anchorsOf(resolved).has(anchor)) broken.push(`${link}: no heading #${anchor}`);
+    }
+  }
+  return broken;
+}
+
+describe("the link check", () => {
+  it("finds links that leave, files that are missing, and headings that are not there", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "a3s-links-"));
+    try {
+      writeFileSync(
+        path.join(dir, "b.md"),
+        "# B\n\n## The `a3s-hooks` CLI\n\n```sh\n## not a heading\n```\n",
+      );
+      writeFileSync(
+        path.join(dir, "a.md"),
+        [
+          "[ok](b.md#the-a3s-hooks-cli) [rfc](https://www.rfc-editor.org/rfc/rfc7386)",
+          "[gone](c.md) [anchor](b.md#not-a-heading) [away](https://example.com/x)",
+          "`[code](nowhere.md)`",
+        ].join("\n"),
+      );
+      expect(brokenLinks(path.join(dir, "a.md"), dir)).toEqual([
+        "c.md: no such file",
+        "b.md#not-a-heading: no heading #not-a-heading",
+        "https://example.com/x: leaves the repository",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("links in docs/ and the README", () => {
+  const files = [path.join(ROOT, "README.md"), ...markdownFiles(path.join(ROOT, "docs"))];
+  it.each(files.map((f) => [path.relative(ROOT, f), f] as const))(
+    "%s links only to the repository or to public standards",
+    (_name, file) => {
+      expect(brokenLinks(file, ROOT)).toEqual([]);
+    },
+  );
+
+  it("the README links every guide", () => {
+    const readme = linksOf(path.join(ROOT, "README.md"));
+    for (const guide of guides) {
+      const relative = path.relative(ROOT, fileURLToPath(guide));
+      expect(readme, relative).toContain(relative);
+    }
+  });
+});
