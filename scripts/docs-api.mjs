@@ -15,7 +15,7 @@ const check = process.argv.includes("--check");
 const out = check ? await mkdtemp(join(tmpdir(), "a3s-docs-api-")) : committed;
 
 /**
- * Properties of anonymous object types (a zod schema's inferred shape, an inline `{ … }` in a
+ * Members of anonymous object types (a zod schema's inferred shape, an inline `{ … }` in a
  * property's type) are documented where the type is: the schema or the property that holds
  * them. TypeDoc still asks each of them for a comment, so they are named here, computed from
  * the project rather than listed by hand; every named declaration and every member of an
@@ -27,7 +27,7 @@ function nestedShapeMembers(project, packages) {
     return false;
   };
   const names = project
-    .getReflectionsByKind(ReflectionKind.Property)
+    .getReflectionsByKind(ReflectionKind.Property | ReflectionKind.Method)
     .filter(
       (r) =>
         r.parent?.kindOf(ReflectionKind.TypeLiteral) &&
@@ -36,6 +36,8 @@ function nestedShapeMembers(project, packages) {
         !underParameter(r) &&
         packages.includes(project.getSymbolIdFromReflection(r)?.packageName),
     )
+    // A method is asked about through its signatures.
+    .flatMap((r) => (r.signatures ?? [r]).filter((s) => !s.hasComment()))
     .map((r) => r.getFriendlyFullName());
   return [...new Set(names)];
 }
