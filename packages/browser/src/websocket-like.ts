@@ -14,11 +14,14 @@ export interface WebSocketLike {
   close(code?: number, reason?: string): void;
   /** Listen for `open`, `message`, `close` or `error`, as on `WebSocket`. */
   addEventListener(type: "open", listener: () => void): void;
+  /** `message`: `event.data` is the frame's text. */
   addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  /** `close`: the close code and reason the connection ended with. */
   addEventListener(
     type: "close",
     listener: (event: { code: number; reason: string; wasClean?: boolean }) => void,
   ): void;
+  /** `error`: the connection failed; a `close` follows. */
   addEventListener(type: "error", listener: (event: unknown) => void): void;
 }
 
