@@ -10,6 +10,7 @@ describe("parseCliArgs", () => {
       settings: [],
       keep: false,
       ui: false,
+      watch: true,
       help: false,
     });
   });
@@ -36,6 +37,7 @@ describe("parseCliArgs", () => {
         "--permission",
         "allow",
         "--no-color",
+        "--no-watch",
       ],
       { A3S_TOKEN: "from-env", A3S_MODEL: "gpt-x" },
     );
@@ -50,6 +52,7 @@ describe("parseCliArgs", () => {
       events: "e.jsonl",
       permission: "allow",
       color: false,
+      watch: false,
       token: "from-env",
       model: "gpt-x",
     });

@@ -20,6 +20,8 @@ export interface CliArgs {
   port: number;
   token?: string;
   ui: boolean;
+  /** chat, serve: reload the settings files when they change. */
+  watch: boolean;
 }
 
 export const USAGE = `Usage: a3s-demo-agent [run|chat|serve] [options]
@@ -43,6 +45,7 @@ Options:
   --port PORT         serve: port (default 0: any free port)
   --token TOKEN       serve: the token clients must present (default: A3S_TOKEN, else a new one)
   --ui                serve: also serve the browser page
+  --no-watch          chat, serve: do not reload settings files when they change
   --no-color          plain output (also NO_COLOR=1)
   --debug             show stack traces
   -h, --help          show this help
@@ -131,6 +134,7 @@ export function parseCliArgs(
     port,
     ...(token !== undefined ? { token } : {}),
     ui: values.ui ?? false,
+    watch: !values["no-watch"],
   };
 }
 
@@ -152,6 +156,7 @@ function parse(argv: readonly string[]) {
       token: { type: "string" },
       ui: { type: "boolean" },
       "no-color": { type: "boolean" },
+      "no-watch": { type: "boolean" },
       debug: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

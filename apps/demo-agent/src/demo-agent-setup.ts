@@ -16,11 +16,18 @@ export interface HookSources {
   /**
    * Register the hooks of the settings files (working directory, home, explicit files).
    * `model` is the agent's, for `prompt` and `agent` hooks. Returns the way to remove them and
-   * lines worth showing the user (problems, untrusted hooks).
+   * lines worth showing the user (problems, untrusted hooks). With `watch`, keeps them current
+   * as the files change, calling `watch` with one line per reload (or refused reload).
    */
   applySettings?(
     engine: HookEngine,
-    where: { cwd: string; home?: string | undefined; files: readonly string[]; model: Model },
+    where: {
+      cwd: string;
+      home?: string | undefined;
+      files: readonly string[];
+      model: Model;
+      watch?: ((line: string) => void) | undefined;
+    },
   ): Promise<{ unregister(): void; messages: string[] }>;
   /** Register the hooks a skill's frontmatter declares. */
   installSkillHooks?: SkillHookInstaller;
@@ -45,6 +52,11 @@ export interface DemoAgentOptions {
   settingsFiles?: readonly string[] | undefined;
   /** Home folder for the user's settings files. Default: the user's. */
   home?: string | undefined;
+  /**
+   * Keep the settings files' hooks current while the agent runs (`serve`, `chat`): each reload,
+   * or each edit refused because it broke a file, is reported as one line here.
+   */
+  watchSettings?: ((line: string) => void) | undefined;
   hookSources?: HookSources | undefined;
   /** Register the demo's in-process hooks. Default true. */
   demoHooks?: boolean;
@@ -99,6 +111,7 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
         home: options.home,
         files: options.settingsFiles ?? [],
         model,
+        watch: options.watchSettings,
       });
       undo.push(() => applied.unregister());
       messages.push(...applied.messages);

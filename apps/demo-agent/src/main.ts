@@ -120,6 +120,9 @@ async function chat(
     settingsFiles: args.settings,
     home: io.env.HOME,
     hookSources,
+    watchSettings: args.watch
+      ? (line: string) => io.stdout.write(`${style.dim(line)}\n`)
+      : undefined,
   });
   const transcript = new Transcript(style, lineWriter(io.stdout));
   const off = onFiring(demo.engine, (f) => transcript.render(f));

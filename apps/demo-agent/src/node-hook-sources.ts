@@ -2,11 +2,15 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import {
   applyHookSettings,
+  displayPath,
   formatProblem,
   type HookModelClient,
+  type HookSettings,
   loadHookSettings,
   parseFrontmatterHooks,
   SessionEnvFiles,
+  type SettingsHandle,
+  watchHookSettings,
 } from "@a3s-lab/hooks-node";
 import { AgentError } from "./agent-error.js";
 import type { HookSources } from "./demo-agent-setup.js";
@@ -56,26 +60,44 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
       close: () => envFiles[Symbol.asyncDispose](),
     },
     async applySettings(engine, where) {
-      const settings = await loadHookSettings({
+      const load = {
         cwd: where.cwd,
         ...(where.home !== undefined ? { home: where.home } : {}),
         files: where.files,
-      });
-      if (settings.project) project = { dir: settings.project.dir };
+      };
       modelClient = hookModelClient(where.model);
-      const handle = applyHookSettings(engine, settings, {
-        projectDir: where.cwd,
-        modelClient,
-        envFile: envFiles.pathFor,
-      });
+      const apply = { projectDir: where.cwd, modelClient, envFile: envFiles.pathFor };
       const shown = { cwd: where.cwd, ...(where.home !== undefined ? { home: where.home } : {}) };
-      const messages = [
+      const report = (settings: HookSettings, handle: SettingsHandle) => [
         ...settings.problems.map((p) => formatProblem(p, shown)),
         ...handle.skipped.map(
           (s) => `${s.hook.event} hook ${s.hook.name} does not run: ${s.message}`,
         ),
       ];
-      return { unregister: () => handle.unregister(), messages };
+      const watch = where.watch;
+      if (watch === undefined) {
+        const settings = await loadHookSettings(load);
+        if (settings.project) project = { dir: settings.project.dir };
+        const handle = applyHookSettings(engine, settings, apply);
+        return { unregister: () => handle.unregister(), messages: report(settings, handle) };
+      }
+      const watcher = await watchHookSettings(engine, load, apply);
+      if (watcher.settings.project) project = { dir: watcher.settings.project.dir };
+      watcher.on("reloaded", ({ settings, handle, files }) => {
+        const which = files.map((f) => displayPath(f, shown)).join(", ") || "no file changed";
+        const notes = report(settings, handle);
+        watch(
+          `settings reloaded (${which}): ${handle.applied.length} hook(s) run${notes.length > 0 ? `; ${notes.join("; ")}` : ""}`,
+        );
+      });
+      watcher.on("problem", ({ message, problems }) => {
+        const details = problems.map((p) => formatProblem(p, shown));
+        watch(details.length > 0 ? `${message}: ${details.join("; ")}` : message);
+      });
+      return {
+        unregister: () => void watcher.close(),
+        messages: report(watcher.settings, watcher.handle),
+      };
     },
 
     async installSkillHooks(skill, engine, context) {

@@ -54,6 +54,7 @@ export async function runServe(
     settingsFiles: args.settings,
     home: io.env.HOME,
     hookSources,
+    watchSettings: args.watch ? (line: string) => log(style.dim(line)) : undefined,
   });
   const transcript = new Transcript(style, log);
   const off = onFiring(demo.engine, (f) => transcript.render(f));

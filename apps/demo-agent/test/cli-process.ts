@@ -56,3 +56,48 @@ export function readJsonl<T = Record<string, unknown>>(file: string): T[] {
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as T);
 }
+
+/**
+ * Collects a stream's lines and waits for the next one that matches: the signal that a running
+ * process did something, instead of a sleep. Lines seen before `next` was called count only if
+ * not yet taken.
+ */
+export class LineWaiter {
+  readonly lines: string[] = [];
+  #taken = 0;
+  #waiting: { pattern: RegExp; resolve: (line: string) => void } | undefined;
+  #buffer = "";
+
+  constructor(stream: NodeJS.ReadableStream) {
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => {
+      this.#buffer += chunk;
+      const parts = this.#buffer.split("\n");
+      this.#buffer = parts.pop()!;
+      this.lines.push(...parts);
+      this.#check();
+    });
+  }
+
+  /** The next line (after those already taken) that matches `pattern`. */
+  next(pattern: RegExp): Promise<string> {
+    return new Promise((resolve) => {
+      this.#waiting = { pattern, resolve };
+      this.#check();
+    });
+  }
+
+  #check(): void {
+    const waiting = this.#waiting;
+    if (!waiting) return;
+    for (; this.#taken < this.lines.length; this.#taken++) {
+      const line = this.lines[this.#taken]!;
+      if (waiting.pattern.test(line)) {
+        this.#taken++;
+        this.#waiting = undefined;
+        waiting.resolve(line);
+        return;
+      }
+    }
+  }
+}
