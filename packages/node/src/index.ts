@@ -101,10 +101,8 @@ export { watchHookSettings } from "./settings/watch-hook-settings.js";
 
 // ── For hosts: the hook types of settings files (command, http, prompt, agent, mcp_tool) ──
 
-export type { HandlerRunContext, SettingsHandler } from "./handlers/handler.js";
 export type { HookCommonFields } from "./handlers/hook-common.js";
-export type { HttpHandlerDeps, HttpHookDefinition, HttpHookPolicy } from "./handlers/http-hook.js";
-export { createHttpHandler, HTTP_DEFAULT_TIMEOUT_SECONDS } from "./handlers/http-hook.js";
+export type { HttpHookDefinition, HttpHookPolicy } from "./handlers/http-hook.js";
 export type { SettingsHookDefinition, SettingsHookType } from "./handlers/settings-handler.js";
 export type { AsyncRewake, SettingsHookOptions } from "./settings/settings-hook-registration.js";
 
