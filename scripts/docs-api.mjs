@@ -53,6 +53,24 @@ async function files(dir) {
     .sort();
 }
 
+/**
+ * Links that leave the repository: the reference is read on GitHub, next to the code, so every
+ * link must point into docs/api/ or the repository. Catches a source link or a link to an
+ * external type's documentation that a TypeDoc option or plugin would add.
+ */
+async function externalLinks(dir) {
+  const found = [];
+  for (const f of await files(dir)) {
+    const text = await readFile(join(dir, f), "utf8");
+    for (const m of text.matchAll(
+      /\]\(\s*<?((?:https?:)?\/\/[^)\s>]*)|href="((?:https?:)?\/\/[^"]*)"/g,
+    )) {
+      found.push(`${f}: ${m[1] ?? m[2]}`);
+    }
+  }
+  return found;
+}
+
 /** Files added, removed or changed between a fresh reference and the committed one. */
 async function differences(generated, commit) {
   const [fresh, old] = await Promise.all([files(generated), files(commit)]);
@@ -95,6 +113,10 @@ async function main() {
   if (!check) await rm(committed, { recursive: true, force: true });
   await app.generateOutputs(project);
   if (app.logger.hasErrors() || app.logger.hasWarnings()) return fail("rendering failed");
+  const outside = await externalLinks(out);
+  if (outside.length > 0) {
+    return fail(`links that leave the repository:\n  ${outside.slice(0, 20).join("\n  ")}`);
+  }
   if (!check) {
     console.error(`docs:api: wrote ${relative(root, committed)}/`);
     return 0;
