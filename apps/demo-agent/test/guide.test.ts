@@ -41,6 +41,17 @@ describe("the guides' TypeScript examples", () => {
   });
 });
 
+describe("the guides' pages", () => {
+  it("are the browser README's page, which browser-readme.e2e.test.ts runs in Chromium", () => {
+    const readme = readFileSync(path.join(ROOT, "packages", "browser", "README.md"), "utf8");
+    const pages = guides.flatMap((guide) => [
+      ...readFileSync(guide, "utf8").matchAll(/```html\n([\s\S]*?)```/g),
+    ]);
+    expect(pages.length).toBeGreaterThan(0);
+    for (const [, page] of pages) expect(readme).toContain(page);
+  });
+});
+
 describe("how a guide's commands are read", () => {
   const fence = "```";
   const steps = docSteps(
