@@ -27,8 +27,8 @@ export function describeReadmeExamples(options: {
   /** At least this many examples must be found (in all the documents together). */
   minExamples?: number;
   /**
-   * Typecheck every example with `tsc` under this tsconfig (the package's own), as one
-   * program: each example is a module of its own.
+   * Typecheck every example with `tsc` under this tsconfig (the package's own): each example
+   * is a module of its own, and all of them one program, but for those that augment a module.
    */
   tsconfig?: URL;
 }): void {
