@@ -70,7 +70,9 @@ export const httpHookShape = {
 
 /** An `http` hook: the hook input is POSTed as JSON to `url`; the response body is its answer. */
 export interface HttpHookDefinition extends HookCommonFields {
+  /** Always `"http"`. */
   type: "http";
+  /** Where the hook input is POSTed: `http:` or `https:`, no user name or password in it. */
   url: string;
   /** Extra request headers; `$VAR` / `${VAR}` are filled from `allowedEnvVars` only. */
   headers?: Record<string, string>;

@@ -39,8 +39,11 @@ export const mcpToolHookShape = {
 
 /** An `mcp_tool` hook: call `tool` on the configured MCP server `server`. */
 export interface McpToolHookDefinition {
+  /** Always `"mcp_tool"`. */
   type: "mcp_tool";
+  /** The name of a server in `mcpServers` (`.mcp.json` or a settings file). */
   server: string;
+  /** The tool to call on it. */
   tool: string;
   /** Tool arguments; `${path}` in string values is replaced from the hook input. */
   input?: Record<string, unknown>;
@@ -50,8 +53,11 @@ export interface McpToolHookDefinition {
 
 /** What one tool call answered, as the MCP SDK gives it. */
 export interface McpToolCallResult {
+  /** The content blocks; their text parts are read as a command hook's stdout. */
   content?: unknown;
+  /** Structured output, read as JSON when there is no text content. */
   structuredContent?: unknown;
+  /** True when the tool reports an error: the hook fails, and its fail behaviour applies. */
   isError?: boolean;
 }
 

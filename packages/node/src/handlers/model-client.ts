@@ -12,7 +12,9 @@ export type ModelMessage =
 
 /** A tool the model may call: a name, what it does, and a JSON Schema of its arguments. */
 export interface ModelTool {
+  /** The name the model calls it by. */
   name: string;
+  /** What it does, for the model. */
   description: string;
   /** A JSON Schema object describing the arguments. */
   parameters: Record<string, unknown>;
@@ -20,13 +22,17 @@ export interface ModelTool {
 
 /** A call the model asked for. `arguments` is the model's JSON text, not yet trusted or parsed. */
 export interface ModelToolCall {
+  /** The model's id for the call; the tool message that answers it carries the same. */
   id: string;
+  /** The tool it wants. */
   name: string;
+  /** The arguments as the model wrote them: JSON text, parse before use. */
   arguments: string;
 }
 
 /** One request to the model. */
 export interface ModelRequest {
+  /** The conversation so far, oldest first. */
   messages: readonly ModelMessage[];
   /** Tools offered for this turn; absent for a single-turn `prompt` hook. */
   tools?: readonly ModelTool[];
@@ -38,7 +44,9 @@ export interface ModelRequest {
 
 /** What the model answered: text, tool calls, or both. */
 export interface ModelReply {
+  /** The answer's text (empty when it only calls tools). */
   text: string;
+  /** The tools it wants called, in order. */
   toolCalls?: readonly ModelToolCall[];
 }
 
@@ -48,6 +56,7 @@ export interface ModelReply {
  * signal fired, `HANDLER_FAILED` otherwise); anything else thrown is read as `HANDLER_FAILED`.
  */
 export interface HookModelClient {
+  /** Send one request and answer the model's reply. */
   complete(request: ModelRequest): Promise<ModelReply>;
   /** The model name used when a hook sets none; a hook without `model` needs one. */
   readonly defaultModel?: string;

@@ -51,6 +51,7 @@ export const agentHookShape = {
 
 /** A `prompt` hook: one model call that answers `{ "ok": boolean, "reason"?: string }`. */
 export interface PromptHookDefinition {
+  /** Always `"prompt"`. */
   type: "prompt";
   /** `$ARGUMENTS` is replaced by the hook input as JSON; without it, the input is appended. */
   prompt: string;
@@ -62,8 +63,14 @@ export interface PromptHookDefinition {
 
 /** An `agent` hook: a multi-turn verifier with read-only tools that answers like a `prompt` hook. */
 export interface AgentHookDefinition {
+  /** Always `"agent"`. */
   type: "agent";
+  /**
+   * What the verifier is asked; `$ARGUMENTS` is replaced by the hook input as JSON (appended when
+   * absent).
+   */
   prompt: string;
+  /** The model name; default: the client's (`A3S_HOOKS_MODEL`). */
   model?: string;
   /** Seconds. Default 60. */
   timeout?: number;
@@ -85,6 +92,7 @@ export interface PromptHandlerDeps {
 export interface AgentRunRequest {
   /** The system instructions and the rendered prompt (with the hook input in it). */
   system: string;
+  /** The hook's prompt, rendered: the hook input is in it. */
   prompt: string;
   /** The hook's `model` field, if any. */
   model?: string;

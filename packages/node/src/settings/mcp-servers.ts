@@ -10,8 +10,11 @@ import { type SettingsProblem, zodProblems } from "./settings-problem.js";
 
 /** An MCP server started as a process, speaking MCP on its stdin and stdout. */
 export interface McpStdioServerConfig {
+  /** Always `"stdio"` (also when the file sets no `type`). */
   type: "stdio";
+  /** The program to start, `${VAR}` expanded. */
   command: string;
+  /** Its arguments, `${VAR}` expanded. */
   args: string[];
   /** Added to the environment the server inherits (which never includes `A3S_TOKEN`). */
   env: Record<string, string>;
@@ -19,8 +22,11 @@ export interface McpStdioServerConfig {
 
 /** An MCP server reached over Streamable HTTP. */
 export interface McpHttpServerConfig {
+  /** Always `"http"`. */
   type: "http";
+  /** The server's MCP endpoint, `${VAR}` expanded. */
   url: string;
+  /** Sent with every request, `${VAR}` expanded. */
   headers: Record<string, string>;
 }
 
@@ -29,12 +35,15 @@ export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
 /** A configured server and where it was configured. */
 export interface LoadedMcpServer {
+  /** The server's name, as `mcp_tool` hooks give it. */
   name: string;
+  /** How to reach it. */
   config: McpServerConfig;
   /** The file it came from (`.mcp.json` or a settings file). */
   source: string;
   /** Its JSON path there: `mcpServers.github`. */
   path: string;
+  /** Which kind of file configured it (`project`, `user`, `managed`, …). */
   scope: SettingsScope;
   /** False for project servers the user has not trusted: they are never started. */
   trusted: boolean;

@@ -142,6 +142,7 @@ export class SessionEnvFiles implements AsyncDisposable {
     await rm(entry.dir, { recursive: true, force: true });
   }
 
+  /** Delete every session's env file and folder, for `await using`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await Promise.all([...this.#sessions.keys()].map((id) => this.remove(id)));
   }

@@ -32,7 +32,9 @@ import type { SettingsProblem } from "./settings-problem.js";
 
 /** A block from an `asyncRewake` hook, delivered once the hook ended: wake the model with `reason`. */
 export interface AsyncRewake {
+  /** The hook that blocked. */
   hook: SettingsHook;
+  /** The event it ran for. */
   event: HookEvent;
   /** The block's reason (a command's stderr on exit code 2). */
   reason: string;

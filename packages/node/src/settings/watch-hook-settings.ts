@@ -63,6 +63,7 @@ export type SettingsReloadProblemReason =
 
 /** A reload that was refused, or a watcher error. */
 export interface SettingsReloadProblem {
+  /** What went wrong, as a code to branch on. */
   reason: SettingsReloadProblemReason;
   /** A sentence for people. */
   message: string;
@@ -77,8 +78,11 @@ export interface SettingsReloadProblem {
 
 /** What a settings watcher reports: `change` (a reload is coming), `reloaded`, `problem`. */
 export interface SettingsWatcherEvents {
+  /** A watched file changed; a reload follows once the files are quiet. */
   change: { files: string[] };
+  /** The new settings are in effect. */
   reloaded: SettingsReloaded;
+  /** A reload was refused (the previous hooks keep running), or watching failed. */
   problem: SettingsReloadProblem;
 }
 
