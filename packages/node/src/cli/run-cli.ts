@@ -1,4 +1,4 @@
-import { HookError } from "@a3s-lab/hooks-core";
+import { claudeCodeEvents, defineEvent, HookError, isHookEventName } from "@a3s-lab/hooks-core";
 import { Command, CommanderError } from "commander";
 import type { CliIo } from "./cli-context.js";
 import { CliError } from "./cli-error.js";
@@ -22,6 +22,11 @@ const collect = (value: string, previous: string[]) => [...previous, value];
  * ```
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // The CLI checks and tests hooks for any host: Claude Code's events count as known (a host
+  // that defined its own event under one of those names keeps its definition).
+  for (const definition of Object.values(claudeCodeEvents)) {
+    if (!isHookEventName(definition.name)) defineEvent(definition);
+  }
   let code = 0;
   // Read from argv, not program.opts(): the catch below needs it when parsing itself throws.
   const debug = argv.includes("--debug");

@@ -13,7 +13,7 @@ const model = { name: "test-model" };
 const tool = { tool: "Bash", args: {} };
 
 /** The smallest valid fields of each event, so `a3s-hooks test Stop` works with no input. */
-const DEFAULTS: Record<HookEventName, Record<string, unknown>> = {
+const DEFAULTS: Partial<Record<HookEventName, Record<string, unknown>>> = {
   SessionStart: { source: "startup" },
   SessionEnd: { reason: "exit" },
   UserPromptSubmit: { prompt: "" },
@@ -65,6 +65,9 @@ const RENAMES: Record<string, string> = {
 /** stdin fields that describe the firing, not the event. */
 const DROPPED = new Set(["hook_event_name", "event", "cwd", "eventType", "tool_result"]);
 
+/** Claude Code's snake_case stdin names are the events' camelCase fields: `teammate_name` → `teammateName`. */
+const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
 /** The canonical event name for the CLI's `<Event>` argument, or a usage error. */
 export function eventNameArgument(name: string): HookEventName {
   const canonical = resolveEventName(name);
@@ -96,7 +99,7 @@ export function eventFieldsFromInput(input: Record<string, unknown>): Record<str
               output: typeof value === "string" ? value : JSON.stringify(value),
               duration: 0,
             };
-    } else out[RENAMES[key] ?? key] = value;
+    } else out[RENAMES[key] ?? camelCase(key)] = value;
   }
   if (Object.keys(metadata).length > 0) {
     out.metadata = { ...(out.metadata as Record<string, unknown> | undefined), ...metadata };
