@@ -247,6 +247,25 @@ describe("a3s-hooks test", () => {
       .toBe(false);
   });
 
+  it("names the if condition, not the matcher, when the condition kept a hook out", async () => {
+    write(join(home, ".claude/settings.json"), {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [{ type: "command", command: "echo pushing", if: "Bash(git *)" }],
+          },
+        ],
+      },
+    });
+    const run = await cli(["test", "PreToolUse", "--tool", "Bash", "--args", '{"command":"ls"}']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /echo pushing .*\n\s+matcher: if "Bash\(git \*\)" does not match this call/,
+    );
+    expect(run.stdout).not.toContain('matcher "Bash" does not match "Bash"');
+  });
+
   it("says why each configured hook did not run", async () => {
     write(join(cwd, ".claude/settings.json"), {
       hooks: { PreToolUse: [group("Bash", { command: "echo project" })] },
@@ -293,7 +312,7 @@ describe("a3s-hooks test", () => {
     const unknown = await cli(["test", "PreToolUze"]);
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
     expect(unknown.stderr).toBe(
-      'a3s-hooks: unknown event name "PreToolUze" (did you mean "PreToolUse"?)\nhint: events: SessionStart, SessionEnd, UserPromptSubmit, GenerateStart, GenerateEnd, PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionGranted, PermissionDenied, PreCompact, PostCompact, ContextWarning, Stop, SubagentStart, SubagentStop, Notification, SkillLoad, SkillUnload\n',
+      'a3s-hooks: unknown event name "PreToolUze" (did you mean "PreToolUse"?)\nhint: events: SessionStart, SessionEnd, UserPromptSubmit, GenerateStart, GenerateEnd, PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionGranted, PermissionDenied, PreCompact, PostCompact, ContextWarning, Stop, SubagentStart, SubagentStop, Notification, SkillLoad, SkillUnload, PostToolBatch, UserPromptExpansion, StopFailure, Elicitation, ElicitationResult, TeammateIdle, TaskCreated, TaskCompleted, Setup, InstructionsLoaded, CwdChanged, FileChanged, ConfigChange, WorktreeCreate, WorktreeRemove, PreModelSwitch, PostModelSwitch, MessageDisplay, DirectoryAdded\n',
     );
     const badArgs = await cli(["test", "PreToolUse", "--args", "{nope"]);
     expect(badArgs.code).toBe(1);

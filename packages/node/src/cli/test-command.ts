@@ -1,8 +1,9 @@
 import { createReadStream } from "node:fs";
 import { resolve } from "node:path";
-import { HookEngine, type HookResult } from "@a3s-lab/hooks-core";
-import { describeValue, matcherSubject } from "@a3s-lab/hooks-core/internal";
+import { HookEngine, type HookEvent, type HookResult } from "@a3s-lab/hooks-core";
+import { compileMatcher, describeValue, matcherSubject } from "@a3s-lab/hooks-core/internal";
 import type { CommandRunReport } from "../command/command-hook.js";
+import { linearRegex } from "../linear-regex.js";
 import { applyHookSettings, engineOptionsFromSettings } from "../settings/apply-hook-settings.js";
 import type { SettingsHook } from "../settings/hook-settings.js";
 import {
@@ -74,6 +75,19 @@ function matcherText(hook: SettingsHook): string {
   return typeof hook.matcher === "string" ? hook.matcher : JSON.stringify(hook.matcher);
 }
 
+/** Why a registered hook took no part: its matcher, or (when the matcher took the event) its `if`. */
+function notMatchedMessage(hook: SettingsHook, event: HookEvent): string {
+  if (hook.if !== undefined) {
+    const matcher = compileMatcher(hook.event, hook.matcher, [hook.path, "matcher"], {
+      regex: linearRegex,
+    });
+    if (matcher === null || matcher(event)) {
+      return `if ${JSON.stringify(hook.if)} does not match this call`;
+    }
+  }
+  return `matcher ${JSON.stringify(matcherText(hook))} does not match ${JSON.stringify(matcherSubject(event) ?? "")}`;
+}
+
 /**
  * `a3s-hooks test <Event>`: fire one event through the hooks the settings define and show
  * what each did, why the others did not run, and the merged result.
@@ -139,7 +153,6 @@ export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): 
     return run;
   });
   const ran = new Set(runs.filter((r) => r.outcome.status !== "cancelled").map((r) => r.hook));
-  const subject = matcherSubject(event);
   const notRun: NotRun[] = [];
   for (const s of handle.skipped) {
     if (s.hook.event === event.eventType) notRun.push(s);
@@ -157,7 +170,7 @@ export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): 
         : {
             hook: a.hook,
             reason: "matcher",
-            message: `matcher ${JSON.stringify(matcherText(a.hook))} does not match ${JSON.stringify(subject ?? "")}`,
+            message: notMatchedMessage(a.hook, event),
           },
     );
   }
