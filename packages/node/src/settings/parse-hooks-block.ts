@@ -384,8 +384,11 @@ function finishHook(
 
 function toDefinition(data: Record<string, unknown>): CommandHookDefinition {
   const d: Record<string, unknown> = {};
-  if (data.command !== undefined) d.command = data.command;
-  if (data.args !== undefined) d.args = data.args;
+  if (data.command !== undefined && data.args !== undefined) {
+    // Claude Code's exec form: `command` is the program, `args` its arguments.
+    d.args = [data.command, ...(data.args as string[])];
+  } else if (data.command !== undefined) d.command = data.command;
+  else if (data.args !== undefined) d.args = data.args;
   const timeout = data.timeout ?? data.timeout_secs;
   if (timeout !== undefined) d.timeout = timeout;
   const cwd = data.cwd ?? data.working_directory;

@@ -1,12 +1,6 @@
 import { hookEventNames, MAX_DELAY_MS } from "@a3s-lab/hooks-core";
 import { z } from "zod";
-import {
-  commandHookShape,
-  noNul,
-  oneCommandForm,
-  oneCommandFormMessage,
-  secondsSchema,
-} from "../command/command-definition.js";
+import { commandHookShape, noNul, secondsSchema } from "../command/command-definition.js";
 import { hookCommonShape } from "../handlers/hook-common.js";
 import { hookTypeShapes } from "../handlers/settings-handler.js";
 
@@ -31,6 +25,15 @@ export const matcherSchema = z
     'What the hook applies to: "*" or "" for everything, "Bash", "Write|Edit", "mcp__*", …',
   );
 
+/**
+ * Claude Code's two forms: `command` alone is a shell command; `command` with `args` is the
+ * program and its arguments, run with no shell (the A3S SDK writes that as `args` alone).
+ */
+const settingsCommandForm = (value: { command?: unknown; args?: unknown }) =>
+  value.command !== undefined || value.args !== undefined;
+const settingsCommandFormMessage =
+  'expected "command" (a shell command, or with "args" the program to run) or "args"';
+
 const settingsHookShape = {
   ...commandHookShape,
   timeout_secs: secondsSchema.optional().describe("Rust-agent format: the same as timeout."),
@@ -40,7 +43,7 @@ const settingsHookShape = {
 /** One hook inside a `{ matcher, hooks: [...] }` group (Claude Code, the CLI-agent format, Rust-agent frontmatter). */
 export const settingsCommandSchema = z
   .object(settingsHookShape)
-  .refine(oneCommandForm, { error: oneCommandFormMessage })
+  .refine(settingsCommandForm, { error: settingsCommandFormMessage })
   .describe("A command hook.");
 
 /** One hook of another type (`http`, `prompt`, `agent`, `mcp_tool`) inside a group: its own fields plus the common ones. */
@@ -69,7 +72,7 @@ export const settingsHookSchema = z
 /** The Rust-agent format's hook object: a command with its own matcher. */
 export const namedHookSchema = z
   .object({ ...settingsHookShape, matcher: matcherSchema.optional() })
-  .refine(oneCommandForm, { error: oneCommandFormMessage })
+  .refine(settingsCommandForm, { error: settingsCommandFormMessage })
   .describe("Rust-agent format: a command hook with its own matcher.");
 
 /** The group's own fields; its hooks are checked one by one so one bad hook spares the rest. */
