@@ -14,46 +14,67 @@ export const jsonObjectSchema = z.record(z.string(), z.unknown());
 
 /** Token counts, in the OpenAI-style snake_case form (`prompt_tokens`, `total_tokens`, …). */
 export const tokenUsageSchema = z.object({
+  /** Tokens of the input. */
   prompt_tokens: z.number().check(z.nonnegative()),
+  /** Tokens of the answer. */
   completion_tokens: z.number().check(z.nonnegative()),
+  /** Both together. */
   total_tokens: z.number().check(z.nonnegative()),
 });
 
 /** A tool call the model asked for: its id, the tool's name, its arguments. */
 export const toolCallSchema = z.object({
+  /** The model's id for the call. */
   id: z.string(),
+  /** The tool it wants. */
   name: z.string(),
+  /** The arguments it gave. */
   args: jsonObjectSchema,
 });
 
 /** The model a generation runs on: its name, and optionally provider, temperature, token cap. */
 export const modelConfigSchema = z.object({
+  /** The model's name; string matchers of the generate events test it. */
   name: z.string(),
+  /** Who serves it (`openai`, `anthropic`, …). */
   provider: z.optional(z.string()),
+  /** The sampling temperature. */
   temperature: z.optional(z.number()),
+  /** The most tokens the answer may have. */
   maxTokens: z.optional(z.number()),
 });
 
 /** One message of the conversation (system, user, assistant or tool). */
 export const messageSchema = z.object({
+  /** Who speaks: `system`, `user`, `assistant` or `tool` (a tool's result). */
   role: z.enum(["system", "user", "assistant", "tool"]),
+  /** The message's text. */
   content: z.string(),
+  /** On a `tool` message: the call it answers. */
   toolCallId: z.optional(z.string()),
+  /** On an `assistant` message: the tools it called. */
   toolCalls: z.optional(z.array(toolCallSchema)),
 });
 
 /** What a tool returned: success, output text, exit code, duration in milliseconds. */
 export const toolResultSchema = z.object({
+  /** False when the tool reported a failure. */
   success: z.boolean(),
+  /** What the tool returned, as text. */
   output: z.string(),
+  /** The exit code, for tools that run a process. */
   exitCode: z.optional(z.number()),
+  /** Milliseconds the tool took. */
   duration: z.number().check(z.nonnegative()),
 });
 
 /** Where a tool runs: the working directory and the tools run recently. */
 export const toolContextSchema = z.object({
+  /** The directory the tool works in. */
   workingDirectory: z.string(),
+  /** The names of the tools run before this one, oldest first. */
   recentTools: z.array(z.string()),
+  /** The session's token usage so far. */
   tokenUsage: tokenUsageSchema,
 });
 
@@ -61,9 +82,11 @@ export const toolContextSchema = z.object({
 export const baseEventFields = {
   /** Unique per firing, so a response can be matched to the firing it answers. */
   eventId: z.string().check(z.minLength(1)),
+  /** The session the event belongs to. */
   sessionId: z.string(),
   /** Milliseconds since the epoch. */
   timestamp: z.number(),
+  /** Whatever the host or earlier hooks attached; hooks may read anything here. */
   metadata: z.record(z.string(), z.unknown()),
 };
 
@@ -75,8 +98,11 @@ export function eventObject<N extends string, S extends z.core.$ZodLooseShape>(n
 const event = eventObject;
 
 const tool = {
+  /** The tool's name (`Bash`, `mcp__github__create_issue`); string matchers test it. */
   tool: z.string().check(z.minLength(1)),
+  /** The tool's arguments, as the model gave them (or as earlier hooks rewrote them). */
   args: jsonObjectSchema,
+  /** The model's id for this call: the same in every event of one call. */
   toolUseId: z.optional(z.string()),
 };
 
@@ -84,6 +110,7 @@ const decision = {
   ...tool,
   /** Who decided: a hook, the user, a policy, or the host's default. */
   decidedBy: z.optional(z.enum(["hook", "user", "policy", "default"])),
+  /** Why, as the decider put it. */
   reason: z.optional(z.string()),
 };
 
@@ -93,7 +120,9 @@ export const eventSchemas = {
   SessionStart: event("SessionStart", {
     /** `startup`, `resume`, `clear`, `compact`, … */
     source: z.string(),
+    /** The directory the session works in. */
     workingDirectory: z.optional(z.string()),
+    /** The model the session runs on, when the host says. */
     model: z.optional(modelConfigSchema),
   }),
   /** A session ended; hooks observe it. */
@@ -103,6 +132,7 @@ export const eventSchemas = {
   }),
   /** The user sent a prompt, before the model sees it; a hook may block it or rewrite `prompt`. */
   UserPromptSubmit: event("UserPromptSubmit", {
+    /** What the user typed. */
     prompt: z.string(),
   }),
   /**
@@ -110,17 +140,24 @@ export const eventSchemas = {
    * `messages` or `tools`.
    */
   GenerateStart: event("GenerateStart", {
+    /** The latest user prompt. */
     prompt: z.string(),
+    /** The system instructions. */
     systemPrompt: z.optional(z.string()),
+    /** The model being called. */
     model: modelConfigSchema,
     /** Names of the tools offered to the model. */
     tools: z.array(z.string()),
+    /** The conversation sent with the prompt, oldest first. */
     messages: z.optional(z.array(messageSchema)),
   }),
   /** A model call answered; a hook may rewrite `response.text`. */
   GenerateEnd: event("GenerateEnd", {
+    /** The prompt the model answered. */
     prompt: z.string(),
+    /** The model that answered. */
     model: modelConfigSchema,
+    /** The answer: its text, the tool calls, the tokens used and the milliseconds it took. */
     response: z.object({
       text: z.string(),
       toolCalls: z.array(toolCallSchema),
@@ -131,18 +168,23 @@ export const eventSchemas = {
   /** A tool is about to run; a hook may block it or rewrite `args`. */
   PreToolUse: event("PreToolUse", {
     ...tool,
+    /** Where the tool runs, when the host says. */
     context: z.optional(toolContextSchema),
   }),
   /** A tool ran; a hook may rewrite `result.output`. */
   PostToolUse: event("PostToolUse", {
     ...tool,
+    /** What the tool returned. */
     result: toolResultSchema,
   }),
   /** A tool failed or threw; hooks observe it. `ToolError` is accepted as its name too. */
   PostToolUseFailure: event("PostToolUseFailure", {
     ...tool,
+    /** What went wrong, as a message. */
     error: z.string(),
+    /** The exit code, for tools that run a process. */
     exitCode: z.optional(z.number()),
+    /** Milliseconds the tool ran before it failed. */
     duration: z.optional(z.number().check(z.nonnegative())),
   }),
   /** A tool needs permission; a hook may allow it, ask, deny it (a block) or rewrite `args`. */
@@ -165,24 +207,35 @@ export const eventSchemas = {
   PreCompact: event("PreCompact", {
     /** `manual` or `auto`. */
     trigger: z.string(),
+    /** What the user asked the summary to keep, when compacting by hand. */
     customInstructions: z.optional(z.string()),
+    /** Messages in the context now. */
     messageCount: z.optional(z.number()),
+    /** Tokens in the context now. */
     tokenCount: z.optional(z.number()),
   }),
   /** The context was compacted; hooks observe it. */
   PostCompact: event("PostCompact", {
+    /** `manual` or `auto`. */
     trigger: z.string(),
+    /** Messages before compacting. */
     messagesBefore: z.number(),
+    /** Messages after. */
     messagesAfter: z.number(),
+    /** Tokens before compacting. */
     tokensBefore: z.number(),
+    /** Tokens after. */
     tokensAfter: z.number(),
+    /** The summary that replaced the older messages. */
     summary: z.optional(z.string()),
   }),
   /** The context passed a share of its token budget; hooks observe it. */
   ContextWarning: event("ContextWarning", {
     /** What crossed the line, e.g. `threshold`. */
     trigger: z.string(),
+    /** Tokens in use. */
     usedTokens: z.number(),
+    /** The context's token budget. */
     maxTokens: z.number(),
     /** The fraction of the budget in use that fired the warning, 0 to 1. */
     threshold: z.number(),
@@ -193,41 +246,60 @@ export const eventSchemas = {
   Stop: event("Stop", {
     /** True when this stop follows a continuation a Stop hook asked for. */
     stopHookActive: z.boolean(),
+    /** Why the agent stops, when the host says. */
     reason: z.optional(z.string()),
+    /** The agent's last answer. */
     responseText: z.optional(z.string()),
   }),
   /** A subagent is about to start; a hook may block it or rewrite `description`. */
   SubagentStart: event("SubagentStart", {
+    /** The subagent's id: the same in its SubagentStop. */
     subagentId: z.string(),
+    /** Its kind (`general-purpose`, …); string matchers test it. */
     subagentType: z.string(),
+    /** Its task, in a line. */
     description: z.string(),
+    /** Its full instructions. */
     prompt: z.optional(z.string()),
   }),
   /** A subagent finished; hooks observe it. */
   SubagentStop: event("SubagentStop", {
+    /** The subagent's id, as in its SubagentStart. */
     subagentId: z.string(),
+    /** Its kind; string matchers test it. */
     subagentType: z.string(),
+    /** False when it failed. */
     success: z.boolean(),
+    /** Why it failed. */
     error: z.optional(z.string()),
+    /** What it answered. */
     output: z.optional(z.string()),
   }),
   /** The agent tells the user something (a permission prompt, an error, idle); hooks observe it. */
   Notification: event("Notification", {
+    /** The text shown to the user. */
     message: z.string(),
     /** `status`, `error`, `permission_prompt`, `idle`, … */
     notificationType: z.string(),
+    /** How serious it is. */
     level: z.optional(z.enum(["info", "warning", "error"])),
+    /** A heading for the message. */
     title: z.optional(z.string()),
   }),
   /** A skill is about to load; a hook may block it. */
   SkillLoad: event("SkillLoad", {
+    /** The skill's name; string matchers test it. */
     skillName: z.string().check(z.minLength(1)),
+    /** The skill's file. */
     path: z.optional(z.string()),
+    /** What the skill is for, from its file. */
     description: z.optional(z.string()),
   }),
   /** A skill was unloaded; hooks observe it. */
   SkillUnload: event("SkillUnload", {
+    /** The skill's name; string matchers test it. */
     skillName: z.string().check(z.minLength(1)),
+    /** The skill's file. */
     path: z.optional(z.string()),
   }),
 } as const;
