@@ -92,7 +92,12 @@ export const baseEventFields = {
 
 /** An event's full schema: its `eventType`, the base fields, then its own fields. */
 export function eventObject<N extends string, S extends z.core.$ZodLooseShape>(name: N, shape: S) {
-  return z.object({ eventType: z.literal(name), ...baseEventFields, ...shape });
+  return z.object({
+    /** The event's name: narrow a `HookEvent` on it. */
+    eventType: z.literal(name),
+    ...baseEventFields,
+    ...shape,
+  });
 }
 
 const event = eventObject;
