@@ -13,9 +13,13 @@ export interface HookInputOptions {
  * (snake_case event name) and snake_case names, and the event itself with its camelCase fields.
  */
 export type HookInput = Record<string, unknown> & {
+  /** The event, PascalCase, as Claude Code names it: `PreToolUse`, `Stop`, … */
   hook_event_name: string;
+  /** The event in snake_case, as the Rust-agent format names it: `pre_tool_use`. */
   event: string;
+  /** The session the event belongs to. */
   session_id: string;
+  /** The directory the hook runs in. */
   cwd: string;
 };
 
