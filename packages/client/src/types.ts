@@ -76,15 +76,20 @@ export interface RemoteHookInfo {
   matcher?: string | ToolMatcher;
   /** With the agent's defaults filled in. */
   config: Required<Omit<RemoteHookConfig, "name" | "timeout">> & {
+    /** The name it was registered with, if any. */
     name?: string;
     /** @deprecated The same as `timeoutMs`. */
     timeout: number;
   };
   /** What the agent counted for it since it was registered. */
   counters: {
+    /** Firings it ran for. */
     runs: number;
+    /** Firings it blocked. */
     blocks: number;
+    /** Runs that failed (an error, or a malformed answer). */
     failures: number;
+    /** Runs that did not answer in time. */
     timeouts: number;
     /** Answers the agent threw away (late, malformed, unknown event). */
     rejectedResponses: number;
