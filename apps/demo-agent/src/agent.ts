@@ -1,3 +1,5 @@
+import { realpath, stat } from "node:fs/promises";
+import path from "node:path";
 import {
   createEvent,
   HookEngine,
@@ -19,7 +21,9 @@ import type {
 import type { Compaction } from "./compact-messages.js";
 import { ContextBudget } from "./context-budget.js";
 import { ContextManager } from "./context-manager.js";
+import { defineDemoEvents } from "./demo-events.js";
 import { DEMO_ENGINE_AUDIT_LEVEL } from "./firings.js";
+import { readInstructions } from "./instructions-file.js";
 import type { Model, ToolSpec } from "./model.js";
 import { demoPermissionStep } from "./permission-policy.js";
 import { runSubagent } from "./run-subagent.js";
@@ -34,6 +38,7 @@ import {
 } from "./tool-call.js";
 import { builtinTools } from "./tools/builtin-tools.js";
 import { type Tool, type ToolContext, toolSchemasOf } from "./tools/tool.js";
+import { isInside } from "./workspace-path.js";
 
 const DEFAULT_SYSTEM_PROMPT =
   "You are the A3S demo agent. Use the tools to work inside the working directory; answer briefly.";
@@ -71,6 +76,7 @@ export class Agent {
   readonly #sessionEnv: SessionEnv | undefined;
 
   constructor(options: AgentOptions = {}) {
+    defineDemoEvents();
     const tools = options.tools ?? builtinTools;
     this.#tools = new Map(tools.map((t) => [t.name, t]));
     this.#specs = tools.map((t) => ({
@@ -132,6 +138,7 @@ export class Agent {
     if (start.additionalContext)
       session.messages.push({ role: "system", content: start.additionalContext });
     this.#sessions.set(id, session);
+    await this.#loadInstructions(session);
     return session;
   }
 
@@ -195,7 +202,7 @@ export class Agent {
         session.messages.push({ role: "system", content: submit.additionalContext });
       session.messages.push({ role: "user", content: submit.event.prompt });
 
-      let result = await this.#loop(session, options);
+      let result = await this.#loopOrStopFailure(session, options);
       let continuations = 0;
       for (;;) {
         const stop = await this.engine.fire(
@@ -218,7 +225,7 @@ export class Agent {
         }
         continuations++;
         session.messages.push({ role: "user", content: `Stop hook: ${stop.reason}` });
-        result = await this.#loop(session, options);
+        result = await this.#loopOrStopFailure(session, options);
       }
       return {
         text: result.text,
@@ -266,6 +273,101 @@ export class Agent {
     return this.#context.compact(session, trigger, instructions);
   }
 
+  /** The working directory's CLAUDE.md (or AGENTS.md) into the context: InstructionsLoaded. */
+  async #loadInstructions(session: Session): Promise<void> {
+    const found = await readInstructions(session.workdir);
+    if (found === undefined) return;
+    if ("problem" in found) {
+      await this.#deps.notify(
+        session,
+        "instructions",
+        `${path.basename(found.file)} not read: ${found.problem}`,
+        "warning",
+      );
+      return;
+    }
+    session.messages.push({ role: "system", content: found.text });
+    await this.engine.fire(
+      createEvent("InstructionsLoaded", {
+        sessionId: session.id,
+        filePath: found.file,
+        memoryType: "Project",
+        loadReason: "session_start",
+      }),
+    );
+  }
+
+  /** The loop; a turn that ends because the model call failed fires StopFailure (not Stop). */
+  async #loopOrStopFailure(session: Session, options: RespondOptions): Promise<LoopResult> {
+    try {
+      return await this.#loop(session, options);
+    } catch (error) {
+      const e = AgentError.from(error);
+      if (e.code === "MODEL_ERROR") {
+        const last = session.messages.findLast((m) => m.role === "assistant")?.content;
+        await this.engine.fire(
+          createEvent("StopFailure", {
+            sessionId: session.id,
+            error: modelErrorType(e),
+            errorDetails: e.message,
+            ...(last ? { lastAssistantMessage: last } : {}),
+          }),
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** `cd DIR` in Bash: the session's shell moves (inside the working directory): CwdChanged. */
+  async #changeCwd(session: Session, dir: string): Promise<string> {
+    const field = { path: ["args", "command"] };
+    const target = await realpath(path.resolve(session.cwd, dir)).catch(() => {
+      throw new AgentError("NOT_FOUND", `cd: no such folder ${JSON.stringify(dir)}`, field);
+    });
+    if (!isInside(await realpath(session.workdir), target)) {
+      throw new AgentError(
+        "OUTSIDE_WORKSPACE",
+        `cd: ${JSON.stringify(dir)} is outside the working directory`,
+        field,
+      );
+    }
+    if (!(await stat(target)).isDirectory()) {
+      throw new AgentError("NOT_FOUND", `cd: ${JSON.stringify(dir)} is not a folder`, field);
+    }
+    const oldCwd = session.cwd;
+    session.cwd = target;
+    if (oldCwd !== target) {
+      await this.engine.fire(
+        createEvent("CwdChanged", {
+          sessionId: session.id,
+          oldCwd,
+          newCwd: target,
+          metadata: session.eventMetadata(),
+        }),
+      );
+    }
+    return target;
+  }
+
+  /** A file tool changed a file: FileChanged, when a FileChanged hook's matcher names it. */
+  async #fileChanged(session: Session, file: string, event: "add" | "change"): Promise<void> {
+    const fileName = path.basename(file);
+    // Claude Code's FileChanged matchers are lists of file names: the files worth watching.
+    const watched = this.engine
+      .list({ event: "FileChanged" })
+      .some((h) => h.matcher === "*" || h.matcher.split("|").includes(fileName));
+    if (!watched) return;
+    await this.engine.fire(
+      createEvent("FileChanged", {
+        sessionId: session.id,
+        filePath: file,
+        fileName,
+        event,
+        metadata: session.eventMetadata(),
+      }),
+    );
+  }
+
   /** Generations and tool calls until the model answers without tool calls. */
   #loop(session: Session, options: RespondOptions): Promise<LoopResult> {
     return runLoop(
@@ -292,6 +394,9 @@ export class Agent {
     const env = this.#sessionEnv;
     return {
       workdir: session.workdir,
+      cwd: session.cwd,
+      changeCwd: (dir) => this.#changeCwd(session, dir),
+      fileChanged: (file, event) => this.#fileChanged(session, file, event),
       signal,
       // A subagent's session carries its parent's id: it sees the same env file.
       sessionEnv: env ? () => env.read(session.id) : undefined,
@@ -317,6 +422,18 @@ export class Agent {
           : undefined,
     };
   }
+}
+
+/** StopFailure's `error`: the failure's type when the model told it, else from an HTTP status. */
+function modelErrorType(error: AgentError): string {
+  const cause = error.cause as { errorType?: unknown; status?: unknown } | undefined;
+  if (typeof cause?.errorType === "string") return cause.errorType;
+  const status = typeof cause?.status === "number" ? cause.status : undefined;
+  if (status === 429) return "rate_limit";
+  if (status === 401 || status === 403) return "authentication_failed";
+  if (status === 529) return "overloaded";
+  if (status !== undefined && status >= 500) return "server_error";
+  return "unknown";
 }
 
 function usageSince(session: Session, before: TokenUsage): TokenUsage {

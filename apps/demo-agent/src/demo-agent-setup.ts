@@ -2,6 +2,7 @@ import { type AuditLevel, HookEngine, type PermissionStepOptions } from "@a3s-la
 import { Agent } from "./agent.js";
 import type { SessionEnv } from "./agent-options.js";
 import type { ContextBudgetOptions } from "./context-budget.js";
+import { defineDemoEvents } from "./demo-events.js";
 import { registerDemoHooks } from "./demo-hooks.js";
 import { attachAuditLog, attachEventLog } from "./event-log.js";
 import { DEMO_ENGINE_AUDIT_LEVEL } from "./firings.js";
@@ -27,6 +28,8 @@ export interface HookSources {
       files: readonly string[];
       model: Model;
       watch?: ((line: string) => void) | undefined;
+      /** The session a settings change concerns (its ConfigChange carries the id). */
+      sessionId?: (() => string) | undefined;
     },
   ): Promise<{ unregister(): void; messages: string[] }>;
   /** Register the hooks a skill's frontmatter declares. */
@@ -83,6 +86,8 @@ export interface DemoAgent {
  * ```
  */
 export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAgent> {
+  // Before the settings load, so their hooks for these events are not "unknown event".
+  defineDemoEvents();
   const engine = new HookEngine({
     auditLevel: DEMO_ENGINE_AUDIT_LEVEL,
     toolSchemas: toolSchemasOf(builtinTools),
@@ -103,6 +108,7 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
       });
     }
     const messages: string[] = [];
+    let agentRef: Agent | undefined;
     const model = options.model ?? new ScriptedModel();
     const sources = options.hookSources;
     if (sources?.applySettings) {
@@ -112,6 +118,8 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
         files: options.settingsFiles ?? [],
         model,
         watch: options.watchSettings,
+        // The latest live session: a settings change concerns the agent, not one session.
+        sessionId: () => agentRef?.sessions.at(-1)?.id ?? "",
       });
       undo.push(() => applied.unregister());
       messages.push(...applied.messages);
@@ -128,6 +136,7 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
       ...(options.budget ? { budget: options.budget } : {}),
       ...(sources?.sessionEnv ? { sessionEnv: sources.sessionEnv } : {}),
     });
+    agentRef = agent;
     if (sources?.sessionEnv) {
       const env = sources.sessionEnv;
       undo.push(() => void env.close());

@@ -2,6 +2,8 @@
 export interface ScenarioStep {
   caption: string;
   prompt: string;
+  /** The step changes a settings file: wait for the running agent to take it in (or refuse it). */
+  changesSettings?: boolean;
 }
 
 /**
@@ -43,6 +45,22 @@ export const DEMO_SCENARIO: readonly ScenarioStep[] = Object.freeze([
   {
     caption: "A skill with its own hooks: while careful-shell is loaded, sudo is refused",
     prompt: "skill: careful-shell\nbash: sudo ls",
+  },
+  {
+    caption:
+      "The shell moves and a watched file changes: cd fires CwdChanged, writing .env fires FileChanged",
+    prompt: "bash: mkdir -p docs\nbash: cd docs\nwrite .env: DEMO_MODE=on",
+  },
+  {
+    caption:
+      "The agent edits the project's settings while it runs: ConfigChange asks first, and a hook refuses",
+    // Already formatted (with its newline), so the JSON formatter hook leaves it: one change.
+    prompt: "write .claude/settings.json: {}\\n",
+    changesSettings: true,
+  },
+  {
+    caption: "The model call fails (a rate limit): the turn ends with StopFailure instead of Stop",
+    prompt: "fail: rate_limit",
   },
   {
     caption: "The Stop hook makes the agent read back what it wrote before it stops",

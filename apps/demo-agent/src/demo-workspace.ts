@@ -52,10 +52,47 @@ function nodeScript(script: string): string {
   return `${shellQuote(process.execPath)} "$CLAUDE_PROJECT_DIR"/${DEMO_DIR}/hooks/${script}`;
 }
 
-/** The settings file the demo writes: Claude Code's shape, one PostToolUse formatter. */
+/** The instructions a session reads at its start (InstructionsLoaded). */
+const INSTRUCTIONS = `# Demo project
+
+Work inside this folder only. Keep answers to one line.
+`;
+
+/**
+ * A FileChanged command hook: what Claude Code users write to react to a watched file. Its
+ * matcher names the files to watch; its answer is context for the model.
+ */
+const ENV_CHANGED = `echo '{"hookSpecificOutput":{"hookEventName":"FileChanged","additionalContext":"the .env file changed: its variables apply from the next command"}}'`;
+
+/** A ConfigChange command hook: project settings may not change while the agent runs. */
+const NO_PROJECT_SETTINGS_CHANGES = `echo "project settings changed during the run; review them and restart the agent" >&2; exit 2`;
+
+/**
+ * The settings file the demo writes, in Claude Code's shape: a PostToolUse formatter, a
+ * FileChanged hook watching \`.env\`, and a ConfigChange hook refusing project settings changes.
+ */
 export function demoSettings(): object {
   return {
     hooks: {
+      FileChanged: [
+        {
+          matcher: ".env",
+          hooks: [{ type: "command", name: "env-changed", command: ENV_CHANGED, timeout: 30 }],
+        },
+      ],
+      ConfigChange: [
+        {
+          matcher: "project_settings|local_settings",
+          hooks: [
+            {
+              type: "command",
+              name: "no-project-settings-changes",
+              command: NO_PROJECT_SETTINGS_CHANGES,
+              timeout: 30,
+            },
+          ],
+        },
+      ],
       PostToolUse: [
         {
           matcher: "Write|Edit",
@@ -99,9 +136,9 @@ export interface DemoWorkspace {
 }
 
 /**
- * Fill a working directory with what the scenario needs, all under `.a3s-demo/`: the hook
- * scripts, a settings file (passed explicitly, so it needs no trust) and the careful-shell
- * skill. Refuses a folder that has other things in it: the scenario writes and edits files, and
+ * Fill a working directory with what the scenario needs: under `.a3s-demo/` the hook scripts,
+ * a settings file (passed explicitly, so it needs no trust) and the careful-shell skill, and
+ * a CLAUDE.md for the session to read. Refuses a folder that has other things in it: the scenario writes and edits files, and
  * must never touch a real project's.
  */
 export async function prepareDemoWorkspace(dir: string): Promise<DemoWorkspace> {
@@ -123,5 +160,6 @@ export async function prepareDemoWorkspace(dir: string): Promise<DemoWorkspace> 
   await writeFile(path.join(hooksDir, "no-sudo.mjs"), NO_SUDO);
   await writeFile(settingsFile, `${JSON.stringify(demoSettings(), null, 2)}\n`);
   await writeFile(path.join(skillsDir, "careful-shell.md"), carefulShellSkill());
+  await writeFile(path.join(dir, "CLAUDE.md"), INSTRUCTIONS);
   return { dir, settingsFile, skillsDir };
 }

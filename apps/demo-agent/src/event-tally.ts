@@ -1,4 +1,5 @@
-import { type HookEventName, hookEventNames } from "@a3s-lab/hooks-core";
+import type { HookEventName } from "@a3s-lab/hooks-core";
+import { demoEventNames } from "./demo-events.js";
 import type { Firing } from "./firings.js";
 import type { Style } from "./style.js";
 import { mainArgument } from "./transcript.js";
@@ -26,7 +27,10 @@ export interface TallyRow {
  */
 export class EventTally {
   readonly #rows = new Map<HookEventName, TallyRow>(
-    hookEventNames.map((event) => [event, { event, fired: 0, hooks: 0, blocked: 0, modified: 0 }]),
+    demoEventNames().map((event) => [
+      event,
+      { event, fired: 0, hooks: 0, blocked: 0, modified: 0 },
+    ]),
   );
   readonly decisions: string[] = [];
 

@@ -81,7 +81,10 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
         const handle = applyHookSettings(engine, settings, apply);
         return { unregister: () => handle.unregister(), messages: report(settings, handle) };
       }
-      const watcher = await watchHookSettings(engine, load, apply);
+      const watcher = await watchHookSettings(engine, load, {
+        ...apply,
+        ...(where.sessionId ? { sessionId: where.sessionId } : {}),
+      });
       if (watcher.settings.project) project = { dir: watcher.settings.project.dir };
       watcher.on("reloaded", ({ settings, handle, files }) => {
         const which = files.map((f) => displayPath(f, shown)).join(", ") || "no file changed";

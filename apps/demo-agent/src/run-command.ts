@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { AgentError } from "./agent-error.js";
 import { type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
 import { registerCheckBeforeStop } from "./demo-hooks.js";
 import { DEMO_SCENARIO, type ScenarioStep } from "./demo-scenario.js";
@@ -29,6 +30,51 @@ export interface RunScenarioOptions {
   maxTokens?: number | undefined;
 }
 
+/** How long a step that changes a settings file waits for the agent to take the change in. */
+const SETTINGS_WAIT_MS = 10_000;
+
+/** The lines the settings watcher reports, and a way to wait for the next one. */
+class SettingsNews {
+  readonly #lines: string[] = [];
+  #listener: ((line: string) => void) | undefined;
+  #wake: (() => void) | undefined;
+
+  get count(): number {
+    return this.#lines.length;
+  }
+
+  add(line: string): void {
+    this.#lines.push(line);
+    this.#listener?.(line);
+    this.#wake?.();
+  }
+
+  on(listener: (line: string) => void): () => void {
+    this.#listener = listener;
+    return () => {
+      this.#listener = undefined;
+    };
+  }
+
+  /** Resolves once there are more than `seen` lines, or after `ms` (the change went unseen). */
+  after(seen: number, ms: number): Promise<void> {
+    if (this.#lines.length > seen) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = () => {
+        if (this.#lines.length > seen) {
+          this.#wake = undefined;
+          done();
+        }
+      };
+    });
+  }
+}
+
 export interface ScenarioResult {
   tally: EventTally;
   workdir: string;
@@ -54,6 +100,7 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
     dir = await realpath(options.workdir);
   }
   const workspace = await prepareDemoWorkspace(dir);
+  const settingsNews = new SettingsNews();
   const demo = await setupDemoAgent({
     workdir: dir,
     // Nobody is at a prompt: questions hooks leave open get the default answer.
@@ -66,6 +113,7 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
     skillsDirs: [workspace.skillsDir],
     home: options.home,
     hookSources: options.hookSources,
+    watchSettings: (line) => settingsNews.add(line),
   });
   const tally = new EventTally();
   const transcript = new Transcript(style, options.write);
@@ -77,10 +125,19 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
     options.write(style.dim(`working directory: ${dir}`));
     for (const message of demo.messages) options.write(style.yellow(`! ${message}`));
     const session = await demo.agent.createSession({ workdir: dir });
+    const news = settingsNews.on((line) => options.write(style.dim(`  ${line}`)));
     for (const step of options.steps ?? DEMO_SCENARIO) {
       transcript.note(step.caption);
-      await demo.agent.respond(session, step.prompt);
+      const seen = settingsNews.count;
+      try {
+        await demo.agent.respond(session, step.prompt);
+      } catch (error) {
+        // A failed model call ends the turn (StopFailure fired, and shown); the scenario goes on.
+        if (!AgentError.is(error, "MODEL_ERROR")) throw error;
+      }
+      if (step.changesSettings) await settingsNews.after(seen, SETTINGS_WAIT_MS);
     }
+    news();
     transcript.note("The session ends");
     await demo.agent.endSession(session, "exit");
     options.write("");

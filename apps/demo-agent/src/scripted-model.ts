@@ -1,11 +1,14 @@
 import type { Message, ModelConfig, ToolArgs, ToolCall } from "@a3s-lab/hooks-core";
+import { AgentError } from "./agent-error.js";
 import type { Model, ModelRequest, ModelResponse } from "./model.js";
 import { estimateMessageTokens, estimateTokens } from "./token-estimate.js";
 
 /** One line of a prompt, understood. */
 export type Directive =
   | { kind: "tool"; tool: string; args: ToolArgs }
-  | { kind: "say"; text: string };
+  | { kind: "say"; text: string }
+  /** The model call fails, as a provider's would (`rate_limit`, `server_error`, …). */
+  | { kind: "fail"; errorType: string };
 
 /** `\n` and `\t` in directive text become real newlines and tabs; `\\` a backslash. */
 function decodeEscapes(text: string): string {
@@ -48,6 +51,7 @@ const RULES: readonly [RegExp, (m: RegExpExecArray) => Directive][] = [
   ],
   [/^skill:?\s+([\w-]+)$/i, (m) => tool("Skill", { name: m[1]! })],
   [/^say:\s*(.*)$/i, (m) => ({ kind: "say", text: decodeEscapes(m[1]!) })],
+  [/^fail:\s*([\w-]+)$/i, (m) => ({ kind: "fail", errorType: m[1]! })],
 ];
 
 function tool(name: string, args: ToolArgs): Directive {
@@ -106,7 +110,7 @@ export interface ScriptedModelOptions {
  * A deterministic, offline model. It reads the latest user message as directives, one per
  * line (`bash: ls`, `read notes.md`, `write notes.md: hello`, `edit notes.md: hello => bye`,
  * `glob **\/*.md`, `grep bye in notes.md`, `task: <subagent prompt>`, `skill: <name>`,
- * `say: <text>`), answers one tool call per step in order, then a final text summing up the
+ * `say: <text>`, `fail: rate_limit` for a failed model call), answers one tool call per step in order, then a final text summing up the
  * results. A message without directives gets a short acknowledgement. Usage is estimated
  * from the characters in and out.
  *
@@ -142,6 +146,11 @@ export class ScriptedModel implements Model {
     let text = "";
     const toolCalls: ToolCall[] = [];
     const next = directives[step];
+    if (next?.kind === "fail") {
+      throw new AgentError("MODEL_ERROR", `the model call failed: ${next.errorType}`, {
+        cause: { errorType: next.errorType },
+      });
+    }
     if (next?.kind === "tool") {
       toolCalls.push({ id: `call_${++this.#calls}`, name: next.tool, args: next.args });
     } else if (next?.kind === "say") {

@@ -18,6 +18,8 @@ export interface SessionInit {
 export class Session {
   readonly id: string;
   readonly workdir: string;
+  /** Where its Bash commands run: `workdir`, or a folder inside it a `cd` moved to. */
+  cwd: string;
   readonly subagentId: string | undefined;
   metadata: Record<string, unknown>;
   /** The conversation as the model will see it next (after compactions). */
@@ -35,6 +37,7 @@ export class Session {
   constructor(init: SessionInit) {
     this.id = init.id;
     this.workdir = init.workdir;
+    this.cwd = init.workdir;
     this.metadata = init.metadata ?? {};
     this.subagentId = init.subagentId;
   }

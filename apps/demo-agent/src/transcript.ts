@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { HookEvent, HookEventMap, HookResult, ToolArgs } from "@a3s-lab/hooks-core";
 import type { Firing } from "./firings.js";
 import type { Style } from "./style.js";
@@ -186,6 +187,32 @@ export class Transcript {
           event.level === "error" ? s.red : event.level === "warning" ? s.yellow : s.dim;
         return [paint(`✉ ${event.notificationType}: ${oneLine(event.message)}`)];
       }
+      case "InstructionsLoaded":
+        return [
+          s.dim(`☰ instructions loaded: ${path.basename(event.filePath)} (${event.loadReason})`),
+        ];
+      case "CwdChanged":
+        return [s.blue(`↳ cwd: ${event.oldCwd} → ${event.newCwd}`)];
+      case "FileChanged":
+        return [
+          s.blue(
+            `◎ watched file ${event.fileName} ${event.event === "add" ? "created" : "changed"}${result.additionalContext ? `: ${oneLine(result.additionalContext)}` : ""}`,
+          ),
+        ];
+      case "ConfigChange":
+        return [
+          blocked
+            ? s.red(`✖ settings change refused${blocker(result)}: ${oneLine(result.reason ?? "")}`)
+            : s.blue(
+                `⚙ settings changed (${event.source}): ${path.basename(event.filePath ?? "")}`,
+              ),
+        ];
+      case "StopFailure":
+        return [
+          s.red(
+            `✖ turn failed: ${event.error}${event.errorDetails ? ` (${oneLine(event.errorDetails)})` : ""}`,
+          ),
+        ];
       case "Stop":
         return blocked
           ? [

@@ -1,10 +1,9 @@
-import {
-  type HookEvent,
-  type HookEventName,
-  hookEventNames,
-  validateEvent,
-} from "@a3s-lab/hooks-core";
+import { type HookEvent, type HookEventName, validateEvent } from "@a3s-lab/hooks-core";
+import { defineDemoEvents, demoEventNames } from "../src/demo-events.js";
 import type { EventLogRecord } from "../src/event-log.js";
+
+// The log holds the demo's Claude Code events too: the catalogue must know them to check them.
+defineDemoEvents();
 
 type Ev = HookEvent & Record<string, unknown>;
 
@@ -50,8 +49,9 @@ export function checkEventPoints(records: readonly EventLogRecord[]): string[] {
       if (type === "UserPromptSubmit") turns.push([i]);
       else if (type !== "SessionStart" && type !== "SessionEnd") {
         if (turns.length === 0) {
-          // Outside a response only SDK tool calls (executeTool) and compaction may happen.
-          if (!/Tool|Permission|Notification|Compact/.test(type))
+          // Outside a response only SDK tool calls (executeTool), compaction, the session's
+          // instructions and settings changes may happen.
+          if (!/Tool|Permission|Notification|Compact|InstructionsLoaded|ConfigChange/.test(type))
             bad(i, "fired outside any response");
           continue;
         }
@@ -77,6 +77,16 @@ function checkTurn(
     return;
   }
   const stops = rest.filter((i) => events[i]!.eventType === "Stop");
+  const failure = rest.find((i) => events[i]!.eventType === "StopFailure");
+  if (failure !== undefined) {
+    // A turn the model failed ends with StopFailure instead of Stop.
+    if (stops.length > 0) bad(failure, "a failed turn must not also Stop");
+    const after = rest.filter(
+      (i) => i > failure && !/SkillUnload|ConfigChange/.test(events[i]!.eventType),
+    );
+    if (after.length > 0) bad(after[0]!, "only SkillUnload may follow StopFailure");
+    return;
+  }
   if (stops.length === 0) bad(submit, "a response must end with Stop");
   for (const [n, i] of stops.entries()) {
     const active = events[i]!.stopHookActive === true;
@@ -95,7 +105,9 @@ function checkTurn(
       i > lastStop &&
       !direct &&
       type !== "SkillUnload" &&
-      type !== "Notification"
+      type !== "Notification" &&
+      // A settings file the turn changed is taken in after it, when the watcher sees it.
+      type !== "ConfigChange"
     ) {
       bad(i, "only SkillUnload may follow the final Stop of a response");
     }
@@ -220,8 +232,8 @@ function checkTurn(
   }
 }
 
-/** Every catalogue event name that does not occur in the log. */
+/** Every event the demo fires (the built-in twenty and its Claude Code ones) missing from the log. */
 export function missingEvents(records: readonly EventLogRecord[]): HookEventName[] {
   const seen = new Set(records.map((r) => r.event.eventType));
-  return hookEventNames.filter((name) => !seen.has(name));
+  return demoEventNames().filter((name) => !seen.has(name));
 }

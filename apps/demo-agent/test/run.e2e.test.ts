@@ -36,7 +36,7 @@ describe("a3s-demo-agent run", () => {
     expect(run.stdout).not.toContain("\x1b[");
   });
 
-  it("fires every one of the 20 events, each at its point with a valid payload", () => {
+  it("fires every one of the 25 events, each at its point with a valid payload", () => {
     expect(missingEvents(events)).toEqual([]);
     expect(checkEventPoints(events)).toEqual([]);
   });
@@ -57,7 +57,14 @@ describe("a3s-demo-agent run", () => {
     expect(out).toContain("− skill careful-shell unloaded");
     expect(out).toContain("⏎ Stop hook says keep going (check-before-stop)");
     expect(out).toContain("✎ prompt rewritten (redact-secrets)");
-    expect(out).toContain("20 of 20 events fired");
+    expect(out).toContain("25 of 25 events fired");
+    expect(out).toContain("☰ instructions loaded: CLAUDE.md (session_start)");
+    expect(out).toMatch(/↳ cwd: .+ → .+\/docs/);
+    expect(out).toContain("◎ watched file .env created: the .env file changed");
+    expect(out).toContain(
+      "✖ settings change refused (no-project-settings-changes): project settings changed during the run",
+    );
+    expect(out).toContain("✖ turn failed: rate_limit");
     expect(out).toContain("prompt rewritten (redact-secrets): remember my key sk-…[redacted]");
   });
 

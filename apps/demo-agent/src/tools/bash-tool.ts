@@ -54,6 +54,9 @@ export const bashTool = defineTool({
   inputSchema: bashInputSchema,
   readOnly: false,
   run: async (input, ctx) => {
+    // Just `cd DIR`: the session's shell moves there for the commands after it.
+    const cd = /^\s*cd\s+([^\s;&|<>`$'"\\]+)\s*$/.exec(input.command);
+    if (cd && ctx.changeCwd) return { output: `cwd: ${await ctx.changeCwd(cd[1]!)}` };
     let prelude = "";
     try {
       prelude = (await ctx.sessionEnv?.()) ?? "";
@@ -76,7 +79,7 @@ export const bashTool = defineTool({
           ? input.command
           : `eval "$${ENV_PRELUDE}"; unset ${ENV_PRELUDE}\n${input.command}`;
       const child = spawn("/bin/sh", ["-c", script], {
-        cwd: ctx.workdir,
+        cwd: ctx.cwd ?? ctx.workdir,
         env,
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],

@@ -1,3 +1,4 @@
+import path from "node:path";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";
 import { WorkspaceRoot } from "../workspace-root.js";
@@ -23,7 +24,7 @@ export const editTool = defineTool({
   run: (input, ctx) =>
     WorkspaceRoot.use(ctx.workdir, async (root) => {
       // One handle for the read and the write, so the file edited is the file read.
-      const { handle, stat } = await root.open(input.file_path, "update", {
+      const { handle, stat, relative } = await root.open(input.file_path, "update", {
         field: ["args", "file_path"],
       });
       try {
@@ -55,6 +56,7 @@ export const editTool = defineTool({
           ? text.split(input.old_string).join(input.new_string)
           : text.replace(input.old_string, () => input.new_string);
         await writeFileSafely(handle, next);
+        await ctx.fileChanged?.(path.join(ctx.workdir, relative), "change");
         return {
           output: `replaced ${input.replace_all ? count : 1} occurrence(s) in ${input.file_path}`,
         };

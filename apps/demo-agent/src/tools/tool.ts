@@ -7,6 +7,12 @@ import { AgentError } from "../agent-error.js";
 export interface ToolContext {
   /** The session's working directory (the root every file tool is confined to). */
   readonly workdir: string;
+  /** Where Bash commands run: the working directory, or a folder inside it a `cd` moved to. */
+  readonly cwd?: string | undefined;
+  /** Moves the session's shell (a Bash call that is just `cd DIR`); resolves with the new folder. */
+  readonly changeCwd?: ((dir: string) => Promise<string>) | undefined;
+  /** Tells the agent a file tool changed a file (it fires FileChanged for watched names). */
+  readonly fileChanged?: ((file: string, event: "add" | "change") => Promise<void>) | undefined;
   /** Aborted when the turn is cancelled. */
   readonly signal?: AbortSignal | undefined;
   /** Runs a subagent; present only where subagents are allowed (not inside a subagent). */

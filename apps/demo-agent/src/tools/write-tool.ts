@@ -1,3 +1,5 @@
+import { lstat } from "node:fs/promises";
+import path from "node:path";
 import * as z from "zod";
 import { WorkspaceRoot } from "../workspace-root.js";
 import { defineTool } from "./tool.js";
@@ -19,12 +21,17 @@ export const writeTool = defineTool({
   readOnly: false,
   run: (input, ctx) =>
     WorkspaceRoot.use(ctx.workdir, async (root) => {
+      const existed = await lstat(path.resolve(ctx.workdir, input.file_path)).then(
+        () => true,
+        () => false,
+      );
       const file = await root.open(input.file_path, "write", { field: ["args", "file_path"] });
       try {
         await writeFileSafely(file.handle, input.content);
       } finally {
         await file.handle.close();
       }
+      await ctx.fileChanged?.(path.join(ctx.workdir, file.relative), existed ? "change" : "add");
       const bytes = Buffer.byteLength(input.content);
       return { output: `wrote ${bytes} bytes to ${input.file_path}` };
     }),

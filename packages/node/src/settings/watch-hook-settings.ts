@@ -31,8 +31,11 @@ export interface WatchHookSettingsOptions extends ApplyHookSettingsOptions {
   debounceMs?: number;
   /** The timers the debounce uses (tests pass fakes). Default the real ones. */
   timers?: Timers;
-  /** The session id `ConfigChange` events carry. Default "". */
-  sessionId?: string;
+  /**
+   * The session id `ConfigChange` events carry, or a function that says it at each change (a
+   * host with several sessions names the one the change concerns). Default "".
+   */
+  sessionId?: string | (() => string);
 }
 
 /** A reload that took effect. */
@@ -157,7 +160,7 @@ class Watcher implements SettingsWatcher {
   readonly #apply: ApplyHookSettingsOptions;
   readonly #debounceMs: number;
   readonly #timers: Timers;
-  readonly #sessionId: string;
+  readonly #sessionId: string | (() => string);
   #settings: HookSettings;
   #handle: SettingsHandle;
   /** The fingerprints of the files as the settings in effect read them. */
@@ -352,7 +355,7 @@ class Watcher implements SettingsWatcher {
       const source = this.#sourceOf(file, next);
       if (source === undefined) continue;
       const event = safeCreateEvent("ConfigChange", {
-        sessionId: this.#sessionId,
+        sessionId: typeof this.#sessionId === "function" ? this.#sessionId() : this.#sessionId,
         source,
         filePath: file,
       });
