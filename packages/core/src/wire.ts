@@ -54,24 +54,42 @@ const zero = <T extends z.ZodMiniType>(schema: T, value: Exclude<z.output<T>, un
 
 /** The A3S SDK's `HookMatcher`, plus `pattern` (a name matcher for events that are not tool events). */
 export const hookMatcherMessageSchema = z.object({
+  /**
+   * A name matcher over the tool name: `Bash`, `Write|Edit`, `mcp__github__*`, or a regular
+   * expression.
+   */
   tool: z.optional(text(4096)),
+  /** A glob over the tool's path argument (`file_path`, `path`, …). */
   pathPattern: z.optional(text(4096)),
+  /** A regular expression searched in the tool's `command` argument. */
   commandPattern: z.optional(text(4096)),
+  /**
+   * For events that are not tool events: a name matcher over the event's matcher target (model
+   * name, source, trigger, …).
+   */
   pattern: z.optional(text(4096)),
 });
 
 /** The A3S SDK's `HookConfig`, plus `failBehavior` and `name`. `timeoutMs` 0 means the host's default. */
 export const hookConfigMessageSchema = z.object({
+  /** Lower runs earlier, across every client and the host's own hooks. */
   priority: z.optional(z.int32()),
+  /** Milliseconds the agent waits for the answer; 0: the host's default. */
   timeoutMs: z.optional(z.number().check(z.int(), z.nonnegative(), z.lte(MAX_DELAY_MS))),
+  /** Fire and forget: the agent does not wait, and the answer cannot block. */
   async: z.optional(z.boolean()),
+  /** What a failure, a timeout or the client being away contributes. */
   failBehavior: z.optional(z.enum(["continue", "block"])),
+  /** A name for listings and audit records. */
   name: z.optional(text(256)),
 });
 
 export const registerHookRequestSchema = z.object({
+  /** The event to hook (PascalCase; other spellings and the alias `ToolError` are accepted). */
   eventType: zero(text(128), ""),
+  /** Which firings to send; every firing when absent. */
   matcher: z.optional(hookMatcherMessageSchema),
+  /** Priority, timeout, fail behaviour, name. */
   config: z.optional(hookConfigMessageSchema),
   /** Chosen by the client; the server makes one when absent or empty. */
   hookId: z.optional(z.union([z.literal(""), idSchema])),
@@ -86,18 +104,28 @@ export const unregisterHookResponseSchema = z.object({ removed: zero(z.boolean()
 export const listHooksRequestSchema = z.object({ eventType: z.optional(text(128)) });
 
 export const hookCountersSchema = z.object({
+  /** Firings the hook ran for. */
   runs: count,
+  /** Firings it blocked. */
   blocks: count,
+  /** Runs that failed. */
   failures: count,
+  /** Runs that did not answer in time. */
   timeouts: count,
+  /** Answers the agent threw away (late, malformed, for an unknown firing). */
   rejectedResponses: count,
 });
 
 export const hookInfoMessageSchema = z.object({
+  /** The hook's id. */
   hookId: idSchema,
+  /** The event it hooks. */
   eventType: z.string(),
+  /** Its matcher, when it has one. */
   matcher: z.optional(hookMatcherMessageSchema),
+  /** Its configuration, with the host's defaults filled in. */
   config: zero(hookConfigMessageSchema, {}),
+  /** What the agent counted for it. */
   counters: zero(hookCountersSchema, {
     runs: 0,
     blocks: 0,
@@ -108,6 +136,7 @@ export const hookInfoMessageSchema = z.object({
 });
 
 export const listHooksResponseSchema = z.object({
+  /** The hooks, the agent's own and every client's. */
   hooks: zero(z.array(hookInfoMessageSchema), []),
 });
 
@@ -116,74 +145,113 @@ export const listHooksResponseSchema = z.object({
  * `payload` is the whole event object.
  */
 export const hookEventMessageSchema = z.object({
+  /** The hook this firing is for. */
   hookId: idSchema,
+  /** The event's canonical (PascalCase) name. */
   eventType: text(128),
+  /** The session the event belongs to. */
   sessionId: zero(z.string(), ""),
+  /** Milliseconds since the epoch, when the event was created. */
   timestamp: zero(z.number(), 0),
+  /** The whole event (camelCase fields: `tool`, `args`, …); absent when `cancel` is set. */
   payload: z.optional(jsonObjectSchema),
+  /** Unique per firing: the answer must carry it back. */
   eventId: z.string().check(z.minLength(1), z.maxLength(256)),
   /** Epoch milliseconds when the agent stops waiting. */
   deadlineMs: zero(z.number(), 0),
+  /**
+   * Set when the agent no longer waits for this firing: abort the handler; a later answer is
+   * ignored.
+   */
   cancel: z.optional(z.boolean()),
+  /** Why the agent stopped waiting, for logs. */
   cancelReason: z.optional(z.string()),
 });
 
 /** A client's answer to one firing, matched by (`hookId`, `eventId`). */
 export const hookResponseMessageSchema = z.object({
+  /** The hook that answers. */
   hookId: idSchema,
+  /** The firing it answers. */
   eventId: z.string().check(z.minLength(1), z.maxLength(256)),
+  /** `continue`, `block`, `retry` or `skip`. */
   action: zero(z.enum(["continue", "block", "retry", "skip"]), "continue"),
+  /** Why it blocks (or retries). */
   reason: z.optional(text(65_536)),
+  /** A JSON merge patch of the event's modifiable fields. */
   modified: z.optional(jsonObjectSchema),
+  /** Milliseconds to wait before the retry. */
   retryDelayMs: z.optional(z.number().check(z.nonnegative(), z.lte(MAX_DELAY_MS))),
+  /** A message for the user. */
   systemMessage: z.optional(text(65_536)),
+  /** Context for the model. */
   additionalContext: z.optional(text(1_048_576)),
+  /** Hide this hook's output from the transcript. */
   suppressOutput: z.optional(z.boolean()),
+  /** `allow` skips the host's permission prompt, `ask` forces it (a deny is a `block`). */
   permission: z.optional(z.enum(["allow", "ask"])),
   /** Set when the client's handler failed: the agent applies the hook's fail behaviour. */
   error: z.optional(text(65_536)),
 });
 
 export const createSessionRequestSchema = z.object({
+  /** The id to use; the agent makes one when absent. */
   sessionId: z.optional(text(256)),
+  /** The directory the session works in. */
   workingDirectory: z.optional(text(4096)),
+  /** The model to run on. */
   model: z.optional(text(256)),
+  /** Copied into the session's events. */
   metadata: z.optional(jsonObjectSchema),
 });
 
 export const createSessionResponseSchema = z.object({
+  /** The new session's id. */
   sessionId: z.string().check(z.minLength(1)),
 });
 
 export const destroySessionRequestSchema = z.object({
+  /** The session to end. */
   sessionId: text(256),
+  /** Why, for SessionEnd hooks. */
   reason: z.optional(text(4096)),
 });
 
 export const destroySessionResponseSchema = z.object({ destroyed: zero(z.boolean(), false) });
 
 export const generateRequestSchema = z.object({
+  /** The session to generate in. */
   sessionId: text(256),
+  /** The user's prompt. */
   prompt: zero(z.string(), ""),
 });
 
 export const tokenUsageMessageSchema = z.object({
+  /** Tokens of the input. */
   promptTokens: count,
+  /** Tokens of the answer. */
   completionTokens: count,
+  /** Both together. */
   totalTokens: count,
 });
 
 export const generateProgressSchema = z.object({
   /** `text`, `tool_call`, `tool_result`, `blocked`, … */
   kind: zero(z.string(), ""),
+  /** Text of this step, when it has some. */
   text: z.optional(z.string()),
+  /** Structured details of this step (a tool call's arguments, …). */
   data: z.optional(jsonObjectSchema),
 });
 
 export const generateResultSchema = z.object({
+  /** The answer's text. */
   text: zero(z.string(), ""),
+  /** Tokens used. */
   usage: z.optional(tokenUsageMessageSchema),
+  /** True when a hook blocked the generation (UserPromptSubmit, GenerateStart, …). */
   blocked: z.optional(z.boolean()),
+  /** Why, when it was blocked. */
   reason: z.optional(z.string()),
 });
 
@@ -194,24 +262,36 @@ export const generateEventMessageSchema = z.union([
 ]);
 
 export const executeToolRequestSchema = z.object({
+  /** The session to run the tool in. */
   sessionId: text(256),
+  /** The tool's name. */
   tool: z.string().check(z.minLength(1), z.maxLength(256)),
+  /** Its arguments. */
   args: zero(jsonObjectSchema, {}),
 });
 
 export const executeToolResponseSchema = z.object({
+  /** False when the tool failed or was blocked. */
   success: zero(z.boolean(), false),
+  /** What the tool returned, after PostToolUse hooks. */
   output: zero(z.string(), ""),
+  /** The exit code, for tools that run a process. */
   exitCode: z.optional(z.int32()),
+  /** Milliseconds the tool took. */
   durationMs: zero(z.number().check(z.nonnegative()), 0),
+  /** True when a hook blocked the call; `reason` says why. */
   blocked: z.optional(z.boolean()),
+  /** Why it was blocked. */
   reason: z.optional(z.string()),
 });
 
 /** Message transports only (WebSocket): the first frame a client sends, in place of gRPC metadata. */
 export const helloSchema = z.object({
+  /** The client's id: 1 to 100 of `A-Z a-z 0-9 . _ -`. */
   clientId: idSchema,
+  /** The host's token (what gRPC sends as `authorization`). */
   token: z.optional(text(4096)),
+  /** The protocol the client speaks (`a3s.hooks.v1`). */
   protocol: z.optional(z.string()),
   /** The resume secret an earlier `Welcome` gave this client id; absent on a first connection. */
   clientSecret: z.optional(text(256)),
@@ -219,8 +299,11 @@ export const helloSchema = z.object({
 
 /** Message transports only: the server's answer to `Hello`, in place of the HookStream's initial metadata. */
 export const welcomeSchema = z.object({
+  /** The client's id, as accepted. */
   clientId: idSchema,
+  /** True when the host still held this client's hooks. */
   resumed: z.boolean(),
+  /** The protocol the host speaks. */
   protocol: z.string(),
   /** The client's resume secret: present it in every later `Hello` for this client id. */
   clientSecret: z.optional(text(256)),
@@ -228,8 +311,11 @@ export const welcomeSchema = z.object({
 
 /** Message transports only: a failed call or a refused connection, in place of a gRPC status. */
 export const errorMessageSchema = z.object({
+  /** The `HookError` code (`UNAUTHENTICATED`, `INVALID_CONFIG`, …). */
   code: z.string(),
+  /** What went wrong, for people. */
   message: z.string(),
+  /** Where in the request the fault is, when it is about one field. */
   path: z.optional(z.array(z.union([z.string(), z.number()]))),
 });
 
