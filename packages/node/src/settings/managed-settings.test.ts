@@ -92,7 +92,10 @@ describe("the managed scope", () => {
 
   it("a user or project disableAllHooks cannot turn managed hooks off", async () => {
     write(managedFile, { hooks: hooks("managed-guard") });
-    write(join(home, ".claude/settings.json"), { disableAllHooks: true, hooks: hooks("user-hook") });
+    write(join(home, ".claude/settings.json"), {
+      disableAllHooks: true,
+      hooks: hooks("user-hook"),
+    });
     const settings = await load();
     const plan = planHookSettings(settings);
     expect(plan.apply.map((h) => h.definition.command)).toEqual(["managed-guard"]);

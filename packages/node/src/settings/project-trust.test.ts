@@ -100,7 +100,12 @@ describe("project trust", () => {
   it("trusts files the user named and home files without asking", async () => {
     write(join(home, ".claude/settings.json"), settingsWith("./a.sh"));
     write(join(cwd, "mine.json"), settingsWith("./b.sh"));
-    const settings = await loadHookSettings({ cwd, home, files: ["mine.json"], managedSettings: [] });
+    const settings = await loadHookSettings({
+      cwd,
+      home,
+      files: ["mine.json"],
+      managedSettings: [],
+    });
     expect(settings.hooks.map((h) => [h.scope, h.trusted])).toEqual([
       ["explicit", true],
       ["user", true],

@@ -71,7 +71,12 @@ export async function trustProject(options: ProjectTrustOptions): Promise<Truste
 /** Forget a project's trust. Returns false when it was not trusted. */
 export async function untrustProject(options: ProjectTrustOptions): Promise<boolean> {
   const home = resolve(options.home ?? homedir());
-  const settings = await loadHookSettings({ cwd: options.cwd, home, defaults: true, managedSettings: [] });
+  const settings = await loadHookSettings({
+    cwd: options.cwd,
+    home,
+    defaults: true,
+    managedSettings: [],
+  });
   const dir = settings.project!.dir;
   const { store } = await readTrustStore(home);
   if (!Object.hasOwn(store.projects, dir)) return false;
