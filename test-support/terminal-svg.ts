@@ -103,6 +103,7 @@ export function renderTerminalSvg(output: string, options: { command?: string } 
   const height = PADDING * 2 + lines.length * LINE_HEIGHT;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    `<title>${escapeXml(options.command !== undefined ? `Terminal output of ${options.command}` : "Terminal output")}</title>`,
     `<rect width="${width}" height="${height}" rx="6" fill="${BACKGROUND}"/>`,
     `<g font-family="ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace" font-size="${FONT_SIZE}" fill="${FOREGROUND}">`,
     ...texts,
