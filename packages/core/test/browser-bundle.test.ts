@@ -14,9 +14,11 @@ import { bundleForBrowser } from "../../../test-support/browser-bundle.ts";
  * (at 35.0 KB) when hooks' answers got their JSON limits (a bounded copy without recursion, so
  * no answer can exhaust the stack) and globs a path for linear-time regular expression engines
  * (the engine itself, RE2, lives in @a3s-lab/hooks-node), and from 36 KB (at 36.6 KB) when the
- * permission step that hosts had each written for themselves moved into core.
+ * permission step that hosts had each written for themselves moved into core, and from 37 KB
+ * (at 38.4 KB) when the catalogue became extensible (`defineEvent`) and Claude Code's nineteen
+ * other events came with it as ready definitions.
  */
-const CORE_GZIP_BUDGET = 37 * 1024;
+const CORE_GZIP_BUDGET = 39 * 1024;
 
 const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 
