@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from a3s_box import A3sError, HookEvent
-from a3s_box._registration import to_registration
+from a3s_box._registration import LocalHook, to_registration
 from a3s_box.events import DefinedEvent
 
 
-def _register(event: str, matcher: object = None):
+def _register(event: str, matcher: object = None) -> LocalHook:
     return to_registration(
         event,
         lambda e: None,
