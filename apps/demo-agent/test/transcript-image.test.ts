@@ -60,7 +60,7 @@ const normalize = (svg: string) =>
   svg
     .replace(/^<svg [^>]*>/, "<svg>")
     .replace(/[^\s<>"]*a3s-demo-[A-Za-z0-9]{6}/g, "<workdir>")
-    .replace(/session [0-9a-f]{8}/g, "session <id>");
+    .replace(/session\s[0-9a-f]{8}/g, "session <id>");
 
 describe("docs/images/demo-transcript.svg", () => {
   it("is the demo's current transcript", async () => {
