@@ -130,7 +130,7 @@ export function planHookSettings(settings: HookSettings): SettingsPlan {
       plan.skipped.push({
         hook,
         reason: "duplicate",
-        message: `same command as ${earlier.path} in ${displayPath(earlier.source, where)}, which runs instead`,
+        message: `same ${hook.type === "command" ? "command" : `${hook.type} hook`} as ${earlier.path} in ${displayPath(earlier.source, where)}, which runs instead`,
       });
       continue;
     }

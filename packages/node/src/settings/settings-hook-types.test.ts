@@ -59,6 +59,25 @@ async function server(answer: unknown): Promise<{ url: string; hits: () => numbe
 }
 
 describe("settings-file hook types", () => {
+  it("runs an identical http hook once, and says it is the same hook (not the same command)", async () => {
+    const srv = await server({});
+    const settings = await settingsWith(
+      { type: "http", url: srv.url },
+      { type: "http", url: srv.url },
+    );
+    const engine = new HookEngine();
+    using handle = applyHookSettings(engine, settings);
+    expect(handle.applied).toHaveLength(1);
+    expect(handle.skipped.map((s) => [s.reason, s.message])).toEqual([
+      [
+        "duplicate",
+        expect.stringMatching(/^same http hook as hooks\.PreToolUse\[0\]\.hooks\[0\] in /),
+      ],
+    ]);
+    await engine.fire(bash("ls"));
+    expect(srv.hits()).toBe(1);
+  });
+
   it("reads an http hook with its type and definition, and runs it", async () => {
     const srv = await server({ decision: "block", reason: "policy says no" });
     const settings = await settingsWith({
