@@ -41,6 +41,59 @@ function scripted(...replies: ModelReply[]): HookModelClient & { asked: ModelReq
 }
 
 describe("createAgentHandler", () => {
+  it("a huge tool input is still judged, by the built-in verifier and by a host's agent", async () => {
+    const write = createEvent("PreToolUse", {
+      sessionId: "s",
+      tool: "Write",
+      args: { file_path: "a.sh", content: "x".repeat(600_000) },
+    });
+    const ctx = {
+      event: write,
+      input: toHookInput(write, { cwd: project }),
+      signal: new AbortController().signal,
+    };
+    const client = scripted({ text: '{"ok": false}' });
+    const builtIn = createAgentHandler(
+      { type: "agent", prompt: "ok? $ARGUMENTS" },
+      { projectDir: project, modelClient: client },
+    );
+    expect((await builtIn(ctx))?.action).toBe("block");
+    expect(client.asked).toHaveLength(1);
+    const prompts: string[] = [];
+    const hosted = createAgentHandler(
+      { type: "agent", prompt: "ok? $ARGUMENTS" },
+      {
+        projectDir: project,
+        agentRunner: async (r) => {
+          prompts.push(r.prompt);
+          return '{"ok": false}';
+        },
+      },
+    );
+    expect((await hosted(ctx))?.action).toBe("block");
+    expect(prompts[0]).toContain("…[cut ");
+  });
+
+  it("an input that cannot fit blocks a blockable event without running the verifier", async () => {
+    const write = createEvent("PreToolUse", {
+      sessionId: "s",
+      tool: "Write",
+      args: { file_path: "a", content: "c", many: Array.from({ length: 600_000 }, () => 1) },
+    });
+    const ctx = {
+      event: write,
+      input: toHookInput(write, { cwd: project }),
+      signal: new AbortController().signal,
+    };
+    const client = scripted({ text: '{"ok": true}' });
+    const builtIn = createAgentHandler(
+      { type: "agent", prompt: "p" },
+      { projectDir: project, modelClient: client },
+    );
+    expect((await builtIn(ctx))?.action).toBe("block");
+    expect(client.asked).toHaveLength(0);
+  });
+
   it("without a model client or an agent runner, fails at load time naming the hook", () => {
     let error: unknown;
     try {

@@ -1,7 +1,7 @@
 import { HookError } from "@a3s-lab/hooks-core";
 import { AGENT_TOOLS, runAgentTool } from "./agent-tools.js";
 import type { SettingsHandler } from "./handler.js";
-import { ANSWER_INSTRUCTIONS, interpretModelAnswer, renderPrompt } from "./model-answer.js";
+import { ANSWER_INSTRUCTIONS, interpretModelAnswer, renderPromptOrBlock } from "./model-answer.js";
 import type { ModelMessage } from "./model-client.js";
 import {
   type AgentHandlerDeps,
@@ -34,12 +34,13 @@ export function createAgentHandler(
   const { agentRunner, projectDir } = deps;
   if (agentRunner) {
     return async ({ event, input, signal }) => {
-      const prompt = renderPrompt(definition.prompt, input);
+      const rendered = renderPromptOrBlock(definition.prompt, input, event);
+      if ("blocked" in rendered) return rendered.blocked;
       let text: string;
       try {
         text = await agentRunner({
           system: AGENT_INSTRUCTIONS,
-          prompt,
+          prompt: rendered.prompt,
           ...(definition.model !== undefined ? { model: definition.model } : {}),
           projectDir,
           signal,
@@ -59,9 +60,11 @@ export function createAgentHandler(
   }
   const { client, model } = requireModel("agent", definition, deps.modelClient, deps.name);
   return async ({ event, input, signal }) => {
+    const rendered = renderPromptOrBlock(definition.prompt, input, event);
+    if ("blocked" in rendered) return rendered.blocked;
     const messages: ModelMessage[] = [
       { role: "system", content: AGENT_INSTRUCTIONS },
-      { role: "user", content: renderPrompt(definition.prompt, input) },
+      { role: "user", content: rendered.prompt },
     ];
     let toolBudget = MAX_AGENT_TOOL_OUTPUT_CHARS;
     for (let turn = 0; turn < MAX_AGENT_TURNS; turn++) {

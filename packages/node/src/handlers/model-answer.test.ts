@@ -48,8 +48,42 @@ describe("renderPrompt", () => {
     expect(JSON.parse(inner)).toEqual(hostile);
   });
 
-  it("refuses a prompt over the limit (HANDLER_FAILED), so it never goes out cut", () => {
-    const error = thrown(() => renderPrompt("$ARGUMENTS", { big: "x".repeat(MAX_PROMPT_CHARS) }));
+  it("shortens long string values, each cut marked, so the prompt fits and stays valid JSON", () => {
+    const input = { tool_input: { content: "x".repeat(600_000), file_path: "/a" }, n: 3 };
+    const text = renderPrompt("Judge: $ARGUMENTS", input);
+    expect(text.length).toBeLessThanOrEqual(MAX_PROMPT_CHARS);
+    const json = JSON.parse(text.slice("Judge: ".length));
+    expect(json.n).toBe(3);
+    expect(json.tool_input.file_path).toBe("/a");
+    expect(json.tool_input.content).toMatch(/^x+…\[cut \d+ characters\]$/);
+    const cut = Number(/cut (\d+)/.exec(json.tool_input.content)?.[1]);
+    expect(json.tool_input.content.indexOf("…") + cut).toBe(600_000);
+  });
+
+  it("shortens every $ARGUMENTS copy so the whole prompt fits; short strings stay whole", () => {
+    const input = { a: "y".repeat(400_000), b: "z".repeat(400_000), c: "short" };
+    const text = renderPrompt("1: $ARGUMENTS 2: $ARGUMENTS", input);
+    expect(text.length).toBeLessThanOrEqual(MAX_PROMPT_CHARS);
+    const [first, second] = text.slice(3).split(" 2: ");
+    expect(JSON.parse(second!)).toEqual(JSON.parse(first!));
+    expect(JSON.parse(first!).c).toBe("short");
+  });
+
+  it("keeps escapes valid where a cut falls (quotes, newlines, surrogate pairs)", () => {
+    const input = { s: '"\n\\😀'.repeat(200_000) };
+    const text = renderPrompt("$ARGUMENTS", input);
+    expect(text.length).toBeLessThanOrEqual(MAX_PROMPT_CHARS);
+    const s: string = JSON.parse(text).s;
+    expect(s).toContain("[cut ");
+    // No lone surrogate: a pair is never split by a cut.
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s)).toBe(
+      false,
+    );
+  });
+
+  it("an input that cannot fit even shortened is HANDLER_FAILED, never a broken prompt", () => {
+    const many = Array.from({ length: MAX_PROMPT_CHARS }, (_, i) => i);
+    const error = thrown(() => renderPrompt("$ARGUMENTS", { many }));
     expect(error.code).toBe("HANDLER_FAILED");
     expect(error.message).toContain(String(MAX_PROMPT_CHARS));
   });

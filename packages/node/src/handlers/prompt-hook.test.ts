@@ -164,6 +164,47 @@ describe("createPromptHandler", () => {
     await expect(handler(run())).rejects.toMatchObject({ code: "INVALID_OUTPUT" });
   });
 
+  it("a huge tool input is still judged: the model is asked and its ok: false blocks", async () => {
+    const write = createEvent("PreToolUse", {
+      sessionId: "s",
+      tool: "Write",
+      args: { file_path: "/repo/a.sh", content: "x".repeat(600_000) },
+    });
+    const client = scripted('{"ok": false}');
+    const handler = createPromptHandler(
+      { type: "prompt", prompt: "ok? $ARGUMENTS" },
+      { modelClient: client },
+    );
+    const answer = await handler({
+      event: write,
+      input: toHookInput(write, { cwd: "/repo" }),
+      signal: new AbortController().signal,
+    });
+    expect(answer?.action).toBe("block");
+    expect(client.asked).toHaveLength(1);
+    expect(client.asked[0]?.messages[1]?.content).toContain("…[cut ");
+  });
+
+  it("an input that cannot fit the prompt blocks a blockable event without asking the model", async () => {
+    const write = createEvent("PreToolUse", {
+      sessionId: "s",
+      tool: "Write",
+      args: { file_path: "/repo/a", content: "c", many: Array.from({ length: 600_000 }, () => 1) },
+    });
+    const client = scripted('{"ok": true}');
+    const handler = createPromptHandler(
+      { type: "prompt", prompt: "ok? $ARGUMENTS" },
+      { modelClient: client },
+    );
+    const answer = await handler({
+      event: write,
+      input: toHookInput(write, { cwd: "/repo" }),
+      signal: new AbortController().signal,
+    });
+    expect(answer).toMatchObject({ action: "block", reason: expect.stringContaining("too long") });
+    expect(client.asked).toHaveLength(0);
+  });
+
   it("after the hook's signal fired, the signal's reason is the failure", async () => {
     const controller = new AbortController();
     controller.abort(new HookError("TIMEOUT", "no answer within 30 s"));

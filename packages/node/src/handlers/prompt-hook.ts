@@ -2,7 +2,7 @@ import { HookError } from "@a3s-lab/hooks-core";
 import { z } from "zod";
 import { secondsSchema } from "../command/command-definition.js";
 import type { SettingsHandler } from "./handler.js";
-import { ANSWER_INSTRUCTIONS, interpretModelAnswer, renderPrompt } from "./model-answer.js";
+import { ANSWER_INSTRUCTIONS, interpretModelAnswer, renderPromptOrBlock } from "./model-answer.js";
 import type { HookModelClient, ModelReply, ModelRequest, ModelToolCall } from "./model-client.js";
 import { MAX_TOOL_CALLS_PER_REPLY } from "./openai-model-client.js";
 
@@ -156,10 +156,12 @@ export function createPromptHandler(
 ): SettingsHandler {
   const { client, model } = requireModel("prompt", definition, deps.modelClient, deps.name);
   return async ({ event, input, signal }) => {
+    const rendered = renderPromptOrBlock(definition.prompt, input, event);
+    if ("blocked" in rendered) return rendered.blocked;
     const reply = await callModel(client, {
       messages: [
         { role: "system", content: ANSWER_INSTRUCTIONS },
-        { role: "user", content: renderPrompt(definition.prompt, input) },
+        { role: "user", content: rendered.prompt },
       ],
       model,
       signal,
