@@ -6,14 +6,14 @@ import {
   type HookRegistration,
 } from "@a3s-lab/hooks-core";
 import { definedFailBehavior } from "../handlers/hook-common.js";
-import { checkHttpHook, type HttpHookPolicy } from "../handlers/http-hook.js";
+import { checkHttpHook } from "../handlers/http-hook.js";
 import { createMcpServerPool } from "../handlers/mcp-server-pool.js";
 import type { McpServerPool } from "../handlers/mcp-tool-hook.js";
 import { describeDefinition } from "../handlers/settings-handler.js";
 import { linearRegex } from "../linear-regex.js";
 import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
-import { allHooksOff, policySkip } from "./managed-settings.js";
+import { allHooksOff, httpPolicyFor, policySkip } from "./managed-settings.js";
 import { ifAppliesTo } from "./permission-rule.js";
 import {
   type SettingsHookOptions,
@@ -163,7 +163,6 @@ export function applyHookSettings(
   const skipped = [...plan.skipped];
   const handles: HookHandle[] = [];
   const fromSettings = settings.options.defaultTimeout;
-  const httpPolicy: HttpHookPolicy = settings.httpHookPolicy ?? {};
   // mcp_tool hooks call the servers the settings configure, unless the host brings its own
   // pool; one made here is this handle's, closed with it (servers start on first call only).
   let ownPool: McpServerPool | undefined;
@@ -191,37 +190,41 @@ export function applyHookSettings(
       }),
       failBehavior: settings.options.failBehavior,
       defaultTimeoutMs: fromSettings !== undefined ? Math.ceil(fromSettings) : undefined,
-      httpPolicy,
+      httpPolicy: httpPolicyFor(settings, hook),
     };
-    if (hook.definition.type === "http") {
-      const refused = checkHttpHook(hook.definition, httpPolicy).find(
-        (p) => p.severity === "error",
-      );
-      if (refused) {
-        skipped.push({ hook, reason: "policy", message: `${refused.field}: ${refused.message}` });
-        continue;
-      }
-    }
+    const closed = (definedFailBehavior(hook.definition) ?? ctx.failBehavior) === "block";
+    const closedNote = closed ? "; it fails closed, so every firing it matches blocks" : "";
     let registration: HookRegistration;
-    try {
-      registration = settingsHookRegistration(hook, ctx, options);
-    } catch (error) {
-      const e = HookError.from(error);
-      const unavailable =
-        e.code === "UNAVAILABLE" || (e.code === "INVALID_CONFIG" && hook.type !== "command");
-      if (!unavailable) {
-        skipped.push({ hook, reason: "invalid", message: e.message });
-        continue;
-      }
-      const closed = (definedFailBehavior(hook.definition) ?? ctx.failBehavior) === "block";
-      skipped.push({
-        hook,
-        reason: "unavailable",
-        message: `cannot run here: ${e.message}${closed ? "; it fails closed, so every firing it matches blocks" : ""}`,
-      });
+    const refused =
+      hook.definition.type === "http"
+        ? checkHttpHook(hook.definition, ctx.httpPolicy).find((p) => p.severity === "error")
+        : undefined;
+    if (refused) {
+      const message = `${refused.field}: ${refused.message}`;
+      skipped.push({ hook, reason: "policy", message: `${message}${closedNote}` });
       if (!closed) continue;
-      // A policy hook that cannot run must not become a hole: it stays, and answers with its fail behaviour.
-      registration = unavailableStandIn(hook, ctx, e);
+      // Refused or unavailable, a fail-closed hook must not become a hole: it stays, and blocks.
+      registration = unavailableStandIn(hook, ctx, new HookError("UNAVAILABLE", message));
+    } else {
+      try {
+        registration = settingsHookRegistration(hook, ctx, options);
+      } catch (error) {
+        const e = HookError.from(error);
+        const unavailable =
+          e.code === "UNAVAILABLE" || (e.code === "INVALID_CONFIG" && hook.type !== "command");
+        if (!unavailable) {
+          skipped.push({ hook, reason: "invalid", message: e.message });
+          continue;
+        }
+        skipped.push({
+          hook,
+          reason: "unavailable",
+          message: `cannot run here: ${e.message}${closedNote}`,
+        });
+        if (!closed) continue;
+        // A policy hook that cannot run must not become a hole: it stays, and answers with its fail behaviour.
+        registration = unavailableStandIn(hook, ctx, e);
+      }
     }
     try {
       register(registration, hook);

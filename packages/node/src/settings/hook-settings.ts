@@ -104,8 +104,10 @@ export interface HookSettings {
   /** What the managed (system-wide) files decide, with the file behind each key; absent when they set nothing. */
   managedPolicy?: ManagedPolicy;
   /**
-   * `allowedHttpHookUrls` and `httpHookAllowedEnvVars`: a managed file's list when one sets it
-   * (no other file can widen it), else every trusted file's entries together.
+   * `allowedHttpHookUrls` and `httpHookAllowedEnvVars` for hooks that are not managed: a managed
+   * file's list when one sets it (no other file can widen it), else the user's and explicit
+   * files' entries together. A project's files never set them; managed hooks answer to the
+   * managed lists only.
    */
   httpHookPolicy?: { allowedUrls?: string[]; allowedEnvVars?: string[] };
   /** The directories the settings were loaded for, to show paths relative to them. */

@@ -1,6 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
+import type { HttpHookPolicy } from "../handlers/http-hook.js";
 import type { HookSettings, SettingsHook, SettingsScope } from "./hook-settings.js";
 import { displayPath, type SettingsProblem } from "./settings-problem.js";
 
@@ -44,7 +45,8 @@ const STRING_LISTS = ["allowedHttpHookUrls", "httpHookAllowedEnvVars"] as const;
 
 /**
  * Read the policy keys at the top of one settings file. `allowManagedHooksOnly` outside a
- * managed file is a warning and ignored (a project cannot make itself the only source).
+ * managed file is a warning and ignored (a project cannot make itself the only source), and
+ * so are `allowedHttpHookUrls` and `httpHookAllowedEnvVars` in a project's files.
  */
 export function readPolicyKeys(
   record: Record<string, unknown>,
@@ -67,7 +69,19 @@ export function readPolicyKeys(
   for (const key of STRING_LISTS) {
     const value = record[key];
     if (value === undefined) continue;
-    if (!Array.isArray(value) || value.some((v) => typeof v !== "string") || value.length > 1024) {
+    if (scope === "project") {
+      // A cloned repository must not narrow the policy (switching managed http hooks off) nor
+      // widen it (sending the user's secrets to a server of its choosing).
+      problem(
+        key,
+        "honoured in managed, user and explicit settings only; ignored in a project's files",
+        "warning",
+      );
+    } else if (
+      !Array.isArray(value) ||
+      value.some((v) => typeof v !== "string") ||
+      value.length > 1024
+    ) {
       problem(key, `expected an array of at most 1024 strings, got ${describeValue(value)}`);
     } else out[key] = value as string[];
   }
@@ -90,7 +104,8 @@ export function managedPolicy(
 
 /**
  * The value of an http policy list: the managed files' when one sets it (no other file can
- * widen it), else every other file's entries together (Claude Code merges these lists).
+ * widen it), else the user's and explicit files' entries together (Claude Code merges these
+ * lists; a project's files never count).
  */
 export function policyList(
   key: (typeof STRING_LISTS)[number],
@@ -165,6 +180,20 @@ async function openToAll(path: string): Promise<string | undefined> {
     return `every user may write ${st.isDirectory() ? "this folder" : "this file"}, so it is not a policy anyone set: ignored`;
   }
   return undefined;
+}
+
+/**
+ * The http policy one hook runs under: a managed hook only under the managed files' lists (a
+ * user's or explicit file's list never restricts it), any other hook under `httpHookPolicy`.
+ */
+export function httpPolicyFor(settings: HookSettings, hook: SettingsHook): HttpHookPolicy {
+  if (hook.scope !== "managed") return settings.httpHookPolicy ?? {};
+  const urls = settings.managedPolicy?.allowedHttpHookUrls?.value;
+  const vars = settings.managedPolicy?.httpHookAllowedEnvVars?.value;
+  return {
+    ...(urls ? { allowedUrls: urls } : {}),
+    ...(vars ? { allowedEnvVars: vars } : {}),
+  };
 }
 
 /** Why the settings' policy keeps a hook from running, if it does. */

@@ -28,6 +28,7 @@ import {
 } from "../handlers/settings-handler.js";
 import { linearRegex } from "../linear-regex.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
+import { httpPolicyFor } from "./managed-settings.js";
 import type { SettingsProblem } from "./settings-problem.js";
 
 /** A block from an `asyncRewake` hook, delivered once the hook ended: wake the model with `reason`. */
@@ -228,11 +229,11 @@ function emptyReport(
  * cause was reported when its file was read.
  */
 export function httpPolicyProblems(settings: HookSettings): SettingsProblem[] {
-  const policy = settings.httpHookPolicy;
-  if (!policy) return [];
+  if (!settings.httpHookPolicy && !settings.managedPolicy) return [];
   const out: SettingsProblem[] = [];
   for (const hook of settings.hooks) {
     if (hook.definition.type !== "http") continue;
+    const policy = httpPolicyFor(settings, hook);
     const own = new Set(checkHttpHook(hook.definition).map((p) => `${p.field}\n${p.message}`));
     for (const p of checkHttpHook(hook.definition, policy)) {
       if (own.has(`${p.field}\n${p.message}`)) continue;

@@ -9,6 +9,7 @@ import type { CommandRunReport } from "../command/command-hook.js";
 import { applyHookSettings, engineOptionsFromSettings } from "./apply-hook-settings.js";
 import type { HookSettings } from "./hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
+import { trustProject } from "./project-trust.js";
 import type { AsyncRewake } from "./settings-hook-registration.js";
 
 let root: string;
@@ -297,5 +298,138 @@ describe("the http policy at load", () => {
     expect(handle.skipped.map((s) => [s.hook.path, s.reason])).toEqual([
       ["hooks.PreToolUse[0].hooks[0]", "policy"],
     ]);
+  });
+});
+
+describe("the http policy lists and where they are honoured", () => {
+  /** A server that answers block and keeps each request's X-Token header. */
+  async function blockingServer(): Promise<{ url: string; tokens: (string | undefined)[] }> {
+    const tokens: (string | undefined)[] = [];
+    const s = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        tokens.push(req.headers["x-token"] as string | undefined);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ decision: "block", reason: "policy says no" }));
+      });
+    });
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+    return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/hook`, tokens };
+  }
+
+  function writeJson(path: string, value: unknown): string {
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, JSON.stringify(value));
+    return path;
+  }
+
+  async function managedHook(url: string): Promise<string> {
+    return writeJson(join(root, "etc", "managed-settings.json"), {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              {
+                type: "http",
+                url,
+                onFailure: "block",
+                headers: { "X-Token": "$TOKEN" },
+                allowedEnvVars: ["TOKEN"],
+              },
+            ],
+          },
+        ],
+      },
+    });
+  }
+
+  it("a never-trusted project's empty lists cannot switch off a managed fail-closed hook or empty its header", async () => {
+    const srv = await blockingServer();
+    const managed = await managedHook(srv.url);
+    const project = writeJson(join(cwd, ".claude", "settings.json"), {
+      allowedHttpHookUrls: [],
+      httpHookAllowedEnvVars: [],
+    });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [managed] });
+    expect(settings.httpHookPolicy).toBeUndefined();
+    expect(
+      settings.problems.filter((p) => p.file === project).map((p) => [p.path, p.severity]),
+    ).toEqual([
+      ["allowedHttpHookUrls", "warning"],
+      ["httpHookAllowedEnvVars", "warning"],
+    ]);
+    const engine = new HookEngine();
+    using handle = applyHookSettings(engine, settings, { env: { TOKEN: "t0k" } });
+    expect(handle.skipped).toEqual([]);
+    expect((await engine.fire(bash("ls"))).action).toBe("block");
+    expect(srv.tokens).toEqual(["t0k"]);
+  });
+
+  it("a trusted project cannot widen the lists the user set", async () => {
+    writeJson(join(home, ".claude", "settings.json"), {
+      allowedHttpHookUrls: ["https://user.example/*"],
+      httpHookAllowedEnvVars: ["USER_TOKEN"],
+    });
+    writeJson(join(cwd, ".claude", "settings.json"), {
+      allowedHttpHookUrls: ["*"],
+      httpHookAllowedEnvVars: ["AWS_SECRET_ACCESS_KEY"],
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }] },
+    });
+    await trustProject({ cwd, home });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
+    expect(settings.project?.trusted).toBe(true);
+    expect(settings.httpHookPolicy).toEqual({
+      allowedUrls: ["https://user.example/*"],
+      allowedEnvVars: ["USER_TOKEN"],
+    });
+  });
+
+  it("a user's lists never restrict a managed hook", async () => {
+    const srv = await blockingServer();
+    const managed = await managedHook(srv.url);
+    writeJson(join(home, ".claude", "settings.json"), {
+      allowedHttpHookUrls: ["https://user.example/*"],
+      httpHookAllowedEnvVars: [],
+    });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [managed] });
+    expect(problems(settings)).toEqual([]);
+    const engine = new HookEngine();
+    using handle = applyHookSettings(engine, settings, { env: { TOKEN: "t0k" } });
+    expect(handle.skipped).toEqual([]);
+    expect((await engine.fire(bash("ls"))).action).toBe("block");
+    expect(srv.tokens).toEqual(["t0k"]);
+  });
+
+  it("a fail-closed hook the policy refuses still blocks every firing it matches", async () => {
+    const file = writeJson(join(root, "settings.json"), {
+      allowedHttpHookUrls: ["https://hooks.example.com/*"],
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [{ type: "http", url: "http://127.0.0.1:9/hook", onFailure: "block" }],
+          },
+        ],
+      },
+    });
+    const settings = await loadHookSettings({
+      cwd,
+      home,
+      files: [file],
+      defaults: false,
+      managedSettings: [],
+    });
+    const engine = new HookEngine();
+    using handle = applyHookSettings(engine, settings);
+    expect(handle.skipped.map((s) => [s.reason, s.message])).toEqual([
+      ["policy", expect.stringContaining("it fails closed, so every firing it matches blocks")],
+    ]);
+    expect((await engine.fire(bash("ls"))).action).toBe("block");
+    expect(
+      (await engine.fire(createEvent("PreToolUse", { sessionId: "s", tool: "Read", args: {} })))
+        .action,
+    ).toBe("continue");
   });
 });
