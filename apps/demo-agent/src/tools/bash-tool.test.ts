@@ -26,11 +26,12 @@ describe("Bash", () => {
   it("keeps the agent's credentials out of the command's environment", async () => {
     vi.stubEnv("A3S_TOKEN", "secret-token");
     vi.stubEnv("OPENAI_API_KEY", "sk-secret");
+    vi.stubEnv("A3S_HOOKS_MODEL_API_KEY", "sk-hooks");
     const result = await bashTool.run(
-      { command: 'echo "[$A3S_TOKEN][$OPENAI_API_KEY][$HOME]"' },
+      { command: 'echo "[$A3S_TOKEN][$OPENAI_API_KEY][$A3S_HOOKS_MODEL_API_KEY][$HOME]"' },
       { workdir },
     );
-    expect(result.output).toBe(`[][][${process.env.HOME}]\n`);
+    expect(result.output).toBe(`[][][][${process.env.HOME}]\n`);
   });
 
   it("kills the whole process group on timeout, background children included", async () => {

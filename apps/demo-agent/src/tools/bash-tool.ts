@@ -11,12 +11,13 @@ export const BASH_OUTPUT_LIMIT = 100_000;
 
 /**
  * Credentials the agent holds that a command it runs for a model must not see: the hook
- * server's token and the model provider's key.
+ * server's token and the model providers' keys (the agent's and its prompt hooks').
  */
 export const HIDDEN_VARIABLES: readonly string[] = [
   "A3S_TOKEN",
   "OPENAI_API_KEY",
   "OPENAI_ADMIN_KEY",
+  "A3S_HOOKS_MODEL_API_KEY",
 ];
 
 /** The variable that carries the session's env-file text into the shell. */

@@ -286,6 +286,27 @@ describe("checkHttpHook", () => {
     ]);
   });
 
+  it("refuses the host's secrets in headers, even when allowedEnvVars lists them", () => {
+    const definition: HttpHookDefinition = {
+      type: "http",
+      url: "http://127.0.0.1/",
+      headers: { A: "$A3S_TOKEN", B: "$A3S_HOOKS_MODEL_API_KEY", C: "Bearer $OPENAI_API_KEY" },
+      allowedEnvVars: ["A3S_TOKEN", "A3S_HOOKS_MODEL_API_KEY", "OPENAI_API_KEY"],
+    };
+    const { type: _, ...rest } = definition;
+    expect(check(rest)).toEqual([
+      "warning headers.A: uses $A3S_TOKEN, a secret of the host that no hook is sent: it is sent as an empty string",
+      "warning headers.B: uses $A3S_HOOKS_MODEL_API_KEY, a secret of the host that no hook is sent: it is sent as an empty string",
+      "warning headers.C: uses $OPENAI_API_KEY, a secret of the host that no hook is sent: it is sent as an empty string",
+    ]);
+    const env = { A3S_TOKEN: "t", A3S_HOOKS_MODEL_API_KEY: "k", OPENAI_API_KEY: "o" };
+    expect(resolveHeaders(definition, env, { allowedEnvVars: Object.keys(env) })).toEqual({
+      A: "",
+      B: "",
+      C: "Bearer ",
+    });
+  });
+
   it("allowedHttpHookUrls: * is any run of characters; an empty list allows nothing", () => {
     expect(urlAllowed("https://hooks.example.com/a/b", ["https://hooks.example.com/*"])).toBe(true);
     expect(

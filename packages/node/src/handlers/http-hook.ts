@@ -76,7 +76,10 @@ export interface HttpHookDefinition extends HookCommonFields {
   url: string;
   /** Extra request headers; `$VAR` / `${VAR}` are filled from `allowedEnvVars` only. */
   headers?: Record<string, string>;
-  /** Variables header values may use. Any other reference becomes an empty string. */
+  /**
+   * Variables header values may use. Any other reference becomes an empty string, as does one
+   * of the host's secrets (`A3S_TOKEN`, `A3S_HOOKS_MODEL_API_KEY`, `OPENAI_API_KEY`) even when listed.
+   */
   allowedEnvVars?: string[];
 }
 
@@ -157,19 +160,31 @@ export function checkHttpHook(
   for (const [header, value] of Object.entries(definition.headers ?? {})) {
     for (const name of referencedVariables(value)) {
       if (allowed.has(name)) continue;
-      const why =
-        definition.allowedEnvVars?.includes(name) === true
-          ? "httpHookAllowedEnvVars does not list"
-          : "allowedEnvVars does not list";
+      const why = HOST_SECRET_VARIABLES.has(name)
+        ? "a secret of the host that no hook is sent"
+        : definition.allowedEnvVars?.includes(name) === true
+          ? "which httpHookAllowedEnvVars does not list"
+          : "which allowedEnvVars does not list";
       problems.push({
         severity: "warning",
         field: `headers.${header}`,
-        message: `uses $${name}, which ${why}: it is sent as an empty string`,
+        message: `uses $${name}, ${why}: it is sent as an empty string`,
       });
     }
   }
   return problems;
 }
+
+/**
+ * The host's own secrets: the hook server's token and the hooks' model keys. No http hook's
+ * header is ever filled from them, whatever `allowedEnvVars` lists; a header naming one is a
+ * load warning and is sent empty.
+ */
+export const HOST_SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  "A3S_TOKEN",
+  "A3S_HOOKS_MODEL_API_KEY",
+  "OPENAI_API_KEY",
+]);
 
 /** True when `url` matches one of the patterns (`*` is any run of characters, the rest literal). */
 export function urlAllowed(url: string, patterns: readonly string[]): boolean {
@@ -199,7 +214,11 @@ function referencedVariables(value: string): string[] {
 function allowedVariables(definition: HttpHookDefinition, policy: HttpHookPolicy): Set<string> {
   const own = definition.allowedEnvVars ?? [];
   const limit = policy.allowedEnvVars;
-  return new Set(limit === undefined ? own : own.filter((name) => limit.includes(name)));
+  return new Set(
+    own.filter(
+      (name) => !HOST_SECRET_VARIABLES.has(name) && (limit === undefined || limit.includes(name)),
+    ),
+  );
 }
 
 /** The request headers: `$VAR` / `${VAR}` filled from allowed variables, every other one emptied. */

@@ -18,7 +18,10 @@ export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 
 /** Options of `createMcpServerPool`. */
 export interface McpServerPoolOptions {
-  /** The environment stdio servers inherit (without `A3S_TOKEN`). Default `process.env`. */
+  /**
+   * The environment stdio servers inherit (without `A3S_TOKEN` and `A3S_HOOKS_MODEL_API_KEY`).
+   * Default `process.env`.
+   */
   env?: Readonly<Record<string, string | undefined>>;
   /** The working directory of stdio servers: the project directory. Default `process.cwd()`. */
   cwd?: string;
@@ -78,7 +81,10 @@ export async function loadMcpSdk(
   }
 }
 
-/** The environment a stdio server gets: the host's without `A3S_TOKEN`, plus its own `env`. */
+/**
+ * The environment a stdio server gets: the host's without `A3S_TOKEN` and
+ * `A3S_HOOKS_MODEL_API_KEY`, plus its own `env`.
+ */
 export function mcpServerEnv(
   inherited: Readonly<Record<string, string | undefined>>,
   own: Readonly<Record<string, string>>,
@@ -86,8 +92,10 @@ export function mcpServerEnv(
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(inherited)) if (v !== undefined) env[k] = v;
   Object.assign(env, own);
-  // The hook server's token lets its holder register hooks; a tool server has no use for it.
+  // The hook server's token lets its holder register hooks, and the hooks' model key is paid
+  // for by the host: a tool server has no use for either.
   delete env.A3S_TOKEN;
+  delete env.A3S_HOOKS_MODEL_API_KEY;
   return env;
 }
 

@@ -173,10 +173,10 @@ describe("an mcp_tool hook against a real MCP server over stdio", () => {
     });
   });
 
-  it("does not hand the server A3S_TOKEN, and passes its own env", async () => {
+  it("does not hand the server A3S_TOKEN or the hooks' model key, and passes its own env", async () => {
     const pool = createMcpServerPool(
       [server("policy", stdio(process.execPath, [DECISION_SERVER], { OWN: "mine" }))],
-      { env: { ...process.env, A3S_TOKEN: "t0ken" } },
+      { env: { ...process.env, A3S_TOKEN: "t0ken", A3S_HOOKS_MODEL_API_KEY: "sk-hooks" } },
     );
     pools.push(pool);
     const env = async (name: string) =>
@@ -186,6 +186,7 @@ describe("an mcp_tool hook against a real MCP server over stdio", () => {
         }
       ).systemMessage;
     expect(await env("A3S_TOKEN")).toBe("(unset)");
+    expect(await env("A3S_HOOKS_MODEL_API_KEY")).toBe("(unset)");
     expect(await env("OWN")).toBe("mine");
   });
 
