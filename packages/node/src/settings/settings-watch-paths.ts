@@ -35,6 +35,10 @@ async function nearestExisting(dir: string): Promise<string> {
 export async function settingsWatchPaths(settings: HookSettings): Promise<SettingsWatchPaths> {
   const files = settings.files.map((f) => f.path);
   if (settings.home !== undefined) files.push(trustStorePath(settings.home));
+  // The project's `.mcp.json` is read with its settings files (and counts toward its trust).
+  if (settings.cwd !== undefined && settings.files.some((f) => f.scope === "project")) {
+    files.push(join(settings.cwd, ".mcp.json"));
+  }
   // A drop-in added later is not among the files read: its folder is watched instead.
   const folders = settings.files
     .filter((f) => f.scope === "managed" && !dirname(f.path).endsWith(".d"))

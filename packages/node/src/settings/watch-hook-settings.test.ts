@@ -137,26 +137,60 @@ describe("watchHookSettings", () => {
     expect((await engine.fire(bash("tok-curl x"))).action).toBe("block");
   });
 
-  it("a changed project hook is untrusted again until the project is trusted; trusting is picked up", async () => {
+  it("a changed project hook waits for trust while the trusted one runs; trusting is picked up", async () => {
     save(projectFile(), blocker("rm"));
     await trustProject({ cwd, home });
     const engine = new HookEngine();
     watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
     expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
 
-    const changed = next(watcher, "reloaded");
+    const changed = next(watcher, "problem");
     save(projectFile(), blocker("curl"));
-    const { handle, settings } = await changed;
-    expect(settings.project).toMatchObject({ trusted: false, changed: true });
-    expect(handle.skipped.map((s) => s.reason)).toEqual(["untrusted"]);
+    expect(await changed).toMatchObject({ reason: "untrusted", files: [projectFile()] });
     expect((await engine.fire(bash("tok-curl x"))).action).toBe("continue");
-    expect((await engine.fire(bash("tok-rm x"))).action).toBe("continue");
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
 
     // `a3s-hooks trust` in another terminal writes the trust store; the watcher sees it.
     const trusted = next(watcher, "reloaded");
     await trustProject({ cwd, home });
     expect((await trusted).settings.project?.trusted).toBe(true);
     expect((await engine.fire(bash("tok-curl x"))).action).toBe("block");
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("continue");
+  });
+
+  it("an edit that would untrust the running project hooks keeps them running until the project is trusted again", async () => {
+    save(projectFile(), blocker("rm"));
+    await trustProject({ cwd, home });
+    const engine = new HookEngine();
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+
+    // What the agent itself could write mid-session: any edit changes the trusted hash.
+    const local = join(cwd, ".claude", "settings.local.json");
+    const problem = next(watcher, "problem");
+    save(local, { disableAllHooks: false });
+    expect(await problem).toMatchObject({
+      reason: "untrusted",
+      files: [local],
+      message: expect.stringContaining(
+        'project hook settings changed; the trusted ones keep running until you run "a3s-hooks trust"',
+      ),
+    });
+    expect(watcher.settings.project?.trusted).toBe(true);
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+
+    const trusted = next(watcher, "reloaded");
+    await trustProject({ cwd, home });
+    expect((await trusted).settings.project).toMatchObject({ trusted: true, changed: false });
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+  });
+
+  it("watches the project's .mcp.json", async () => {
+    const engine = new HookEngine();
+    watcher = await watchHookSettings(engine, { cwd, home }, { debounceMs: 10 });
+    const change = next(watcher, "change");
+    save(join(cwd, ".mcp.json"), { mcpServers: {} });
+    expect((await change).files).toEqual([join(cwd, ".mcp.json")]);
   });
 
   it("a new set the engine cannot hold is refused whole: the old set stays", async () => {

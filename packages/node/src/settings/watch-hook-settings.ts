@@ -52,6 +52,8 @@ export interface SettingsReloaded {
  * Why a reload did not take effect (the previous hooks keep running), or why watching failed:
  * - `invalid`: the edit has an error the running settings did not have (a file that no longer
  *   parses, a hook that fails validation); `problems` lists them
+ * - `untrusted`: the project's trusted hook settings changed (an edit to its own files or
+ *   `.mcp.json`); the trusted ones keep running until `a3s-hooks trust` records the new ones
  * - `blocked`: a `ConfigChange` hook refused the change
  * - `registration`: the engine refused a hook of the new set (a limit)
  * - `failed`: the files could not be loaded at all (the working directory is gone)
@@ -59,6 +61,7 @@ export interface SettingsReloaded {
  */
 export type SettingsReloadProblemReason =
   | "invalid"
+  | "untrusted"
   | "blocked"
   | "registration"
   | "failed"
@@ -319,6 +322,17 @@ class Watcher implements SettingsWatcher {
         problems: [],
       });
     }
+    // Any edit to the project's files changes their hash, and the agent can make one: accepting
+    // it would switch the trusted project hooks off mid-session. They stay until trusted anew.
+    const before = this.#settings.project;
+    if (before?.trusted && !before.changed && next.project?.changed && !next.project.trusted) {
+      return refuse({
+        reason: "untrusted",
+        message:
+          'settings not reloaded: project hook settings changed; the trusted ones keep running until you run "a3s-hooks trust"',
+        problems: [],
+      });
+    }
     if (this.#closed) return false;
     const previous = { settings: this.#settings, handle: this.#handle };
     // Out with the old set and in with the new one in the same synchronous step: a firing
@@ -425,8 +439,9 @@ class Watcher implements SettingsWatcher {
  *
  * A reload takes effect in full or not at all: the new set replaces the old one in one step,
  * so no firing sees both or neither. An edit with a new error (a file that no longer parses)
- * keeps the previous hooks running and is reported as a `problem`. A changed project hook is
- * untrusted again until `a3s-hooks trust` records the new definitions.
+ * keeps the previous hooks running and is reported as a `problem`. So does a change to the
+ * project's trusted hook settings: the trusted set keeps running until `a3s-hooks trust`
+ * records the new definitions, which then replace it.
  *
  * @example
  * ```ts
