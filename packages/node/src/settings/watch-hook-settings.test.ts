@@ -183,6 +183,12 @@ describe("watchHookSettings", () => {
     await trustProject({ cwd, home });
     expect((await trusted).settings.project).toMatchObject({ trusted: true, changed: false });
     expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
+
+    // Deleting the project's files is a change too: the trusted hooks stay until trusted again.
+    const removed = next(watcher, "problem");
+    rmSync(join(cwd, ".claude"), { recursive: true });
+    expect((await removed).reason).toBe("untrusted");
+    expect((await engine.fire(bash("tok-rm x"))).action).toBe("block");
   });
 
   it("watches the project's .mcp.json", async () => {

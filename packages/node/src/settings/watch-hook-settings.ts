@@ -322,10 +322,11 @@ class Watcher implements SettingsWatcher {
         problems: [],
       });
     }
-    // Any edit to the project's files changes their hash, and the agent can make one: accepting
-    // it would switch the trusted project hooks off mid-session. They stay until trusted anew.
+    // Any edit to the project's files (deleting them included) changes their hash, and the
+    // agent can make one: accepting it would switch the trusted project hooks off mid-session.
+    // They stay until trusted anew.
     const before = this.#settings.project;
-    if (before?.trusted && !before.changed && next.project?.changed && !next.project.trusted) {
+    if (before?.trusted && !before.changed && next.project?.changed) {
       return refuse({
         reason: "untrusted",
         message:
