@@ -52,11 +52,10 @@ export interface EventSpecInit<S extends z.core.$ZodObject = z.core.$ZodObject> 
   matcherTarget?: string;
 }
 
-type ShapeOf<S> = S extends z.core.$ZodObject<infer T> ? T : never;
-
 /** The full schema {@link defineEvent} builds for event `N` from its own fields `S`. */
+// The shape is inferred inline: a local alias here is dropped by the declaration bundler.
 export type DefinedEventSchema<N extends string, S extends z.core.$ZodObject> = ReturnType<
-  typeof eventObject<N, ShapeOf<S>>
+  typeof eventObject<N, S extends z.core.$ZodObject<infer T> ? T : never>
 >;
 
 // ── The catalogue: module state, like the static tables it replaces ──────────────
