@@ -8,6 +8,13 @@ export const MAX_SPLIT_COMMAND_CHARS = 65_536;
 const MAX_RUNNER_WORDS = 8;
 
 /**
+ * A program word bash rewrites before it runs it: parameter expansion (`$x`, `${IFS}`, `$'…'`),
+ * a substitution, brace expansion (`{rm,-rf,/}`), a glob (`r*m`, `/bin/r?`), quotes (`'r'm`)
+ * or a line continuation (`r\<newline>m`). What it becomes cannot be told from the text.
+ */
+const EXPANDED_WORD = /[$`{*?["']|\\\n/;
+
+/**
  * The texts a Bash permission rule is tested against for one shell command: each simple
  * command of a list or pipeline (`a && b`, `a; b`, `a | b`, `( a )`, `{ a; }`, `$(a)`,
  * `` `a` ``, `<(a)`), without leading `NAME=value` assignments, reserved words and
@@ -17,8 +24,10 @@ const MAX_RUNNER_WORDS = 8;
  * without each runner's options. A command named by its path is also tried by its file name.
  *
  * Undefined when the command is not followed: an unclosed quote, a here-document, a command
- * substitution inside double quotes, or a command over {@link MAX_SPLIT_COMMAND_CHARS}. Callers
- * treat that as "could be anything".
+ * substitution inside double quotes, a command over {@link MAX_SPLIT_COMMAND_CHARS}, or a
+ * program the shell only learns by expanding its word (see {@link EXPANDED_WORD}), including a
+ * substitution where the program's name goes (`$(echo rm) -rf /`). Callers treat that as
+ * "could be anything".
  */
 export function bashSubcommands(command: string): string[] | undefined {
   if (command.length > MAX_SPLIT_COMMAND_CHARS) return undefined;
@@ -27,6 +36,10 @@ export function bashSubcommands(command: string): string[] | undefined {
   let word = "";
   let inWord = false;
   let dropNext = false;
+  // One entry per open parenthesis or backtick: a substitution keeps the command it interrupts,
+  // so its output stays a word of that command (`$(echo rm) -rf /` has the program `$(…)`).
+  const open: ({ kind: "$(" | "`"; words: string[]; word: string; dropNext: boolean } | null)[] =
+    [];
   const endWord = () => {
     if (!inWord) return;
     if (dropNext) dropNext = false;
@@ -38,6 +51,22 @@ export function bashSubcommands(command: string): string[] | undefined {
     endWord();
     if (words.length > 0) commands.push(words);
     words = [];
+  };
+  const openSubstitution = (kind: "$(" | "`") => {
+    open.push({ kind, words, word: inWord ? word : "", dropNext });
+    words = [];
+    word = "";
+    inWord = false;
+    dropNext = false;
+  };
+  const closeSubstitution = () => {
+    endCommand();
+    const outer = open.pop();
+    if (!outer) return;
+    words = outer.words;
+    word = `${outer.word}$(…)`;
+    inWord = true;
+    dropNext = outer.dropNext;
   };
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
@@ -69,13 +98,11 @@ export function bashSubcommands(command: string): string[] | undefined {
     } else if (c === "#" && !inWord) {
       while (i < command.length && command[i] !== "\n") i++;
       endCommand();
+    } else if ((c === "<" || c === ">") && command[i + 1] === "(") {
+      openSubstitution("$(");
+      i++;
     } else if (c === "<" || c === ">") {
       if (command.startsWith("<<", i) && command[i + 2] !== "<") return undefined;
-      if (command[i + 1] === "(") {
-        endCommand();
-        i++;
-        continue;
-      }
       // `2>`: the fd number belongs to the redirection.
       if (/^\d+$/.test(word)) {
         word = "";
@@ -94,21 +121,38 @@ export function bashSubcommands(command: string): string[] | undefined {
       i++;
       if (command[i + 1] === ">") i++;
       dropNext = true;
-    } else if (";&|\n()`".includes(c) || (c === "$" && command[i + 1] === "(")) {
+    } else if (c === "$" && command[i + 1] === "(") {
+      openSubstitution("$(");
+      i++;
+    } else if (c === "`") {
+      if (open.at(-1)?.kind === "`") closeSubstitution();
+      else openSubstitution("`");
+    } else if (c === ")") {
+      if (open.at(-1)?.kind === "$(") closeSubstitution();
+      else {
+        open.pop();
+        endCommand();
+      }
+    } else if (c === "(") {
       endCommand();
-      if (c === "$") i++;
+      open.push(null);
+    } else if (";&|\n".includes(c)) {
+      endCommand();
     } else {
       word += c;
       inWord = true;
     }
   }
+  // Unclosed: bash would not run it.
+  if (open.length > 0) return undefined;
   endCommand();
   const out = new Set<string>();
-  for (const simple of commands) candidates(simple, out);
+  for (const simple of commands) if (!candidates(simple, out)) return undefined;
   return [...out];
 }
 
-function candidates(words: readonly string[], out: Set<string>): void {
+/** Adds a simple command's texts to `out`; false when its program cannot be told. */
+function candidates(words: readonly string[], out: Set<string>): boolean {
   let start = 0;
   while (
     start < words.length &&
@@ -116,7 +160,9 @@ function candidates(words: readonly string[], out: Set<string>): void {
   ) {
     start++;
   }
-  if (start >= words.length) return;
+  if (start >= words.length) return true;
+  // A `case` pattern's `)` is not told from a subshell's: its commands are not followed.
+  if (EXPANDED_WORD.test(words[start]!) || words[start] === "case") return false;
   const add = (from: number) => {
     const rest = words.slice(from);
     out.add(rest.join(" "));
@@ -136,10 +182,14 @@ function candidates(words: readonly string[], out: Set<string>): void {
       const inner = dequote(words[i]!);
       if (/^['"]/.test(words[i]!) && /\s/.test(inner)) {
         const nested = bashSubcommands(inner);
-        if (nested) for (const n of nested) out.add(n);
-        else out.add(inner);
+        if (!nested) return false;
+        for (const n of nested) out.add(n);
+      } else if (EXPANDED_WORD.test(words[i]!.replace(/['"]/g, ""))) {
+        // Any of these words may be the program (`sudo r* -rf /`).
+        return false;
       }
       add(i);
     }
   }
+  return true;
 }

@@ -65,7 +65,7 @@ describe('a hook\'s "if" condition', () => {
     expect(existsSync(marker)).toBe(true);
   });
 
-  it("reports a malformed rule as an error naming the field, and skips that hook", async () => {
+  it("keeps a hook whose rule is malformed, without its condition, and warns naming the field", async () => {
     const file = write(join(home, ".claude/settings.json"), {
       hooks: {
         PreToolUse: [
@@ -81,11 +81,16 @@ describe('a hook\'s "if" condition', () => {
       },
     });
     const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
-    expect(settings.hooks.map((h) => h.definition.command)).toEqual(["echo fine"]);
-    expect(settings.problems.map((p) => [p.file, p.path, p.severity])).toEqual([
-      [file, "hooks.PreToolUse[0].hooks[0].if", "error"],
-      [file, "hooks.PreToolUse[0].hooks[1].if", "error"],
+    expect(settings.hooks.map((h) => [h.definition.command, h.if])).toEqual([
+      ["echo bad", undefined],
+      ["echo bad too", undefined],
+      ["echo fine", undefined],
     ]);
+    expect(settings.problems.map((p) => [p.file, p.path, p.severity])).toEqual([
+      [file, "hooks.PreToolUse[0].hooks[0].if", "warning"],
+      [file, "hooks.PreToolUse[0].hooks[1].if", "warning"],
+    ]);
+    expect(settings.problems[0]?.message).toMatch(/runs on every call its matcher takes/);
   });
 
   it("on an event that is not a tool event, the hook never runs and says why", async () => {

@@ -199,8 +199,8 @@ function readHook(
   sink: Sink,
 ): SettingsHook | undefined {
   const problem = sink.add;
-  const raw = typeof entry.raw === "string" ? { command: entry.raw } : entry.raw;
-  if (!isObject(raw)) {
+  const given = typeof entry.raw === "string" ? { command: entry.raw } : entry.raw;
+  if (!isObject(given)) {
     problem(
       "error",
       entry.path,
@@ -208,10 +208,11 @@ function readHook(
     );
     return undefined;
   }
-  const condition = readIfCondition(event, raw.if, formatPath([...entry.path, "if"]), (s, m) =>
+  const condition = readIfCondition(event, given.if, formatPath([...entry.path, "if"]), (s, m) =>
     problem(s, [...entry.path, "if"], m),
   );
-  if (condition === false) return undefined;
+  // Read above: a bad rule is a warning and the hook is kept without it, never dropped.
+  const { if: _if, ...raw } = given;
   if (raw.type !== undefined && raw.type !== "command") {
     const typed = readTypedHook(event, raw, entry, sink);
     return typed && finishHook(event, entry, ctx, typed, condition);

@@ -71,6 +71,40 @@ describe("compilePermissionRule: Bash", () => {
     expect(bashSubcommands("a 'b")).toBeUndefined();
   });
 
+  it("runs the hook for a command word the shell expands into something else", () => {
+    const rm = rule("Bash(rm *)");
+    for (const command of [
+      "$(echo rm) -rf /tmp/x",
+      "`echo rm` -rf x",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, literally
+      "rm${IFS}-rf${IFS}/",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, literally
+      "rm${x:-} -rf x",
+      "$'rm' -rf /",
+      "{rm,-rf,/}",
+      "r\\\nm -rf x",
+      "r*m -rf x",
+      "/bin/r? -rf x",
+      "x=rm; $x -rf /",
+      "'r'm -rf x",
+      'FOO=1 "$CMD" -rf x',
+      "r$(echo m) -rf x",
+      "sudo $(echo rm) -rf x",
+      "timeout 5 r* -rf x",
+      "sh -c 'r* -rf x'",
+      "git status && $(echo rm) -rf x",
+    ]) {
+      expect(bashSubcommands(command), command).toBeUndefined();
+      expect(rm(bash(command)), command).toBe(true);
+    }
+    // Expansions in arguments and substitutions in argument position are still followed.
+    expect(rm(bash("echo $HOME"))).toBe(false);
+    expect(rm(bash("echo $(date) `date` *.ts"))).toBe(false);
+    expect(rm(bash("echo $(date) $(whoami)"))).toBe(false);
+    expect(rm(bash("FOO=$(date) git status"))).toBe(false);
+    expect(rm(bash("echo $(rm -rf /)"))).toBe(true);
+  });
+
   it("splits in time linear in the command", () => {
     const big = "a && ".repeat(10_000);
     expect(bashSubcommands(big)?.length).toBe(1);
@@ -99,6 +133,18 @@ describe("compilePermissionRule: paths, domains, MCP", () => {
     expect(secrets(tool("Grep", { path: "secrets/x" }))).toBe(true);
     expect(secrets(tool("Grep", { pattern: "x" }))).toBe(true);
 
+    // A search from an ancestor directory reaches the files the rule names.
+    expect(secrets(tool("Grep", { pattern: "KEY", path: "." }))).toBe(true);
+    expect(secrets(tool("Glob", { pattern: "**", path: "/work/project" }))).toBe(true);
+    expect(secrets(tool("LS", { path: "/" }))).toBe(true);
+    expect(secrets(tool("Glob", { pattern: "**", path: "/work/projectx" }))).toBe(false);
+    expect(secrets(tool("Glob", { pattern: "../project/secrets/*", path: "src" }))).toBe(true);
+    // A file reader is still tested on the file it reads.
+    expect(secrets(tool("Read", { file_path: "/work/project" }))).toBe(false);
+    const env = rule("Read(.env)");
+    expect(env(tool("Grep", { pattern: "KEY", path: "src/deep" }))).toBe(true);
+    expect(env(tool("Read", { file_path: "/work/project/src/a.ts" }))).toBe(false);
+
     expect(rule("Read(//etc/**)")(tool("Read", { file_path: "/etc/passwd" }))).toBe(true);
     expect(rule("Read(~/.ssh/**)")(tool("Read", { file_path: "/home/me/.ssh/id" }))).toBe(true);
     expect(rule("Edit(/docs/*.md)")(tool("Edit", { file_path: "/work/project/docs/a.md" }))).toBe(
@@ -113,6 +159,16 @@ describe("compilePermissionRule: paths, domains, MCP", () => {
     expect(
       rule("WebFetch(domain:*.example.com)")(tool("WebFetch", { url: "https://a.example.com" })),
     ).toBe(true);
+    // A trailing dot names the same host.
+    expect(web(tool("WebFetch", { url: "https://example.com./x" }))).toBe(true);
+    expect(web(tool("WebFetch", { url: "https://EXAMPLE.com../x" }))).toBe(true);
+    expect(
+      rule("WebFetch(domain:*.example.com)")(tool("WebFetch", { url: "https://a.example.com./" })),
+    ).toBe(true);
+    expect(
+      rule("WebFetch(domain:example.com.)")(tool("WebFetch", { url: "https://example.com/" })),
+    ).toBe(true);
+    expect(web(tool("WebFetch", { url: "http://[::1" }))).toBe(true);
 
     expect(rule("mcp__github__create_issue")(tool("mcp__github__create_issue", {}))).toBe(true);
     expect(rule("mcp__github")(tool("mcp__github__create_issue", {}))).toBe(true);
@@ -127,7 +183,8 @@ describe("compilePermissionRule: paths, domains, MCP", () => {
       "Bash(",
       "(git)",
       "Bash()",
-      "Foo(bar)",
+      "Task(Explore",
+      "Task(a)(b)",
       "WebFetch(example.com)",
       "Edit()",
       "Ba sh",
@@ -142,6 +199,25 @@ describe("compilePermissionRule: paths, domains, MCP", () => {
       expect((error as Error).message).toMatch(/^hooks\.PreToolUse\[0\]\.hooks\[0\]\.if: /);
     }
     expect(() => compilePermissionRule(`Bash(${"a".repeat(5000)})`, ctx)).toThrow(/limit is 4096/);
+  });
+
+  it("reads a specifier for any tool: its main argument, or every call of it", () => {
+    const explore = rule("Task(Explore)");
+    expect(explore(tool("Task", { subagent_type: "Explore", prompt: "x" }))).toBe(true);
+    expect(explore(tool("Task", { subagent_type: "Plan", prompt: "x" }))).toBe(false);
+    expect(explore(tool("Task", { prompt: "x" }))).toBe(true);
+    expect(explore(tool("Agent", { subagent_type: "Explore" }))).toBe(false);
+    expect(rule("Agent(Explore)")(tool("Agent", { subagent_type: "Explore" }))).toBe(true);
+    expect(rule("Agent(Exp*)")(tool("Agent", { subagent_type: "Explorer" }))).toBe(true);
+    const skill = rule("Skill(pdf)");
+    expect(skill(tool("Skill", { skill: "pdf" }))).toBe(true);
+    expect(skill(tool("Skill", { name: "pdf" }))).toBe(true);
+    expect(skill(tool("Skill", { skill: "docx" }))).toBe(false);
+    // No obvious main argument: every call of that tool.
+    const other = rule("Foo(bar)");
+    expect(other(tool("Foo", { anything: 1 }))).toBe(true);
+    expect(other(tool("Bar", {}))).toBe(false);
+    expect(rule("mcp__github__create_issue(x)")(tool("mcp__github__create_issue", {}))).toBe(true);
   });
 
   it("applies to tool events only", () => {

@@ -19,6 +19,18 @@ export interface PermissionRuleContext {
 /** Tools a `Read(…)` rule covers (the file readers); `Edit(…)` covers the file writers. */
 const READ_TOOLS = new Set(["Read", "Grep", "Glob", "LS"]);
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+/** Readers that take a directory and search below it. */
+const SEARCH_TOOLS = new Set(["Grep", "Glob", "LS"]);
+
+/**
+ * For tools this syntax has no specifier grammar for, the argument a specifier is compared
+ * with (`Task(Explore)` names a subagent type); a tool not listed matches on every call.
+ */
+const MAIN_ARGUMENT: Readonly<Record<string, readonly string[]>> = {
+  Task: ["subagent_type"],
+  Agent: ["subagent_type"],
+  Skill: ["skill", "name"],
+};
 
 /** Longest rule accepted: a settings file is not the place for a 64 KiB pattern. */
 const MAX_RULE_CHARS = 4096;
@@ -44,7 +56,9 @@ function invalid(field: string, rule: string, why: string): HookError {
  * `Read(./secrets/**)`, `Edit(*.ts)` and `Edit(src/**)` (gitignore-style globs: `//abs` from the
  * file-system root, `~/p` from home, `/p`, `./p` and `p` from the project directory; a pattern
  * without a slash matches at any depth), `WebFetch(domain:example.com)`, `mcp__server`,
- * `mcp__server__tool` and `mcp__server__*`.
+ * `mcp__server__tool` and `mcp__server__*`. Any other tool takes a specifier too: `Task(Explore)`
+ * and `Agent(Explore)` compare it with the subagent type, `Skill(name)` with the skill (`*` is
+ * any text); for a tool without such an argument the rule matches every call of it.
  *
  * A Bash rule is tested against every simple command of a compound one (`a && b`, `a; b`,
  * `a | b`, `$(b)`, with `FOO=1` assignments and wrappers such as `timeout 5` or `nohup` set
@@ -53,8 +67,8 @@ function invalid(field: string, rule: string, why: string): HookError {
  * `if` only saves starting a hook, so when in doubt the hook runs. Globs and wildcards run on
  * the linear-time engine, and paths are normalised as core's `pathPattern` does.
  *
- * Throws `INVALID_CONFIG` (naming `field`) for a rule that is malformed or has a specifier for
- * a tool this syntax gives none.
+ * Throws `INVALID_CONFIG` (naming `field`) for a rule that is malformed: empty, unbalanced
+ * parentheses, or a specifier Bash, Read, Edit, Write or WebFetch cannot read.
  */
 export function compilePermissionRule(
   rule: string,
@@ -90,23 +104,49 @@ export function compilePermissionRule(
   if (tool === "WebFetch") {
     const domain = /^domain:([A-Za-z0-9.*-]+)$/.exec(spec)?.[1];
     if (!domain) throw invalid(field, rule, 'expected "WebFetch(domain:example.com)"');
-    const host = domainTest(domain.toLowerCase());
+    const host = domainTest(hostName(domain));
     return (e) => {
       if ((e as { tool?: string }).tool !== "WebFetch") return false;
       const url = (e as { args?: { url?: unknown } }).args?.url;
       if (typeof url !== "string") return true;
       try {
-        return host(new URL(url).hostname.toLowerCase());
+        return host(hostName(new URL(url).hostname));
       } catch {
         return true;
       }
     };
   }
-  throw invalid(
-    field,
-    rule,
-    `a specifier in parentheses is understood for Bash, Read, Edit, Write and WebFetch; for ${tool}, write the tool name alone`,
-  );
+  return otherToolRule(byName, MAIN_ARGUMENT[tool] ?? [], spec, field, rule);
+}
+
+/** `Tool(specifier)` for a tool without a grammar of its own. */
+function otherToolRule(
+  byName: (name: string | undefined) => boolean,
+  keys: readonly string[],
+  spec: string,
+  field: string,
+  rule: string,
+): PermissionRuleTest {
+  let depth = 0;
+  for (const c of spec) {
+    depth += c === "(" ? 1 : c === ")" ? -1 : 0;
+    if (depth < 0) break;
+  }
+  if (depth !== 0) throw invalid(field, rule, "unbalanced parentheses");
+  const text = spec.trim();
+  const re = linearRegex(`^${wildcards(text)}$`);
+  return (e) => {
+    if (!byName((e as { tool?: string }).tool)) return false;
+    const args = (e as { args?: Record<string, unknown> }).args ?? {};
+    const key = keys.find((k) => typeof args[k] === "string");
+    // No argument to compare: the hook runs.
+    return key === undefined || re.test(args[key] as string);
+  };
+}
+
+/** A host name as compared: lower case, without the trailing dot of a fully qualified name. */
+function hostName(host: string): string {
+  return host.toLowerCase().replace(/\.+$/, "");
 }
 
 /** `Bash`, `mcp__server` (all its tools), `mcp__server__tool`, `mcp__server__*`. */
@@ -212,14 +252,29 @@ function pathRule(
     throw invalid(field, rule, HookError.from(error).message.replace(/^[^:]*: /, ""));
   }
   const test = compiled ?? (() => true);
+  // The directory every path the rule names is in: its pattern up to the first wildcard.
+  const literal = pattern.split("/");
+  const firstGlob = literal.findIndex((part) => /[*?[\]{}\\!]/.test(part));
+  const root = resolve(base, ...literal.slice(0, firstGlob === -1 ? -1 : firstGlob));
   return (e) => {
     const args = (e as { args?: Record<string, unknown> }).args;
     const path = args ? pathOf(args) : undefined;
     // A reader with no path (Grep, Glob) searches the project: it may reach what the rule names.
     if (path === undefined) return true;
     const absolute = isAbsolute(path) ? path : resolve(projectDir, path);
-    return test({ ...e, args: { file_path: absolute } } as HookEvent);
+    if (test({ ...e, args: { file_path: absolute } } as HookEvent)) return true;
+    if (!SEARCH_TOOLS.has((e as { tool?: string }).tool ?? "")) return false;
+    // A search from a directory reaches everything below it: a pattern that matches at any
+    // depth, a root above or below the rule's, and a Glob pattern that climbs out of its root.
+    if (!anchored || within(root, absolute) || within(absolute, root)) return true;
+    const glob = args?.pattern;
+    return typeof glob === "string" && (/^[/~]/.test(glob) || glob.split("/").includes(".."));
   };
+}
+
+/** Whether `path` is `dir` or below it. */
+function within(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 }
 
 function pathOf(args: Record<string, unknown>): string | undefined {
@@ -230,23 +285,28 @@ function pathOf(args: Record<string, unknown>): string | undefined {
 }
 
 /**
- * A hook's `if` field as a settings file gives it: the rule, undefined when there is none, or
- * false when it is malformed (reported through `problem`, naming the field).
+ * A hook's `if` field as a settings file gives it: the rule, or undefined when there is none or
+ * it is malformed. A malformed rule is reported through `problem` as a warning naming the
+ * field, and the hook is kept without it: it runs on every call its matcher takes, since
+ * dropping it would silently remove a guard.
  */
 export function readIfCondition(
   event: HookEventName,
   value: unknown,
   field: string,
   problem: (severity: "error" | "warning", message: string) => void,
-): string | undefined | false {
+): string | undefined {
   if (value === undefined) return undefined;
   try {
     if (typeof value !== "string") throw invalid(field, String(value), "expected a string");
     // Checked for its syntax only: paths are resolved when the hook is applied.
     compilePermissionRule(value, { projectDir: "/", home: "/" }, field);
   } catch (error) {
-    problem("error", HookError.from(error).message.replace(/^[^:]*: /, ""));
-    return false;
+    problem(
+      "warning",
+      `${HookError.from(error).message.replace(/^[^:]*: /, "")}; the condition is ignored and the hook runs on every call its matcher takes`,
+    );
+    return undefined;
   }
   if (!ifAppliesTo(event)) {
     problem(
