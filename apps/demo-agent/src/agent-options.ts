@@ -36,6 +36,8 @@ export interface AgentOptions {
 export interface SessionEnv {
   create(sessionId: string): Promise<unknown>;
   read(sessionId: string): Promise<string>;
+  /** The hooks given the env file (SessionStart, CwdChanged, FileChanged) finished: record it. */
+  seal(sessionId: string): Promise<void>;
   remove(sessionId: string): Promise<void>;
   close(): Promise<void>;
 }

