@@ -2,26 +2,20 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-context.js";
+import { type MemoryIo, memoryIo } from "../../test/support/memory-io.js";
 import { runCli } from "./run-cli.js";
 
 // No defineEvent here: the CLI knows Claude Code's events by itself.
 let root: string;
-let io: CliIo & { out: string; err: string };
+let io: MemoryIo;
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "a3s-cc-events-"));
-  io = {
-    out: "",
-    err: "",
-    stdout: { write: (s: string) => (io.out += s) },
-    stderr: { write: (s: string) => (io.err += s) },
-    stdin: (async function* () {})(),
+  io = memoryIo({
     cwd: root,
     home: root,
-    managedSettings: [],
     env: {},
-  };
+  });
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-context.js";
+import { type MemoryIo, memoryIo } from "../../test/support/memory-io.js";
 import { runCli } from "./run-cli.js";
 
 /** Every hook event of Claude Code's current reference. */
@@ -77,21 +77,15 @@ const EVERY_TYPE = [
 ];
 
 let root: string;
-let io: CliIo & { out: string; err: string };
+let io: MemoryIo;
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "a3s-cc-settings-"));
-  io = {
-    out: "",
-    err: "",
-    stdout: { write: (s: string) => (io.out += s) },
-    stderr: { write: (s: string) => (io.err += s) },
-    stdin: (async function* () {})(),
+  io = memoryIo({
     cwd: root,
     home: root,
-    managedSettings: [],
     env: { A3S_HOOKS_MODEL: "small", HOOK_TOKEN: "t", TEAM: "core" },
-  };
+  });
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 

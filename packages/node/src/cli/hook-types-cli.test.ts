@@ -4,27 +4,21 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-context.js";
+import { type MemoryIo, memoryIo } from "../../test/support/memory-io.js";
 import { runCli } from "./run-cli.js";
 
 let root: string;
-let io: CliIo & { out: string; err: string };
+let io: MemoryIo;
 let server: Server | undefined;
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "a3s-types-cli-"));
   mkdirSync(join(root, "home"));
-  io = {
-    out: "",
-    err: "",
-    stdout: { write: (s: string) => (io.out += s) },
-    stderr: { write: (s: string) => (io.err += s) },
-    stdin: (async function* () {})(),
+  io = memoryIo({
     cwd: root,
     home: join(root, "home"),
-    managedSettings: [],
     env: {},
-  };
+  });
 });
 afterEach(async () => {
   rmSync(root, { recursive: true, force: true });

@@ -2,29 +2,24 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-context.js";
+import { type MemoryIo, memoryIo } from "../../test/support/memory-io.js";
 import { runCli } from "./run-cli.js";
 
 let root: string;
 let managed: string;
-let io: CliIo & { out: string; err: string };
+let io: MemoryIo;
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "a3s-list-"));
   managed = join(root, "etc/managed-settings.json");
   mkdirSync(join(root, "home"));
   mkdirSync(join(root, "repo"));
-  io = {
-    out: "",
-    err: "",
-    stdout: { write: (s: string) => (io.out += s) },
-    stderr: { write: (s: string) => (io.err += s) },
-    stdin: (async function* () {})(),
+  io = memoryIo({
     cwd: join(root, "repo"),
     home: join(root, "home"),
     managedSettings: [managed],
     env: {},
-  };
+  });
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 

@@ -3,27 +3,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { deadPort, startFakeChatServer } from "../../test/model/fake-chat-server.js";
-import type { CliIo } from "../cli/cli-context.js";
+import { type MemoryIo, memoryIo } from "../../test/support/memory-io.js";
 import { runCli } from "../cli/run-cli.js";
 
 const KEY = "sk-cli-secret-0b5e";
 let root: string;
-let io: CliIo & { out: string; err: string };
+let io: MemoryIo;
 const closers: (() => Promise<void>)[] = [];
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "a3s-prompt-cli-"));
   await mkdir(join(root, "home"));
-  io = {
-    out: "",
-    err: "",
-    stdout: { write: (s: string) => (io.out += s) },
-    stderr: { write: (s: string) => (io.err += s) },
-    stdin: (async function* () {})(),
+  io = memoryIo({
     cwd: root,
     home: join(root, "home"),
     env: {},
-  };
+  });
 });
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
