@@ -56,6 +56,31 @@ describe("readMcpServers", () => {
     expect(problems[0]?.message).toContain("A3S_TOKEN not set");
   });
 
+  it.each(["A3S_HOOKS_MODEL_API_KEY", "OPENAI_API_KEY"])(
+    "never expands the hooks' model key %s into a server's configuration",
+    (name) => {
+      const { servers, problems } = readMcpServers(
+        {
+          url: { type: "http", url: `https://x.example/?k=\${${name}}` },
+          header: {
+            type: "http",
+            url: "https://x.example/",
+            headers: { Authorization: `Bearer \${${name}}` },
+          },
+          stdio: { command: "srv", args: [`--key=\${${name}}`], env: { KEY: `\${${name}}` } },
+        },
+        { ...source, env: { [name]: "sk-secret" } },
+      );
+      expect(servers).toEqual([]);
+      expect(problems.map((p) => p.path)).toEqual([
+        "mcpServers.url",
+        "mcpServers.header",
+        "mcpServers.stdio",
+      ]);
+      for (const problem of problems) expect(problem.message).toContain(`${name} not set`);
+    },
+  );
+
   it("reports each bad entry by its path and keeps the good ones", () => {
     const { servers, problems } = readMcpServers(
       {

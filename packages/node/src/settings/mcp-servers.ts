@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 import { noNul } from "../command/command-definition.js";
+import { HOST_SECRET_VARIABLES } from "../handlers/http-hook.js";
 import { loadMcpSdk } from "../handlers/mcp-server-pool.js";
 import type { HookSettings, SettingsScope } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
@@ -100,8 +101,9 @@ function expand(
   missing: Set<string>,
 ): string {
   return text.replace(VARIABLE, (_whole, name: string, fallback: string | undefined) => {
-    // The hook server's token never leaves this process through a server's configuration.
-    const value = name === "A3S_TOKEN" ? undefined : env[name];
+    // The hook server's token and the hooks' model keys never leave this process through a
+    // server's configuration: a project's .mcp.json could otherwise send them to any URL.
+    const value = HOST_SECRET_VARIABLES.has(name) ? undefined : env[name];
     if (value !== undefined) return value;
     if (fallback !== undefined) return fallback;
     missing.add(name);
@@ -142,8 +144,9 @@ export interface McpServersBlock {
  * Read a `mcpServers` object (`.mcp.json`, a settings file): stdio servers
  * `{ command, args?, env? }` (`type: "stdio"` optional) and Streamable HTTP servers
  * `{ type: "http", url, headers? }`. `${VAR}` and `${VAR:-default}` in commands, arguments,
- * `env` values, URLs and headers are read from the environment. A bad entry is a problem
- * naming its JSON path; the other entries still load.
+ * `env` values, URLs and headers are read from the environment, except the host's secrets
+ * (`A3S_TOKEN`, `A3S_HOOKS_MODEL_API_KEY`, `OPENAI_API_KEY`), which count as unset. A bad entry
+ * is a problem naming its JSON path; the other entries still load.
  */
 export function readMcpServers(value: unknown, source: McpServersSource): McpServersBlock {
   const out: McpServersBlock = { servers: [], problems: [] };
