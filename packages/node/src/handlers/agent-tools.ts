@@ -1,10 +1,10 @@
 import type { Dirent } from "node:fs";
 import { opendir, realpath } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import type { HookEvent } from "@a3s-lab/hooks-core";
 import { clipText, compileMatcher } from "@a3s-lab/hooks-core/internal";
 import { linearRegex } from "../linear-regex.js";
-import { readRegularFile } from "../settings/read-regular-file.js";
+import { isInside, readRegularFile } from "../settings/read-regular-file.js";
 import type { ModelTool } from "./model-client.js";
 
 /** The longest tool result an agent verifier's model sees, in characters. */
@@ -84,12 +84,8 @@ async function inside(
   if (typeof path !== "string" || path === "" || path.includes("\0")) {
     throw new ToolProblem(`${what}: expected a path`);
   }
-  const within = (p: string) => {
-    const rel = relative(root, p);
-    return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-  };
   const wanted = resolve(root, path);
-  if (!within(wanted)) throw new ToolProblem(`${what}: outside the project directory`);
+  if (!isInside(root, wanted)) throw new ToolProblem(`${what}: outside the project directory`);
   let real: string;
   try {
     real = await realpath(wanted);
@@ -97,7 +93,7 @@ async function inside(
     throw new ToolProblem(`${what}: ${(error as NodeJS.ErrnoException).code ?? "cannot be read"}`);
   }
   // A symlink inside the project may point anywhere.
-  if (!within(real)) throw new ToolProblem(`${what}: leads outside the project directory`);
+  if (!isInside(root, real)) throw new ToolProblem(`${what}: leads outside the project directory`);
   return real;
 }
 
@@ -155,7 +151,8 @@ async function readTool(root: string, args: Record<string, unknown>): Promise<st
   const file = await inside(root, args.file_path, "file_path");
   let text: string | { problem: string };
   try {
-    text = await readRegularFile(file, MAX_READ_FILE_BYTES, { noFollow: true });
+    // A parent directory swapped for a symlink after the check above is caught by the descriptor.
+    text = await readRegularFile(file, MAX_READ_FILE_BYTES, { noFollow: true, inside: root });
   } catch (error) {
     throw new ToolProblem(
       `file_path: ${(error as NodeJS.ErrnoException).code ?? "cannot be read"}`,
@@ -218,7 +215,8 @@ async function grepTool(
     if (!only(rel)) continue;
     let text: string | { problem: string };
     try {
-      text = await readRegularFile(file, MAX_READ_FILE_BYTES, { noFollow: true });
+      // The walk lists by name: a folder swapped for a symlink mid-walk is caught here.
+      text = await readRegularFile(file, MAX_READ_FILE_BYTES, { noFollow: true, inside: root });
     } catch {
       continue;
     }

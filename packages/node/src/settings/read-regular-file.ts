@@ -1,10 +1,52 @@
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open, readlink, stat } from "node:fs/promises";
+import { isAbsolute, relative, sep } from "node:path";
 
 /** Options of {@link readRegularFile}. */
 export interface ReadRegularFileOptions {
   /** Refuse a file that is itself a symlink (`ELOOP` from the open). Default: follow it. */
   noFollow?: boolean;
+  /**
+   * The real path of a directory the opened file must lie in; `path` is then the file's real
+   * path as the caller checked it. Judged by the descriptor (see {@link openedInside}), so a
+   * parent directory swapped for a symlink between the caller's check and the open is refused
+   * (`{ problem }`), and nothing is read.
+   */
+  inside?: string;
+}
+
+/** True when `path` is `dir` or lies under it (both absolute, neither needing resolution). */
+export function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * Whether the file `handle` has open lies in `dir`, asked of the descriptor rather than of a
+ * name (`O_NOFOLLOW` guards only a path's last component). On Linux the kernel's own path of
+ * the descriptor (`/proc/self/fd/<fd>`) must be inside `dir`. Elsewhere, or without `/proc`,
+ * `checkedPath` must be inside `dir` and the descriptor must be the file (same `dev` and `ino`)
+ * that `checkedPath` names now: weaker, since an attacker who swaps a parent directory away and
+ * back again between the open and this check is not seen.
+ */
+export async function openedInside(
+  handle: FileHandle,
+  checkedPath: string,
+  dir: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<boolean> {
+  if (platform === "linux") {
+    // readlink, not realpath: the link's text is the kernel's answer for the descriptor; a
+    // realpath would resolve that text again by name, which is what a swap races.
+    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (opened !== undefined) return isAbsolute(opened) && isInside(dir, opened);
+  }
+  if (!isInside(dir, checkedPath)) return false;
+  const [opened, named] = await Promise.all([
+    handle.stat(),
+    stat(checkedPath).catch(() => undefined),
+  ]);
+  return named !== undefined && opened.dev === named.dev && opened.ino === named.ino;
 }
 
 /**
@@ -22,6 +64,8 @@ export async function readRegularFile(
   const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = constants;
   const handle = await open(path, O_RDONLY | O_NONBLOCK | (options.noFollow ? O_NOFOLLOW : 0));
   try {
+    if (options.inside !== undefined && !(await openedInside(handle, path, options.inside)))
+      return { problem: "leads outside the allowed directory" };
     const st = await handle.stat();
     if (!st.isFile()) return { problem: "not a regular file" };
     if (st.size > maxBytes) {
