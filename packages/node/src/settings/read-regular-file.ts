@@ -26,8 +26,8 @@ export function isInside(dir: string, path: string): boolean {
  * name (`O_NOFOLLOW` guards only a path's last component). On Linux the kernel's own path of
  * the descriptor (`/proc/self/fd/<fd>`) must be inside `dir`. Elsewhere, or without `/proc`,
  * `checkedPath` must be inside `dir` and the descriptor must be the file (same `dev` and `ino`)
- * that `checkedPath` names now: weaker, since an attacker who swaps a parent directory away and
- * back again between the open and this check is not seen.
+ * that `checkedPath` names now: weaker, since a parent directory swapped before the open and
+ * still swapped when this check names the path again is not seen.
  */
 export async function openedInside(
   handle: FileHandle,
