@@ -1,18 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
-import {
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  realpath,
-  rm,
-  symlink,
-  writeFile,
-} from "node:fs/promises";
-import os from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type FolderSwapRace,
+  startFolderSwapRace,
+} from "../../../../test-support/folder-swap-race.ts";
 import { editTool } from "../../src/tools/edit-tool.js";
 import { globTool } from "../../src/tools/glob-tool.js";
 import { grepTool } from "../../src/tools/grep-tool.js";
@@ -29,77 +21,28 @@ import { writeTool } from "../../src/tools/write-tool.js";
 /** Each phase stops after this many calls or this many milliseconds, whichever comes first. */
 const CALLS = 1_500;
 const PHASE_MS = 15_000;
-/** The swappers give up by themselves after this long, even if nobody stops them. */
-const SWAPPER_SECONDS = 90;
 
 const SECRET = "OUTSIDE-SECRET";
 const INSIDE = "inside text";
 
-const EXCHANGER = `
-import ctypes, os, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-a, b = os.fsencode(sys.argv[1] + "/dir"), os.fsencode(sys.argv[1] + "/.dir-link")
-end = time.monotonic() + float(sys.argv[2])
-print("ready", flush=True)
-while time.monotonic() < end:
-    if libc.renameat2(-100, a, -100, b, 2) != 0:  # AT_FDCWD, RENAME_EXCHANGE
-        sys.exit("renameat2: " + os.strerror(ctypes.get_errno()))
-`;
-
-/** Re-point `alias` between `real` (inside) and the outside folder; rename makes it atomic. */
-const REPOINTER = `
-const { renameSync, symlinkSync } = require("node:fs");
-const [ws, outside, seconds] = process.argv.slice(1);
-const end = Date.now() + Number(seconds) * 1000;
-process.stdout.write("ready\\n");
-for (let i = 0; Date.now() < end; i++) {
-  const tmp = ws + "/.alias-" + (i % 2);
-  symlinkSync(i % 2 ? outside : "real", tmp);
-  renameSync(tmp, ws + "/alias");
-}
-`;
-
-let base: string;
+let race: FolderSwapRace;
 let workdir: string;
 let outside: string;
-const swappers: ChildProcess[] = [];
 const ctx = (): ToolContext => ({ workdir });
 
-async function start(command: string, args: string[]): Promise<void> {
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
-  swappers.push(child);
-  await once(child.stdout!, "data");
-}
-
 beforeAll(async () => {
-  base = await realpath(await mkdtemp(path.join(os.tmpdir(), "symlink-race-")));
-  workdir = path.join(base, "ws");
-  outside = path.join(base, "outside");
-  for (const folder of ["dir", "real"]) {
-    await mkdir(path.join(workdir, folder), { recursive: true });
-    await writeFile(path.join(workdir, folder, "file.txt"), INSIDE);
-  }
-  await mkdir(outside);
-  await writeFile(path.join(outside, "file.txt"), SECRET);
-  await writeFile(path.join(outside, "only-outside.txt"), SECRET);
-  await symlink(outside, path.join(workdir, ".dir-link"));
-  await symlink("real", path.join(workdir, "alias"));
-  await start(process.execPath, ["-e", REPOINTER, workdir, outside, String(SWAPPER_SECONDS)]);
-  // The atomic exchange needs Python's ctypes; without it `dir` stays a plain folder and only
-  // the re-pointed symlink is raced.
-  if (spawnSync("python3", ["-c", "import ctypes"]).status === 0) {
-    await start("python3", ["-c", EXCHANGER, workdir, String(SWAPPER_SECONDS)]);
-  }
+  race = await startFolderSwapRace({
+    prefix: "symlink-race-",
+    inside: INSIDE,
+    secret: SECRET,
+    outsideFiles: ["only-outside.txt"],
+    // The swappers give up by themselves after this long, even if nobody stops them.
+    seconds: 90,
+  });
+  ({ project: workdir, outside } = race);
 });
 
-afterAll(async () => {
-  for (const child of swappers) {
-    expect(child.exitCode, "a swapper stopped early").toBeNull();
-    child.kill("SIGKILL");
-    await once(child, "exit");
-  }
-  await rm(base, { recursive: true, force: true });
-});
+afterAll(() => race.stop());
 
 type Outcome = "ok" | "refused" | "leak";
 
