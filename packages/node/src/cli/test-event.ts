@@ -46,21 +46,12 @@ const DEFAULTS: Partial<Record<HookEventName, Record<string, unknown>>> = {
   SkillUnload: { skillName: "skill" },
 };
 
-/** Claude Code's stdin names → the event's own field names. */
+/** Claude Code's stdin names that are not simply the camelCase of the event's own field names. */
 const RENAMES: Record<string, string> = {
-  session_id: "sessionId",
   tool_name: "tool",
   tool_input: "args",
-  tool_use_id: "toolUseId",
-  stop_hook_active: "stopHookActive",
-  notification_type: "notificationType",
   agent_id: "subagentId",
-  subagent_id: "subagentId",
   agent_type: "subagentType",
-  subagent_type: "subagentType",
-  custom_instructions: "customInstructions",
-  skill_name: "skillName",
-  decided_by: "decidedBy",
 };
 /** stdin fields that describe the firing, not the event. */
 const DROPPED = new Set(["hook_event_name", "event", "cwd", "eventType", "tool_result"]);
