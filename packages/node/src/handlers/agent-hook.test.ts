@@ -5,10 +5,10 @@ import { createEvent, HookError } from "@a3s-lab/hooks-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeChatServer } from "../../test/model/fake-chat-server.js";
 import { toHookInput } from "../command/hook-input.js";
-import { MAX_AGENT_TURNS } from "./agent-hook.js";
+import { createAgentHandler, MAX_AGENT_TURNS } from "./agent-hook.js";
 import type { HookModelClient, ModelReply, ModelRequest } from "./model-client.js";
 import { openAIModelClient } from "./openai-model-client.js";
-import { type AgentRunRequest, createAgentHandler } from "./prompt-hook.js";
+import type { AgentRunRequest } from "./prompt-hook.js";
 
 let project: string;
 beforeAll(async () => {

@@ -210,14 +210,3 @@ export async function callModel(
   }
   return reply;
 }
-
-export { createAgentHandler } from "./agent-hook.js";
-export type {
-  HookModelClient,
-  ModelMessage,
-  ModelReply,
-  ModelRequest,
-  ModelTool,
-  ModelToolCall,
-} from "./model-client.js";
-export { modelClientFromEnv, openAIModelClient } from "./openai-model-client.js";

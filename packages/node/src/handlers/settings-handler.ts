@@ -1,4 +1,5 @@
 import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
+import { createAgentHandler } from "./agent-hook.js";
 import type { SettingsHandler } from "./handler.js";
 import type { HookCommonFields } from "./hook-common.js";
 import {
@@ -20,7 +21,6 @@ import {
   AGENT_DEFAULT_TIMEOUT_SECONDS,
   type AgentHookDefinition,
   agentHookShape,
-  createAgentHandler,
   createPromptHandler,
   type HookAgentRunner,
   PROMPT_DEFAULT_TIMEOUT_SECONDS,
