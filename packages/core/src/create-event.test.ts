@@ -7,7 +7,7 @@ import {
   isHookEventName,
   matcherSubject,
   resolveEventName,
-  snakeCaseEventName,
+  snakeCase,
 } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 
@@ -181,6 +181,6 @@ describe("event names", () => {
     expect(resolveEventName("PreToolUze")).toBeUndefined();
     expect(resolveEventName("__proto__")).toBeUndefined();
     expect(isHookEventName("toString")).toBe(false);
-    expect(snakeCaseEventName("PostToolUseFailure")).toBe("post_tool_use_failure");
+    expect(snakeCase("PostToolUseFailure")).toBe("post_tool_use_failure");
   });
 });

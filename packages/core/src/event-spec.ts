@@ -300,8 +300,11 @@ export function isHookEventName(name: unknown): name is HookEventName {
   return typeof name === "string" && specs[name] !== undefined;
 }
 
-/** The Rust-agent format's snake_case name of an event: `PreToolUse` → `pre_tool_use`. */
-export function snakeCaseEventName(name: HookEventName): string {
+/**
+ * The snake_case form of a PascalCase or camelCase name: the Rust-agent format's event names
+ * (`PreToolUse` → `pre_tool_use`) and Claude Code's stdin fields (`teammateName` → `teammate_name`).
+ */
+export function snakeCase(name: string): string {
   return snake(name);
 }
 

@@ -6,7 +6,7 @@
 
 export { randomId } from "./create-event.js";
 export { Emitter } from "./emitter.js";
-export { isBuiltinEvent, matcherSubject, snakeCaseEventName } from "./event-spec.js";
+export { isBuiltinEvent, matcherSubject, snakeCase } from "./event-spec.js";
 export { describeValue } from "./hook-error.js";
 export { checkHookResponse } from "./hook-response.js";
 export { InvocationContext } from "./invocation-context.js";

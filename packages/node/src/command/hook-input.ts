@@ -1,5 +1,5 @@
 import { eventSpecs, type HookEvent } from "@a3s-lab/hooks-core";
-import { isBuiltinEvent, snakeCaseEventName } from "@a3s-lab/hooks-core/internal";
+import { isBuiltinEvent, snakeCase } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 
 /** Where the hook runs, for the `cwd` field. */
@@ -39,7 +39,7 @@ export function toHookInput(event: HookEvent, options: HookInputOptions): HookIn
   const e = event as HookEvent & Record<string, unknown>;
   const input: Record<string, unknown> = {
     hook_event_name: event.eventType,
-    event: snakeCaseEventName(event.eventType),
+    event: snakeCase(event.eventType),
     session_id: event.sessionId,
     cwd: options.cwd,
   };
@@ -86,8 +86,6 @@ export function toHookInput(event: HookEvent, options: HookInputOptions): HookIn
   return Object.assign(input, event) as unknown as HookInput;
 }
 
-const snake = (name: string) => name.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
-
 /** The parts of a zod definition the snake_case walk reads (zod and zod/mini share them). */
 interface Def {
   type: string;
@@ -113,7 +111,7 @@ function snakeCased(value: unknown, def: Def): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const field = Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
-    out[field ? snake(key) : key] = field ? snakeCased(item, field._zod.def) : item;
+    out[field ? snakeCase(key) : key] = field ? snakeCased(item, field._zod.def) : item;
   }
   return out;
 }
@@ -128,7 +126,7 @@ const BASE_FIELDS = new Set(["eventType", "eventId", "sessionId", "timestamp", "
 function addSnakeCaseFields(input: Record<string, unknown>, event: Record<string, unknown>): void {
   const shape = (eventSpecs[event.eventType as "Stop"].schema._zod.def as Def).shape ?? {};
   for (const [key, field] of Object.entries(shape)) {
-    const name = snake(key);
+    const name = snakeCase(key);
     if (BASE_FIELDS.has(key) || event[key] === undefined || Object.hasOwn(input, name)) continue;
     input[name] = snakeCased(event[key], field._zod.def);
   }

@@ -1,5 +1,5 @@
 import type { HookEvent } from "@a3s-lab/hooks-core";
-import { snakeCaseEventName } from "@a3s-lab/hooks-core/internal";
+import { snakeCase } from "@a3s-lab/hooks-core/internal";
 
 /** Every `{{variable}}` a command may use, with what it holds. */
 export const TEMPLATE_VARIABLES: Readonly<Record<string, string>> = Object.freeze({
@@ -42,7 +42,7 @@ export function templateVariables(event: HookEvent, cwd: string): Record<string,
     session_id: event.sessionId,
     user_input: str(e.prompt) ?? str(metadata?.userInput) ?? "",
     hook_event_name: event.eventType,
-    event: snakeCaseEventName(event.eventType),
+    event: snakeCase(event.eventType),
     cwd,
   };
 }
