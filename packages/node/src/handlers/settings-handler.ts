@@ -105,8 +105,13 @@ function oneLine(text: string): string {
 export interface SettingsHandlerDeps {
   /** The project directory (an agent verifier's tools are confined to it). */
   projectDir: string;
-  /** How http hooks run: environment, policy, response cap. */
+  /** How http hooks run: environment, policy, request timer. */
   http?: HttpHandlerDeps;
+  /**
+   * Bytes of an answer read (an http response body, an MCP tool's text), as for a command
+   * hook's stdout; the over-cap rule is the command hook's. Default 1 MiB.
+   */
+  maxOutputBytes?: number;
   /** The model `prompt` and `agent` hooks ask. Without one they cannot run here. */
   modelClient?: HookModelClient | undefined;
   /** The host's own agent for `agent` hooks; without one the built-in verifier runs on `modelClient`. */
@@ -129,7 +134,12 @@ export function createSettingsHandler(
   const name = deps.name;
   switch (definition.type) {
     case "http":
-      return createHttpHandler(definition, deps.http);
+      return createHttpHandler(
+        definition,
+        deps.maxOutputBytes !== undefined
+          ? { ...deps.http, maxResponseBytes: deps.maxOutputBytes }
+          : deps.http,
+      );
     case "prompt":
       return createPromptHandler(definition, { modelClient: deps.modelClient, ...named(name) });
     case "agent":
@@ -143,9 +153,7 @@ export function createSettingsHandler(
       return createMcpToolHandler(definition, {
         servers: deps.mcpServers ?? NO_SERVERS,
         name,
-        ...(deps.http?.maxResponseBytes !== undefined
-          ? { maxOutputBytes: deps.http.maxResponseBytes }
-          : {}),
+        ...(deps.maxOutputBytes !== undefined ? { maxOutputBytes: deps.maxOutputBytes } : {}),
       });
   }
 }

@@ -127,10 +127,10 @@ export function settingsHookRegistration(
         // The engine times the hook out first (and says so); this only ends a request it missed.
         timeoutMs: timeoutMs + 500,
         ...(commandOptions.env !== undefined ? { env: commandOptions.env } : {}),
-        ...(commandOptions.maxOutputBytes !== undefined
-          ? { maxResponseBytes: commandOptions.maxOutputBytes }
-          : {}),
       },
+      ...(commandOptions.maxOutputBytes !== undefined
+        ? { maxOutputBytes: commandOptions.maxOutputBytes }
+        : {}),
       modelClient,
       agentRunner,
       mcpServers,
