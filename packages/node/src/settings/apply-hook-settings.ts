@@ -192,19 +192,17 @@ export function applyHookSettings(
       defaultTimeoutMs: fromSettings !== undefined ? Math.ceil(fromSettings) : undefined,
       httpPolicy: httpPolicyFor(settings, hook),
     };
-    const closed = (definedFailBehavior(hook.definition) ?? ctx.failBehavior) === "block";
-    const closedNote = closed ? "; it fails closed, so every firing it matches blocks" : "";
-    let registration: HookRegistration;
     const refused =
       hook.definition.type === "http"
         ? checkHttpHook(hook.definition, ctx.httpPolicy).find((p) => p.severity === "error")
         : undefined;
+    let registration: HookRegistration | undefined;
+    let cannotRun:
+      | { reason: "policy" | "unavailable"; message: string; error: HookError }
+      | undefined;
     if (refused) {
       const message = `${refused.field}: ${refused.message}`;
-      skipped.push({ hook, reason: "policy", message: `${message}${closedNote}` });
-      if (!closed) continue;
-      // Refused or unavailable, a fail-closed hook must not become a hole: it stays, and blocks.
-      registration = unavailableStandIn(hook, ctx, new HookError("UNAVAILABLE", message));
+      cannotRun = { reason: "policy", message, error: new HookError("UNAVAILABLE", message) };
     } else {
       try {
         registration = settingsHookRegistration(hook, ctx, options);
@@ -216,18 +214,22 @@ export function applyHookSettings(
           skipped.push({ hook, reason: "invalid", message: e.message });
           continue;
         }
-        skipped.push({
-          hook,
-          reason: "unavailable",
-          message: `cannot run here: ${e.message}${closedNote}`,
-        });
-        if (!closed) continue;
-        // A policy hook that cannot run must not become a hole: it stays, and answers with its fail behaviour.
-        registration = unavailableStandIn(hook, ctx, e);
+        cannotRun = { reason: "unavailable", message: `cannot run here: ${e.message}`, error: e };
       }
     }
+    if (cannotRun) {
+      const closed = (definedFailBehavior(hook.definition) ?? ctx.failBehavior) === "block";
+      skipped.push({
+        hook,
+        reason: cannotRun.reason,
+        message: `${cannotRun.message}${closed ? "; it fails closed, so every firing it matches blocks" : ""}`,
+      });
+      if (!closed) continue;
+      // Refused or unavailable, a fail-closed hook must not become a hole: it stays, and blocks.
+      registration = unavailableStandIn(hook, ctx, cannotRun.error);
+    }
     try {
-      register(registration, hook);
+      register(registration!, hook);
     } catch (error) {
       const e = HookError.from(error);
       skipped.push({
