@@ -58,6 +58,8 @@ describe("parseCliArgs", () => {
     });
     expect(parseCliArgs(["serve", "--token", "flag"], { A3S_TOKEN: "env" }).token).toBe("flag");
     expect(parseCliArgs(["chat"], { A3S_TOKEN: "" }).token).toBeUndefined();
+    // A token that begins with "-" is passed in one argument.
+    expect(parseCliArgs(["serve", "--token=-Ab_9"], {}).token).toBe("-Ab_9");
   });
 
   it("refuses unknown commands, flags and bad values, naming them", () => {

@@ -39,7 +39,7 @@ export async function runServe(
   let token = args.token;
   const generated = token === undefined;
   if (token === undefined) {
-    token = randomBytes(24).toString("base64url");
+    token = randomBytes(24).toString("hex");
     log(`token: ${token}`);
     log(style.dim("clients read it from A3S_TOKEN (export A3S_TOKEN=<token>)"));
   }

@@ -121,7 +121,8 @@ describe("a3s-demo-agent serve with a real A3sClient in another process", () => 
     const { address, stdout } = await serve([]);
     expect(stdout).toHaveLength(1);
     const token = /token: (\S+)/.exec(stderr)?.[1];
-    expect(token).toMatch(/^[\w-]{20,}$/);
+    // Hex: a token that began with "-" would be read as an option by `--token <token>`.
+    expect(token).toMatch(/^[0-9a-f]{48}$/);
     const wrong = await runClient({ A3S_ADDRESS: address, A3S_TOKEN: "wrong" });
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/UNAUTHENTICATED|token/i);

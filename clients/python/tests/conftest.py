@@ -60,8 +60,8 @@ class DemoAgent:
         command = node_command(
             cli,
             "serve",
-            "--token",
-            self.token,
+            # One argument: a token may begin with "-", which a parser reads as an option.
+            f"--token={self.token}",
             "--workdir",
             str(self.workdir),
             "--port",

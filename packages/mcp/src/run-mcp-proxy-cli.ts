@@ -172,7 +172,7 @@ export async function runMcpProxyCli(argv: readonly string[], io: McpProxyCliIo)
       const port = portOf(values["serve-hooks"]);
       let token = io.env.A3S_TOKEN;
       if (!token) {
-        token = randomBytes(24).toString("base64url");
+        token = randomBytes(24).toString("hex");
         log(`token: ${token}`);
       }
       // Loopback only: the hook server decides what tools may do.
