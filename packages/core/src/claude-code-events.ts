@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { watchPathsSchema } from "./answer-fields.js";
 import { jsonObjectSchema } from "./event-schemas.js";
 import { eventDefinition } from "./event-spec.js";
 
@@ -32,6 +33,14 @@ const task = {
 };
 
 const elicitationMode = z.optional(z.enum(["form", "url"]));
+const elicitationAction = z.enum(["accept", "decline", "cancel"]);
+
+/** Paths a hook asks the host to watch; every hook's paths add up. */
+const watched = {
+  /** Absolute paths the host should watch for FileChanged (Claude Code's `watchPaths`). */
+  watchPaths: z.optional(watchPathsSchema),
+};
+const watchAnswers = { watchPaths: { merge: "union" } } as const;
 
 /**
  * Claude Code's hook events that this library does not fire itself, as ready definitions a host
@@ -41,9 +50,11 @@ const elicitationMode = z.optional(z.enum(["form", "url"]));
  * you define by extending {@link HookEventMap} with {@link ClaudeCodeEventMap} (or a `Pick` of it).
  *
  * Can block: PostToolBatch, UserPromptExpansion, Elicitation, ElicitationResult, TeammateIdle,
- * TaskCreated, TaskCompleted, ConfigChange, WorktreeCreate, PreModelSwitch. A hook may modify
- * ElicitationResult's `action` and `content`, WorktreeCreate's `worktreePath` and
- * MessageDisplay's `delta`.
+ * TaskCreated, TaskCompleted, ConfigChange, WorktreeCreate, PreModelSwitch. Hooks answer
+ * Claude Code's event-specific fields (`modify({ field })`, or `hookSpecificOutput.field` from a
+ * command hook): `watchPaths` of CwdChanged and FileChanged (every hook's paths add up; the
+ * built-in SessionStart has it too), WorktreeCreate's `worktreePath`, MessageDisplay's
+ * `displayContent`, and the `action` and `content` of Elicitation and ElicitationResult.
  *
  * @example
  * ```ts
@@ -103,9 +114,14 @@ export const claudeCodeEvents = Object.freeze({
       url: optionalText(),
       elicitationId: optionalText(),
       requestedSchema: z.optional(jsonObjectSchema),
+      /** A hook's answer on the user's behalf: `accept` (with `content`), `decline` or `cancel`. */
+      action: z.optional(elicitationAction),
+      /** The form's values, with `accept`. */
+      content: z.optional(jsonObjectSchema),
     }),
     canBlock: true,
     matcherTarget: "mcpServerName",
+    answers: { action: {}, content: {} },
   }),
   /** The user answered an MCP elicitation, before the answer goes back to the server. */
   ElicitationResult: eventDefinition("ElicitationResult", {
@@ -113,12 +129,12 @@ export const claudeCodeEvents = Object.freeze({
       mcpServerName: text(),
       elicitationId: optionalText(),
       mode: elicitationMode,
-      action: z.enum(["accept", "decline", "cancel"]),
+      action: elicitationAction,
       content: z.optional(jsonObjectSchema),
     }),
     canBlock: true,
-    modifiable: ["action", "content"],
     matcherTarget: "mcpServerName",
+    answers: { action: {}, content: {} },
   }),
   /** An agent-team teammate is about to go idle; a block keeps it working. */
   TeammateIdle: eventDefinition("TeammateIdle", {
@@ -148,21 +164,24 @@ export const claudeCodeEvents = Object.freeze({
     }),
     matcherTarget: "loadReason",
   }),
-  /** The working directory changed. */
+  /** The working directory changed. Hooks may answer `watchPaths`. */
   CwdChanged: eventDefinition("CwdChanged", {
-    schema: z.object({ oldCwd: text(), newCwd: text() }),
+    schema: z.object({ oldCwd: text(), newCwd: text(), ...watched }),
+    answers: watchAnswers,
   }),
   /**
    * A watched file changed. Matched by the file's base name (`.envrc|.env`), which the host
-   * passes as `fileName` next to the full `filePath`.
+   * passes as `fileName` next to the full `filePath`. Hooks may answer more `watchPaths`.
    */
   FileChanged: eventDefinition("FileChanged", {
     schema: z.object({
       filePath: text(),
       fileName: text(),
       event: z.enum(["change", "add", "unlink"]),
+      ...watched,
     }),
     matcherTarget: "fileName",
+    answers: watchAnswers,
   }),
   /** A settings file or skill changed during the session. Matched by source; a block refuses the change. */
   ConfigChange: eventDefinition("ConfigChange", {
@@ -176,12 +195,14 @@ export const claudeCodeEvents = Object.freeze({
   }),
   /**
    * A worktree is about to be created. A block fails the creation; a hook that creates the
-   * worktree itself answers its path with `modify({ worktreePath })`.
+   * worktree itself answers its path: `modify({ worktreePath })`, Claude Code's
+   * `hookSpecificOutput.worktreePath`, or (a command hook) the path alone on stdout, its last
+   * non-empty line.
    */
   WorktreeCreate: eventDefinition("WorktreeCreate", {
     schema: z.object({ name: text(), worktreePath: optionalText() }),
     canBlock: true,
-    modifiable: ["worktreePath"],
+    answers: { worktreePath: { stdout: true } },
   }),
   /** A worktree is being removed. */
   WorktreeRemove: eventDefinition("WorktreeRemove", {
@@ -198,7 +219,10 @@ export const claudeCodeEvents = Object.freeze({
     schema: z.object(modelSwitch),
     matcherTarget: "toModel",
   }),
-  /** Lines of an assistant message are about to be shown; a hook may replace them (`delta`). */
+  /**
+   * Lines of an assistant message are about to be shown. A hook may show other text in their
+   * place (`displayContent`); what the transcript keeps and the model sees stays `delta`.
+   */
   MessageDisplay: eventDefinition("MessageDisplay", {
     schema: z.object({
       turnId: text(),
@@ -207,9 +231,12 @@ export const claudeCodeEvents = Object.freeze({
       index: z.number().check(z.int(), z.nonnegative()),
       /** True on the message's last piece. */
       final: z.boolean(),
+      /** The newly completed lines, as streamed. */
       delta: text(),
+      /** The text to show in place of `delta`, as hooks answered it. */
+      displayContent: optionalText(),
     }),
-    modifiable: ["delta"],
+    answers: { displayContent: {} },
   }),
   /** A directory was added to the session's workspace. Matched by source. */
   DirectoryAdded: eventDefinition("DirectoryAdded", {

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { type AnswerFieldInit, watchPathsSchema } from "./answer-fields.js";
 
 /**
  * The event catalogue as zod schemas. Field names follow the A3S SDK's TypeScript (`tool`, `args`,
@@ -129,6 +130,11 @@ export const eventSchemas = {
     workingDirectory: z.optional(z.string()),
     /** The model the session runs on, when the host says. */
     model: z.optional(modelConfigSchema),
+    /**
+     * Absolute paths the host should watch, firing FileChanged when one changes: hooks answer
+     * them (Claude Code's `hookSpecificOutput.watchPaths`), and every hook's paths add up.
+     */
+    watchPaths: z.optional(watchPathsSchema),
   }),
   /** A session ended; hooks observe it. */
   SessionEnd: event("SessionEnd", {
@@ -313,10 +319,20 @@ export const eventSchemas = {
 export const builtinEventRows: Readonly<
   Record<
     keyof typeof eventSchemas,
-    { canBlock: boolean; modifiable: readonly string[]; matcherTarget?: string }
+    {
+      canBlock: boolean;
+      modifiable: readonly string[];
+      matcherTarget?: string;
+      answers?: Readonly<Record<string, AnswerFieldInit>>;
+    }
   >
 > = {
-  SessionStart: { canBlock: true, modifiable: ["metadata"], matcherTarget: "source" },
+  SessionStart: {
+    canBlock: true,
+    modifiable: ["metadata"],
+    matcherTarget: "source",
+    answers: { watchPaths: { merge: "union" } },
+  },
   SessionEnd: { canBlock: false, modifiable: [], matcherTarget: "reason" },
   UserPromptSubmit: { canBlock: true, modifiable: ["prompt"] },
   GenerateStart: {

@@ -1,5 +1,11 @@
 import type * as z from "zod/mini";
 import {
+  type AnswerField,
+  type AnswerFieldInit,
+  buildAnswerFields,
+  sameAnswerFields,
+} from "./answer-fields.js";
+import {
   baseEventFields,
   builtinEventRows,
   eventObject,
@@ -35,6 +41,11 @@ export interface EventSpec<
   readonly matcherTarget: MatcherTarget | undefined;
   /** A tool event (its matcher target is `tool`): object matchers (`{ tool, pathPattern, commandPattern }`) apply. */
   readonly toolEvent: boolean;
+  /**
+   * The event's answer fields (see {@link EventSpecInit.answers}): what a hook may answer
+   * through Claude Code's `hookSpecificOutput`, and how several hooks' answers combine.
+   */
+  readonly answers: Readonly<Record<string, AnswerField>>;
 }
 
 /** What {@link defineEvent} takes besides the name. */
@@ -50,6 +61,28 @@ export interface EventSpecInit<S extends z.core.$ZodObject = z.core.$ZodObject> 
   modifiable?: readonly string[];
   /** The top-level field a string matcher tests. Default none: only `"*"` or no matcher applies. */
   matcherTarget?: string;
+  /**
+   * Answer fields: optional top-level fields of the schema that hooks fill in, such as Claude
+   * Code's `watchPaths` or `worktreePath`. Each is modifiable (it need not be listed in
+   * `modifiable`): an SDK hook answers it with `modify({ field })`; a command, http, prompt,
+   * agent or mcp_tool hook with `hookSpecificOutput.field`, checked by the field's schema (a bad
+   * value fails that hook with an `INVALID_OUTPUT` error naming the field). The merged answer is
+   * on the result's `event`. `merge: "union"` adds up the array answers of several hooks
+   * (duplicates dropped, at most `maxItems`, default 100); the default, `replace`, lets a later
+   * hook win. Default none.
+   *
+   * @example
+   * ```ts
+   * defineEvent("ReviewDone", {
+   *   schema: z.object({ pr: z.string(), labels: z.optional(z.array(z.string())) }),
+   *   answers: { labels: { merge: "union", maxItems: 20 } },
+   * });
+   * // a command hook prints {"hookSpecificOutput": {"labels": ["needs-docs"]}}
+   * const result = await engine.fire(createEvent("ReviewDone", { sessionId, pr: "42" }));
+   * result.event.labels; // every hook's labels, once each
+   * ```
+   */
+  answers?: Readonly<Record<string, AnswerFieldInit>>;
 }
 
 /** The full schema {@link defineEvent} builds for event `N` from its own fields `S`. */
@@ -92,9 +125,18 @@ function checkName(name: unknown): asserts name is string {
 function buildSpec(name: unknown, init: unknown, full?: z.core.$ZodObject): EventSpec<string> {
   checkName(name);
   if (init === null || typeof init !== "object") {
-    throw invalid(["definition"], `expected { schema, canBlock, modifiable, matcherTarget }`);
+    throw invalid(
+      ["definition"],
+      `expected { schema, canBlock, modifiable, matcherTarget, answers }`,
+    );
   }
-  const { schema, canBlock = false, modifiable = [], matcherTarget } = init as EventSpecInit;
+  const {
+    schema,
+    canBlock = false,
+    modifiable = [],
+    matcherTarget,
+    answers,
+  } = init as EventSpecInit;
   const def = (schema as Partial<z.core.$ZodObject> | undefined)?._zod?.def;
   if (def?.type !== "object")
     throw invalid(["schema"], "expected a zod object of the event's fields");
@@ -128,13 +170,16 @@ function buildSpec(name: unknown, init: unknown, full?: z.core.$ZodObject): Even
       `expected one of the event's fields (${fields.join(", ") || "none"}), got ${JSON.stringify(matcherTarget)}`,
     );
   }
+  const answerFields = buildAnswerFields(answers, def.shape, BASE);
+  const answered = Object.keys(answerFields).filter((f) => !modifiable.includes(f));
   const spec: EventSpec<string> = Object.freeze({
     name,
     schema: full ?? eventObject(name, def.shape),
     canBlock,
-    modifiable: Object.freeze([...modifiable]) as readonly string[],
+    modifiable: Object.freeze([...modifiable, ...answered]) as readonly string[],
     matcherTarget,
     toolEvent: matcherTarget === "tool",
+    answers: answerFields,
   });
   built.set(spec, own ? (schema as z.core.$ZodObject) : undefined);
   return spec;
@@ -148,7 +193,8 @@ function sameSpec(a: EventSpec<string>, b: EventSpec<string>): boolean {
     a.canBlock === b.canBlock &&
     a.matcherTarget === b.matcherTarget &&
     a.modifiable.length === b.modifiable.length &&
-    a.modifiable.every((m, i) => m === b.modifiable[i])
+    a.modifiable.every((m, i) => m === b.modifiable[i]) &&
+    sameAnswerFields(a.answers, b.answers)
   );
 }
 

@@ -5,6 +5,8 @@
 
 // ── For hook authors: events, responses, registrations ─────────────────────────
 
+export type { AnswerField, AnswerFieldInit, AnswerMerge } from "./answer-fields.js";
+export { MAX_WATCH_PATH_CHARS, MAX_WATCH_PATHS } from "./answer-fields.js";
 export type { ClaudeCodeEventMap } from "./claude-code-events.js";
 export { claudeCodeEvents } from "./claude-code-events.js";
 export type { EventInit } from "./create-event.js";
@@ -81,7 +83,7 @@ export {
   safeParseHookResponse,
   skip,
 } from "./hook-response.js";
-export type { Matcher, RegexCompiler, ToolMatcher } from "./matcher.js";
+export type { Matcher, RegexCompiler, RegexTest, ToolMatcher } from "./matcher.js";
 export type {
   CanonicalEventName,
   HookContext,
@@ -96,10 +98,18 @@ export type {
 
 // ── For hosts: the engine, the tool flow, the audit stream, limits ─────────────
 
-export type { AuditEvent, AuditEventOf, AuditEventType, AuditLevel, AuditSource } from "./audit.js";
+export type {
+  AuditEvent,
+  AuditEventOf,
+  AuditEventType,
+  AuditLevel,
+  AuditListener,
+  AuditSource,
+} from "./audit.js";
 export { auditLevelOf, auditTypeFilter, onAudit } from "./audit.js";
 export type { AuditConsole, LogAuditOptions } from "./audit-format.js";
 export { formatAuditRecord, logAudit } from "./audit-format.js";
+export type { AuditEvents } from "./audit-stream.js";
 export type { AuditTrailOptions } from "./audit-trail.js";
 export { AuditTrail } from "./audit-trail.js";
 export type { SubscribeOptions, Unsubscribe } from "./emitter.js";
@@ -117,7 +127,13 @@ export {
 export type { FireOptions, HookEngineOptions, HookInfo, InputSchema } from "./hook-engine.js";
 export { HookEngine } from "./hook-engine.js";
 export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./json-limits.js";
-export type { FailBehavior, HookOutcome, HookResult, PatchConflict } from "./merge.js";
+export type {
+  FailBehavior,
+  HookOutcome,
+  HookResult,
+  OutcomeStatus,
+  PatchConflict,
+} from "./merge.js";
 export type { NormalizeOptions } from "./normalize-output.js";
 export { normalizeHookOutput, safeNormalizeHookOutput } from "./normalize-output.js";
 export type {

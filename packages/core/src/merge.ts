@@ -1,3 +1,4 @@
+import { unionOf } from "./answer-fields.js";
 import type { HookEvent } from "./event-schemas.js";
 import { specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
@@ -312,13 +313,32 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
         );
       }
     }
-    const next = applyMergePatch(this.#event, patch);
+    let next = applyMergePatch(this.#event, patch);
     if (this.#validate) {
       const checked = this.#validate(next);
       if (!checked.success) return refuse(`modified: ${checked.error.message}`);
     }
+    // Checked as this hook's own answer above; only then added to what earlier hooks answered.
+    const answers = this.#spec?.answers;
+    let unions: Set<string> | undefined;
+    if (answers !== undefined) {
+      for (const field of Object.keys(patch)) {
+        const rule = answers[field];
+        if (rule?.merge !== "union") continue;
+        const before = (this.#event as Record<string, unknown>)[field];
+        const { value, dropped } = unionOf(before, patch[field], rule.maxItems);
+        next = { ...next, [field]: value };
+        (unions ??= new Set()).add(field);
+        if (dropped > 0) {
+          (this.#warnings ??= []).push(
+            `hook ${input.name ?? input.hookId}: ${field} holds at most ${rule.maxItems} items; ${dropped} dropped`,
+          );
+        }
+      }
+    }
     const dotted = paths.map((p) => p.join("."));
     for (const [i, key] of dotted.entries()) {
+      if (unions?.has(paths[i]![0]!)) continue;
       const earlier = this.#written?.get(key);
       if (earlier !== undefined && earlier !== input.hookId) {
         const before = getPath(this.#event, paths[i]!);

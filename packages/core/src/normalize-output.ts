@@ -1,5 +1,7 @@
 import * as z from "zod/mini";
+import { readAnswerFields } from "./answer-fields.js";
 import type { HookEvent } from "./event-schemas.js";
+import { specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import {
   CONTINUE,
@@ -96,6 +98,10 @@ function replaceArgs(
  * - Claude Code: `{ continue, stopReason, decision, reason, systemMessage, suppressOutput,
  *   hookSpecificOutput: { permissionDecision, permissionDecisionReason, updatedInput, additionalContext } }`
  *
+ * With `options.event`, the event's answer fields in `hookSpecificOutput` (`watchPaths`,
+ * `worktreePath`, `displayContent`, …: see `EventSpecInit.answers`) are checked by the event's
+ * schema and become `modified` fields; a bad one is an `INVALID_OUTPUT` error naming it.
+ *
  * When fields disagree, the most restrictive wins: any block beats any allow.
  * `undefined`, `null` and `{}` are "continue".
  */
@@ -116,11 +122,14 @@ export function safeNormalizeHookOutput(
   // Within the JSON limits first: the schema's records would drop a `__proto__` key of
   // `updatedInput` without a word, and no later walk may meet a 100 000-level object. (The
   // engine copies the response it gets; here a check is enough.)
+  let specific: unknown;
   for (const key of Object.keys(value)) {
     const field = (value as Record<string, unknown>)[key];
     if (FORBIDDEN_KEYS.has(key) || field === undefined) continue;
     const checkedField = copyJsonData(field, [key]);
     if (!checkedField.success) return checkedField;
+    // The event's answer fields are read from this copy: the schema below drops what it does not name.
+    if (key === "hookSpecificOutput") specific = checkedField.data;
   }
   const checked = validate(dialectSchema, value, "INVALID_OUTPUT");
   if (!checked.success) return checked;
@@ -195,6 +204,12 @@ export function safeNormalizeHookOutput(
   if (out.modified) response.modified = out.modified;
   else if (replacement) response.modified = replaceArgs(replacement, options.event);
   else if (out.modified_args) response.modified = { args: out.modified_args };
+  const spec = options.event && specific ? specOf(options.event.eventType) : undefined;
+  if (spec && Object.keys(spec.answers).length > 0) {
+    const answered = readAnswerFields(spec, specific as Record<string, unknown>);
+    if (!answered.success) return answered;
+    if (answered.data) response.modified = { ...response.modified, ...answered.data };
+  }
 
   const ask =
     out.decision === "ask" ||
