@@ -1,5 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import {
+  createServer,
+  type request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo, LookupFunction } from "node:net";
 import { createEvent, HookError, type HookEvent } from "@a3s-lab/hooks-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { toHookInput } from "../command/hook-input.js";
@@ -11,6 +18,7 @@ import {
   resolveHeaders,
   urlAllowed,
 } from "./http-hook.js";
+import type { HostResolver } from "./http-hook-address.js";
 
 interface Received {
   method: string;
@@ -318,5 +326,163 @@ describe("checkHttpHook", () => {
     expect(check({ url: "http://127.0.0.1/" }, { allowedUrls: [] })).toEqual([
       "error url: allowedHttpHookUrls is empty: no http hook may run",
     ]);
+  });
+});
+
+describe("private addresses", () => {
+  /** The connection seam: records what it was asked to connect to and connects nowhere. */
+  function connectSpy() {
+    const calls: { url: string; lookup: LookupFunction | undefined }[] = [];
+    const request = ((url: URL, options: RequestOptions) => {
+      calls.push({ url: String(url), lookup: options.lookup });
+      throw new Error("the test connects nowhere");
+    }) as unknown as typeof httpRequest;
+    return { calls, request };
+  }
+
+  const resolver = (table: Record<string, string[]>) => {
+    const asked: string[] = [];
+    const resolve: HostResolver = async (hostname) => {
+      asked.push(hostname);
+      return (table[hostname] ?? []).map((address) => ({
+        address,
+        family: address.includes(":") ? 6 : 4,
+      }));
+    };
+    return { asked, resolve };
+  };
+
+  async function refused(url: string, table: Record<string, string[]> = {}, policy = {}) {
+    const spy = connectSpy();
+    const dns = resolver(table);
+    const error = await failure(
+      run({ url }, bash("ls"), { request: spy.request, resolve: dns.resolve, policy }),
+    );
+    expect(spy.calls).toEqual([]);
+    return { error, asked: dns.asked };
+  }
+
+  it("refuses a name that resolves to a private address, naming the host and the address; nothing connects", async () => {
+    const { error } = await refused("http://hooks.example.test/x", {
+      "hooks.example.test": ["10.0.0.1"],
+    });
+    expect(error.code).toBe("INVALID_CONFIG");
+    expect(error.message).toContain("hooks.example.test");
+    expect(error.message).toContain("10.0.0.1");
+    expect(error.message).toContain("10.0.0.0/8");
+  });
+
+  it("refuses a name with a public and a private address (every address is checked)", async () => {
+    const { error } = await refused("https://mixed.example.test/", {
+      "mixed.example.test": ["93.184.216.34", "192.168.1.1"],
+    });
+    expect(error.message).toContain("192.168.1.1");
+  });
+
+  it("refuses an IPv4-mapped IPv6 address of the metadata service", async () => {
+    const { error } = await refused("http://meta.example.test/", {
+      "meta.example.test": ["::ffff:169.254.169.254"],
+    });
+    expect(error.message).toContain("::ffff:169.254.169.254");
+    expect(error.message).toContain("169.254.0.0/16");
+  });
+
+  it.each([
+    ["http://169.254.169.254/latest/meta-data/", "169.254.169.254"],
+    ["http://0xa9.0xfe.0xa9.0xfe/", "169.254.169.254"],
+    ["http://2852039166/", "169.254.169.254"],
+    ["http://012.0.0.1/", "10.0.0.1"],
+    ["http://172.16.5.4:8080/", "172.16.5.4"],
+    ["http://100.100.100.200/", "100.100.100.200"],
+    ["http://0.0.0.0:8080/", "0.0.0.0"],
+    ["http://224.0.0.1/", "224.0.0.1"],
+    ["http://[::]/", "::"],
+    ["http://[fd12:3456::1]/", "fd12:3456::1"],
+    ["http://[fe80::1]/", "fe80::1"],
+    ["http://[::ffff:10.0.0.1]/", "::ffff:a00:1"],
+  ])(
+    "refuses the address literal in %s (as WHATWG URL normalises it: %s) without resolving",
+    async (url, address) => {
+      const { error, asked } = await refused(url);
+      expect(error.code).toBe("INVALID_CONFIG");
+      expect(error.message).toContain(address);
+      expect(asked).toEqual([]);
+    },
+  );
+
+  it("connects only to the addresses it checked: the connection's lookup answers with them", async () => {
+    const spy = connectSpy();
+    const dns = resolver({ "hooks.example.test": ["93.184.216.34", "2606:2800:220:1::1"] });
+    await failure(
+      run({ url: "https://hooks.example.test/x" }, bash("ls"), {
+        request: spy.request,
+        resolve: dns.resolve,
+      }),
+    );
+    expect(dns.asked).toEqual(["hooks.example.test"]);
+    const lookup = spy.calls[0]?.lookup;
+    expect(lookup).toBeTypeOf("function");
+    const all = await new Promise((resolve, reject) =>
+      lookup!("hooks.example.test", { all: true }, (err, addresses) =>
+        err ? reject(err) : resolve(addresses),
+      ),
+    );
+    expect(all).toEqual([
+      { address: "93.184.216.34", family: 4 },
+      { address: "2606:2800:220:1::1", family: 6 },
+    ]);
+    const v6 = await new Promise((resolve, reject) =>
+      lookup!("hooks.example.test", { family: 6 }, (err, address) =>
+        err ? reject(err) : resolve(address),
+      ),
+    );
+    expect(v6).toBe("2606:2800:220:1::1");
+    expect(dns.asked).toHaveLength(1);
+  });
+
+  it("an allowedHttpHookUrls entry that names the host allows its private address", async () => {
+    const spy = connectSpy();
+    const dns = resolver({ "policy.corp.test": ["10.1.2.3"] });
+    const deps = { request: spy.request, resolve: dns.resolve };
+    const error = await failure(
+      run({ url: "http://policy.corp.test:8080/hook" }, bash("ls"), {
+        ...deps,
+        policy: { allowedUrls: ["http://policy.corp.test:8080/*"] },
+      }),
+    );
+    expect(error.message).toContain("the test connects nowhere");
+    expect(spy.calls).toHaveLength(1);
+    await failure(
+      run({ url: "http://10.0.0.5/hook" }, bash("ls"), {
+        ...deps,
+        policy: { allowedUrls: ["http://10.0.0.5/*"] },
+      }),
+    );
+    expect(spy.calls).toHaveLength(2);
+  });
+
+  it("a pattern with * in its host allows the URL but not a private address", async () => {
+    for (const pattern of ["http://*", "http://*.corp.test:8080/*", "http://policy.corp.test*"]) {
+      const { error } = await refused(
+        "http://policy.corp.test:8080/hook",
+        { "policy.corp.test": ["10.1.2.3"] },
+        { allowedUrls: [pattern] },
+      );
+      expect(error.message).toContain("10.1.2.3");
+    }
+  });
+
+  it("loopback stays allowed: a name pinned to 127.0.0.1 and a decimal spelling of it reach the real server", async () => {
+    const server = await serve((_, res) => json(res, 200, {}));
+    const port = new URL(server.url).port;
+    const dns = resolver({ "policy.example.test": ["127.0.0.1"] });
+    expect(
+      await run({ url: `http://policy.example.test:${port}/hook` }, bash("ls"), {
+        resolve: dns.resolve,
+      }),
+    ).toEqual({ action: "continue" });
+    expect(await run({ url: `http://2130706433:${port}/hook` })).toEqual({ action: "continue" });
+    expect(server.received).toHaveLength(2);
+    expect(server.received[0]?.headers.host).toBe(`policy.example.test:${port}`);
   });
 });

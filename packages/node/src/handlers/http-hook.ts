@@ -1,8 +1,16 @@
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
 import { z } from "zod";
 import { interpretOutput } from "../command/interpret-result.js";
 import type { SettingsHandler } from "./handler.js";
 import { type HookCommonFields, secondsSchema } from "./hook-common.js";
+import {
+  checkedAddresses,
+  type HostResolver,
+  pinnedLookup,
+  systemResolver,
+} from "./http-hook-address.js";
 
 /** Claude Code's default for an `http` hook that sets no `timeout`: 600 seconds. */
 export const HTTP_DEFAULT_TIMEOUT_SECONDS = 600;
@@ -88,7 +96,12 @@ export interface HttpHookDefinition extends HookCommonFields {
  * Left out, a key restricts nothing.
  */
 export interface HttpHookPolicy {
-  /** URL patterns (`*` matches any run of characters); an http hook whose URL matches none does not run. */
+  /**
+   * URL patterns (`*` matches any run of characters); an http hook whose URL matches none does
+   * not run. A matching pattern whose host has no `*` (`http://10.0.0.5:8080/*`,
+   * `https://hooks.corp.example/*`) also lets the hook reach that host's private addresses,
+   * which are refused otherwise.
+   */
   allowedUrls?: readonly string[];
   /** Variables any http hook may use in its headers, on top of the hook's own `allowedEnvVars`. */
   allowedEnvVars?: readonly string[];
@@ -104,8 +117,10 @@ export interface HttpHandlerDeps {
   maxResponseBytes?: number;
   /** Milliseconds before the request is cancelled, on top of the signal the engine gives. */
   timeoutMs?: number;
-  /** The `fetch` to use (tests). Default the global one. */
-  fetch?: typeof fetch;
+  /** Resolves the URL's host name to every address (tests). Default the system resolver. */
+  resolve?: HostResolver;
+  /** Opens the connection (tests). Default `node:http`'s or `node:https`'s `request`. */
+  request?: typeof httpRequest;
 }
 
 /** A problem with an http hook found before it runs; `field` names the definition field. */
@@ -207,6 +222,30 @@ export function urlAllowed(url: string, patterns: readonly string[]): boolean {
   });
 }
 
+/**
+ * True when a pattern that matches `url` names its host without a `*` (a `:*` port aside):
+ * the explicit permission to reach that host at a private address.
+ */
+export function namesHost(url: string, patterns: readonly string[]): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  return patterns.some((pattern) => {
+    const authority = /^(https?:)\/\/([^/?#]*)/i.exec(pattern);
+    if (!authority) return false;
+    const hostPart = authority[2]!.replace(/:\*$/, "");
+    if (hostPart.includes("*") || !urlAllowed(url, [pattern])) return false;
+    try {
+      return new URL(`${authority[1]}//${hostPart}`).hostname === host;
+    } catch {
+      return false;
+    }
+  });
+}
+
 function referencedVariables(value: string): string[] {
   return [...value.matchAll(VARIABLE_REFERENCE)].map((m) => (m[1] ?? m[2])!);
 }
@@ -255,6 +294,11 @@ export function resolveHeaders(
  * `maxResponseBytes` follows the command hook's over-cap rule: on an event that can block,
  * an unreadable answer blocks.
  *
+ * The host is resolved first and every address checked: a private, link-local, metadata or
+ * reserved address (`HTTP_HOOK_REFUSED_RANGES`; loopback is allowed) refuses the request with
+ * `INVALID_CONFIG` naming the host and the address, unless an `allowedHttpHookUrls` pattern
+ * names the host. The connection goes to a checked address; the name is not resolved again.
+ *
  * @example
  * ```ts
  * const handler = createHttpHandler({ type: "http", url: "http://127.0.0.1:8080/hook" }, {});
@@ -268,7 +312,11 @@ export function createHttpHandler(
   if (fatal) throw new HookError("INVALID_CONFIG", `${fatal.field}: ${fatal.message}`);
   const maxBytes = deps.maxResponseBytes ?? HTTP_DEFAULT_MAX_RESPONSE_BYTES;
   const timeoutMs = deps.timeoutMs ?? (definition.timeout ?? HTTP_DEFAULT_TIMEOUT_SECONDS) * 1000;
-  const doFetch = deps.fetch ?? fetch;
+  const url = new URL(definition.url);
+  const allowPrivate =
+    deps.policy?.allowedUrls !== undefined && namesHost(definition.url, deps.policy.allowedUrls);
+  const resolve = deps.resolve ?? systemResolver;
+  const request = deps.request ?? (url.protocol === "https:" ? httpsRequest : httpRequest);
   return async ({ event, input, signal }) => {
     const headers = resolveHeaders(definition, deps.env ?? process.env, deps.policy);
     let body: string;
@@ -283,30 +331,39 @@ export function createHttpHandler(
     }
     const timer = AbortSignal.timeout(timeoutMs);
     const combined = AbortSignal.any([signal, timer]);
-    let response: Response;
+    let response: IncomingMessage;
     try {
-      response = await doFetch(definition.url, {
+      const addresses = await checkedAddresses(url, { resolve, allowPrivate, signal: combined });
+      response = await post(request, url, body, {
         method: "POST",
-        headers: { ...headers, "content-type": "application/json", accept: "application/json" },
-        body,
-        redirect: "manual",
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          accept: "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+        },
         signal: combined,
+        lookup: pinnedLookup(addresses),
+        // A pooled connection was opened for an earlier request, to an address checked then.
+        agent: false,
       });
     } catch (error) {
+      if (HookError.is(error) && !combined.aborted) throw error;
       throw requestError(error, signal, timer, timeoutMs);
     }
+    const status = response.statusCode ?? 0;
     try {
-      if (response.status >= 300 && response.status < 400) {
-        const location = response.headers.get("location");
+      if (status >= 300 && status < 400) {
+        const location = response.headers.location;
         throw new HookError(
           "HANDLER_FAILED",
-          `the server answered ${response.status} with a redirect${location ? ` to ${clip(location)}` : ""}; redirects are not followed`,
-          { details: { status: response.status } },
+          `the server answered ${status} with a redirect${location ? ` to ${clip(location)}` : ""}; redirects are not followed`,
+          { details: { status } },
         );
       }
-      if (response.status < 200 || response.status >= 300) {
-        throw new HookError("HANDLER_FAILED", `the server answered ${response.status}`, {
-          details: { status: response.status },
+      if (status < 200 || status >= 300) {
+        throw new HookError("HANDLER_FAILED", `the server answered ${status}`, {
+          details: { status },
         });
       }
       const read = await readCapped(response, maxBytes);
@@ -317,7 +374,7 @@ export function createHttpHandler(
         maxOutputBytes: maxBytes,
         what: "the response body",
         plainText: "error",
-        details: { status: response.status },
+        details: { status },
       });
       if (answer instanceof HookError) throw answer;
       return answer;
@@ -326,9 +383,23 @@ export function createHttpHandler(
       throw requestError(error, signal, timer, timeoutMs);
     } finally {
       // A body left unread would hold the connection open.
-      await response.body?.cancel().catch(() => {});
+      response.destroy();
     }
   };
+}
+
+/** Send one request and wait for the response's head. */
+function post(
+  request: typeof httpRequest,
+  url: URL,
+  body: string,
+  options: RequestOptions,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, options, resolve);
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 function clip(text: string): string {
@@ -358,27 +429,26 @@ function requestError(
   return new HookError("HANDLER_FAILED", `the request failed: ${why}`, { cause: error });
 }
 
-/** Read at most `max` bytes of the body; past it, stop reading (the rest is never fetched). */
+/**
+ * Read at most `max` bytes of a body (a `fetch` response's or a `node:http` one's); past it,
+ * stop reading: leaving the loop cancels the stream, so the rest is never fetched.
+ */
 export async function readCapped(
-  response: Response,
+  body: AsyncIterable<Uint8Array> | null,
   max: number,
 ): Promise<{ text: string; bytes: number; truncated: boolean }> {
-  if (!response.body) return { text: "", bytes: 0, truncated: false };
-  const reader = response.body.getReader();
+  if (!body) return { text: "", bytes: 0, truncated: false };
   const chunks: Uint8Array[] = [];
   let kept = 0;
   let bytes = 0;
   let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  for await (const value of body) {
     bytes += value.byteLength;
     const room = max - kept;
     if (value.byteLength > room) {
       chunks.push(value.subarray(0, room));
       kept += room;
       truncated = true;
-      await reader.cancel().catch(() => {});
       break;
     }
     chunks.push(value);

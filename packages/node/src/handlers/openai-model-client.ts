@@ -170,7 +170,7 @@ export function openAIModelClient(options: OpenAIModelClientOptions): HookModelC
       }
       let answer: { text: string; truncated: boolean };
       try {
-        answer = await readCapped(response, MAX_MODEL_RESPONSE_BYTES);
+        answer = await readCapped(response.body, MAX_MODEL_RESPONSE_BYTES);
       } catch (error) {
         if (signal.aborted) throw aborted(signal, error);
         throw new HookError(

@@ -1,0 +1,141 @@
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP, type LookupFunction } from "node:net";
+import { HookError } from "@a3s-lab/hooks-core";
+
+/** One address a host name resolves to. */
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Every address a host name resolves to; the system resolver unless a host (or a test) gives one. */
+export type HostResolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+/**
+ * The address ranges an http hook does not reach unless an `allowedHttpHookUrls` entry names
+ * its host: private networks, link-local (where cloud metadata services answer), shared
+ * (CGNAT), "this network", multicast and reserved, in IPv4 and IPv6. An IPv4-mapped IPv6
+ * address (`::ffff:10.0.0.1`) is judged as the IPv4 address it maps. Loopback (127.0.0.0/8,
+ * `::1`) is not among them: a policy server on the same machine is the common case.
+ */
+export const HTTP_HOOK_REFUSED_RANGES: readonly {
+  readonly range: string;
+  readonly kind: string;
+}[] = [
+  { range: "0.0.0.0/8", kind: '"this network", which reaches the machine itself' },
+  { range: "10.0.0.0/8", kind: "private" },
+  { range: "100.64.0.0/10", kind: "shared (CGNAT), where some cloud metadata services answer" },
+  { range: "169.254.0.0/16", kind: "link-local, where cloud metadata services answer" },
+  { range: "172.16.0.0/12", kind: "private" },
+  { range: "192.168.0.0/16", kind: "private" },
+  { range: "224.0.0.0/4", kind: "multicast" },
+  { range: "240.0.0.0/4", kind: "reserved" },
+  { range: "::/128", kind: "unspecified, which reaches the machine itself" },
+  { range: "fc00::/7", kind: "unique local (private)" },
+  { range: "fe80::/10", kind: "link-local" },
+  { range: "fec0::/10", kind: "site-local (private)" },
+  { range: "ff00::/8", kind: "multicast" },
+];
+
+const RULES = HTTP_HOOK_REFUSED_RANGES.map(({ range, kind }) => {
+  const [network, prefix] = range.split("/") as [string, string];
+  const list = new BlockList();
+  list.addSubnet(network, Number(prefix), network.includes(":") ? "ipv6" : "ipv4");
+  return { range, kind, list };
+});
+
+/**
+ * The refused range an address falls in, as `"10.0.0.0/8 (private)"`, or undefined when an
+ * http hook may reach it. A string that is not an IP address is refused: nothing can tell
+ * where a connection to it would go.
+ */
+export function refusedRange(address: string): string | undefined {
+  const version = isIP(address);
+  if (version === 0) return "not an IP address";
+  const family = version === 4 ? "ipv4" : "ipv6";
+  const rule = RULES.find((r) => r.list.check(address, family));
+  return rule && `${rule.range} (${rule.kind})`;
+}
+
+/** The system resolver: every address, in the order the system gives them. */
+export const systemResolver: HostResolver = async (hostname) =>
+  (await lookup(hostname, { all: true })).map(({ address, family }) => ({
+    address,
+    family: family === 6 ? 6 : 4,
+  }));
+
+const WHY =
+  "http hooks do not reach private, link-local, metadata or reserved addresses (loopback is allowed); an allowedHttpHookUrls entry in a managed, user or explicit settings file that names this host allows it";
+
+/**
+ * The addresses an http hook may connect to for `url`: the host itself when it is an address
+ * (as WHATWG URL normalised it: `http://0xa9.0xfe.0xa9.0xfe/` is 169.254.169.254), else every
+ * address the name resolves to. One refused address refuses the host, so a name cannot mix a
+ * public address with a private one; the error (`INVALID_CONFIG`) names the host and the address.
+ * Connect only to what this returns (see `pinnedLookup`): resolving again could answer otherwise.
+ */
+export async function checkedAddresses(
+  url: URL,
+  options: { resolve: HostResolver; allowPrivate: boolean; signal: AbortSignal },
+): Promise<ResolvedAddress[]> {
+  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  const literal = isIP(host);
+  const addresses: ResolvedAddress[] =
+    literal !== 0
+      ? [{ address: host, family: literal === 6 ? 6 : 4 }]
+      : [...(await untilAborted(options.resolve(host), options.signal))];
+  if (addresses.length === 0) {
+    throw new HookError("HANDLER_FAILED", `the request failed: ${host} resolves to no address`);
+  }
+  if (options.allowPrivate) return addresses;
+  for (const { address } of addresses) {
+    const range = refusedRange(address);
+    if (range === undefined) continue;
+    const where =
+      literal !== 0 ? `${host} is in ${range}` : `${host} resolves to ${address}, in ${range}`;
+    throw new HookError("INVALID_CONFIG", `url: ${where}; ${WHY}`, {
+      path: ["url"],
+      details: { host, address, range },
+    });
+  }
+  return addresses;
+}
+
+/**
+ * A `lookup` for `node:http`'s `request` that answers with the checked addresses only, so the
+ * connection goes to an address that was checked and the name is never resolved a second time.
+ */
+export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
+  return (hostname, options, callback) => {
+    const wanted =
+      options.family === 4 || options.family === "IPv4"
+        ? 4
+        : options.family === 6 || options.family === "IPv6"
+          ? 6
+          : 0;
+    const usable = wanted === 0 ? addresses : addresses.filter((a) => a.family === wanted);
+    // Node expects the answer after the call returns, as a real resolver gives it.
+    process.nextTick(() => {
+      const first = usable[0];
+      if (!first) {
+        const error: NodeJS.ErrnoException = new Error(`no IPv${wanted} address for ${hostname}`);
+        error.code = "ENOTFOUND";
+        callback(error, "");
+      } else if (options.all === true)
+        callback(
+          null,
+          usable.map((a) => ({ ...a })),
+        );
+      else callback(null, first.address, first.family);
+    });
+  };
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
