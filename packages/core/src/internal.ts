@@ -4,9 +4,10 @@
  * and transports need none of it, and it may change in any release.
  */
 
+export { stdoutAnswerField } from "./answer-fields.js";
 export { randomId } from "./create-event.js";
 export { Emitter } from "./emitter.js";
-export { isBuiltinEvent, matcherSubject, snakeCase } from "./event-spec.js";
+export { isBuiltinEvent, matcherSubject, snakeCase, specOf } from "./event-spec.js";
 export { describeValue } from "./hook-error.js";
 export { checkHookResponse } from "./hook-response.js";
 export { InvocationContext } from "./invocation-context.js";

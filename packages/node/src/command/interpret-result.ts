@@ -6,7 +6,7 @@ import {
   type HookResponse,
   safeNormalizeHookOutput,
 } from "@a3s-lab/hooks-core";
-import { clipText } from "@a3s-lab/hooks-core/internal";
+import { clipText, specOf, stdoutAnswerField } from "@a3s-lab/hooks-core/internal";
 import type { SpawnResult } from "./spawn-command.js";
 
 /** Events whose plain-text stdout becomes additional context (as in Claude Code). */
@@ -48,8 +48,9 @@ const SPAWN_HINTS: Record<string, string> = {
  * HookError saying why it failed:
  *
  * - exit 2: block, with stderr (trimmed) as the reason; JSON on stdout cannot undo it
- * - exit 0: JSON on stdout (any dialect) is normalised; other text is additional context for
- *   UserPromptSubmit and SessionStart, and ignored elsewhere
+ * - exit 0: JSON on stdout (any dialect) is normalised; other text is the event's stdout answer
+ *   field where it has one (WorktreeCreate's `worktreePath`: the last non-empty line), additional
+ *   context for UserPromptSubmit and SessionStart, and ignored elsewhere
  * - exit 0 with stdout over the cap, on an event that can block: block, unless what was kept is
  *   plain text (does not start with `{`). An answer that cannot be read whole may be a block,
  *   and its size may be the attacker's (a hook that quotes the tool input), so it never becomes
@@ -182,6 +183,12 @@ export function interpretOutput(output: string, o: OutputReading): HookResponse 
       `${what} is neither empty nor a JSON object: ${firstLine(text, 120)}`,
       { details },
     );
+  }
+  const answerField = text.length > 0 ? stdoutAnswerField(specOf(event.eventType)) : undefined;
+  if (answerField !== undefined) {
+    // Progress lines may come first: the answer is the last line (the merge checks the value).
+    const lines = text.split("\n");
+    return { action: "continue", modified: { [answerField]: lines[lines.length - 1]!.trim() } };
   }
   if (text.length > 0 && TEXT_CONTEXT_EVENTS.has(event.eventType)) {
     return { action: "continue", additionalContext: text };
