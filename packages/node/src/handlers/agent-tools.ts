@@ -1,10 +1,11 @@
-import type { Dirent } from "node:fs";
-import { opendir, realpath } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
 import type { HookEvent } from "@a3s-lab/hooks-core";
 import { clipText, compileMatcher } from "@a3s-lab/hooks-core/internal";
 import { linearRegex } from "../linear-regex.js";
-import { isInside, readRegularFile } from "../settings/read-regular-file.js";
+import { isInside, readOpenFile } from "../settings/read-regular-file.js";
+import { type WalkBudget, walkFiles } from "../workspace/walk-files.js";
+import { WorkspacePathError } from "../workspace/workspace-path-error.js";
+import { type OpenedEntry, WorkspaceRoot } from "../workspace/workspace-root.js";
 import type { ModelTool } from "./model-client.js";
 
 /** The longest tool result an agent verifier's model sees, in characters. */
@@ -19,8 +20,6 @@ export const MAX_GREP_CHARS = 33_554_432;
 export const MAX_LISTED = 200;
 /** Lines Read returns when the model asks for no `limit`. */
 const DEFAULT_READ_LINES = 2000;
-/** Folders no verifier needs to walk, and that are the largest in most projects. */
-const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 
 /** The read-only tools the built-in verifier offers its model. */
 export const AGENT_TOOLS: readonly ModelTool[] = [
@@ -73,56 +72,64 @@ export const AGENT_TOOLS: readonly ModelTool[] = [
 /** A tool's failure, reported to the model as its result so it can try something else. */
 class ToolProblem extends Error {}
 
-/** The project directory's real path, and a path inside it, or a ToolProblem. */
-async function inside(
-  root: string,
+/**
+ * Open `path` (a file, or a folder when `allowFolder`) inside the project, through `root`, or
+ * throw a ToolProblem the model can read. A path that lands outside by its spelling alone
+ * (`..`, an absolute path elsewhere) is refused before anything is opened.
+ */
+async function openInside(
+  root: WorkspaceRoot,
   path: unknown,
   what: string,
-  optional = false,
-): Promise<string> {
-  if (path === undefined && optional) return root;
+  allowFolder: boolean,
+): Promise<OpenedEntry> {
   if (typeof path !== "string" || path === "" || path.includes("\0")) {
     throw new ToolProblem(`${what}: expected a path`);
   }
-  const wanted = resolve(root, path);
-  if (!isInside(root, wanted)) throw new ToolProblem(`${what}: outside the project directory`);
-  let real: string;
-  try {
-    real = await realpath(wanted);
-  } catch (error) {
-    throw new ToolProblem(`${what}: ${(error as NodeJS.ErrnoException).code ?? "cannot be read"}`);
+  if (!isInside(root.path, resolve(root.path, path))) {
+    throw new ToolProblem(`${what}: outside the project directory`);
   }
-  // A symlink inside the project may point anywhere.
-  if (!isInside(root, real)) throw new ToolProblem(`${what}: leads outside the project directory`);
-  return real;
+  try {
+    return await root.open(path, "read", { field: [what], allowFolder });
+  } catch (error) {
+    throw toolProblem(error);
+  }
 }
 
-/** Files under `start` (itself, if a file), symlinks and SKIPPED_DIRS left out, bounded. */
-async function* walk(
-  start: string,
+/** A refused path as the ToolProblem the model reads; anything else as it is. */
+function toolProblem(error: unknown): unknown {
+  if (!(error instanceof WorkspacePathError)) return error;
+  // The errno keeps the answer familiar to a model ("ENOENT").
+  const errno = error.details.errno;
+  return new ToolProblem(
+    error.reason === "NOT_FOUND" && typeof errno === "string"
+      ? `${error.message} (${errno})`
+      : error.message,
+  );
+}
+
+/**
+ * The files under `path` (the project when absent; just the file itself when it names a file),
+ * relative to the project, walked through `root` so no folder swapped for a symlink is followed.
+ */
+async function* filesUnder(
+  root: WorkspaceRoot,
+  path: unknown,
   signal: AbortSignal,
-  budget: { entries: number },
+  budget: WalkBudget,
 ): AsyncGenerator<string> {
-  let dir: Awaited<ReturnType<typeof opendir>>;
-  try {
-    dir = await opendir(start);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") yield start;
+  const start = await openInside(root, path ?? ".", "path", true);
+  await start.handle.close();
+  if (start.stat.isFile()) {
+    yield start.relative;
     return;
   }
-  const files: string[] = [];
-  const subdirs: string[] = [];
-  // Entry types come from the directory itself (no stat): a symlink is neither file nor folder.
-  for await (const entry of dir as AsyncIterable<Dirent>) {
-    if (signal.aborted || budget.entries <= 0) break;
-    budget.entries--;
-    if (entry.isDirectory()) {
-      if (!SKIPPED_DIRS.has(entry.name)) subdirs.push(join(start, entry.name));
-    } else if (entry.isFile()) files.push(join(start, entry.name));
+  try {
+    yield* walkFiles(root, start.relative, { budget, signal });
+  } catch (error) {
+    // The folder itself swapped for a symlink since it was opened above.
+    throw toolProblem(error);
   }
-  // Sorted, so the same project gives the model the same listing on every filesystem.
-  yield* files.sort();
-  for (const sub of subdirs.sort()) yield* walk(sub, signal, budget);
 }
 
 function globTest(pattern: unknown): (rel: string) => boolean {
@@ -143,20 +150,40 @@ function globTest(pattern: unknown): (rel: string) => boolean {
     test({ eventType: "PreToolUse", tool: "Glob", args: { path: rel } } as never as HookEvent);
 }
 
-function posix(root: string, file: string): string {
-  return relative(root, file).split(sep).join("/");
+function posix(relative: string): string {
+  return relative.split(sep).join("/");
 }
 
-async function readTool(root: string, args: Record<string, unknown>): Promise<string> {
-  const file = await inside(root, args.file_path, "file_path");
+/** A file the walk listed, opened again through `root` (following nothing), and read. */
+async function readListed(root: WorkspaceRoot, file: string): Promise<string | undefined> {
+  let opened: OpenedEntry;
+  try {
+    opened = await root.open(file, "read", { field: ["path"], followSymlinks: false });
+  } catch {
+    // Gone, or swapped for a symlink or a FIFO since it was listed: not searched.
+    return undefined;
+  }
+  try {
+    const text = await readOpenFile(opened.handle, MAX_READ_FILE_BYTES);
+    return typeof text === "string" ? text : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+async function readTool(root: WorkspaceRoot, args: Record<string, unknown>): Promise<string> {
+  const file = await openInside(root, args.file_path, "file_path", false);
   let text: string | { problem: string };
   try {
-    // A parent directory swapped for a symlink after the check above is caught by the descriptor.
-    text = await readRegularFile(file, MAX_READ_FILE_BYTES, { noFollow: true, inside: root });
+    text = await readOpenFile(file.handle, MAX_READ_FILE_BYTES);
   } catch (error) {
     throw new ToolProblem(
       `file_path: ${(error as NodeJS.ErrnoException).code ?? "cannot be read"}`,
     );
+  } finally {
+    await file.handle.close();
   }
   if (typeof text !== "string") throw new ToolProblem(`file_path: ${text.problem}`);
   const offset =
@@ -170,16 +197,15 @@ async function readTool(root: string, args: Record<string, unknown>): Promise<st
 }
 
 async function globTool(
-  root: string,
+  root: WorkspaceRoot,
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<string> {
   const matches = globTest(args.pattern);
-  const start = await inside(root, args.path, "path", true);
-  const budget = { entries: MAX_WALK_ENTRIES };
+  const budget: WalkBudget = { entries: MAX_WALK_ENTRIES };
   const found: string[] = [];
-  for await (const file of walk(start, signal, budget)) {
-    const rel = posix(root, file);
+  for await (const file of filesUnder(root, args.path, signal, budget)) {
+    const rel = posix(file);
     if (matches(rel)) found.push(rel);
     if (found.length >= MAX_LISTED) break;
   }
@@ -187,7 +213,7 @@ async function globTool(
 }
 
 async function grepTool(
-  root: string,
+  root: WorkspaceRoot,
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<string> {
@@ -201,26 +227,19 @@ async function grepTool(
     throw new ToolProblem(`pattern: ${(error as Error).message}`);
   }
   const only = args.glob === undefined ? () => true : globTest(args.glob);
-  const start = await inside(root, args.path, "path", true);
-  const budget = { entries: MAX_WALK_ENTRIES };
+  const budget: WalkBudget = { entries: MAX_WALK_ENTRIES };
   const found: string[] = [];
   let read = 0;
   let stopped: string | undefined;
-  for await (const file of walk(start, signal, budget)) {
+  for await (const file of filesUnder(root, args.path, signal, budget)) {
     if (read > MAX_GREP_CHARS) {
       stopped = `(stopped after reading ${MAX_GREP_CHARS} characters)`;
       break;
     }
-    const rel = posix(root, file);
+    const rel = posix(file);
     if (!only(rel)) continue;
-    let text: string | { problem: string };
-    try {
-      // The walk lists by name: a folder swapped for a symlink mid-walk is caught here.
-      text = await readRegularFile(file, MAX_READ_FILE_BYTES, { noFollow: true, inside: root });
-    } catch {
-      continue;
-    }
-    if (typeof text !== "string" || text.includes("\0")) continue;
+    const text = await readListed(root, file);
+    if (text === undefined || text.includes("\0")) continue;
     read += text.length;
     const lines = text.split("\n");
     for (let i = 0; i < lines.length && found.length < MAX_LISTED; i++) {
@@ -233,12 +252,12 @@ async function grepTool(
 
 function listing(
   found: string[],
-  budget: { entries: number },
+  budget: WalkBudget,
   none: string,
   ...notes: (string | undefined)[]
 ): string {
   if (found.length >= MAX_LISTED) notes.push(`(stopped at ${MAX_LISTED} results)`);
-  if (budget.entries <= 0) notes.push(`(stopped after ${MAX_WALK_ENTRIES} directory entries)`);
+  if (budget.stopped) notes.push(`(stopped after ${MAX_WALK_ENTRIES} directory entries)`);
   return [...(found.length ? found : [none]), ...notes.filter((n) => n !== undefined)].join("\n");
 }
 
@@ -262,16 +281,19 @@ export async function runAgentTool(
     if (typeof args !== "object" || args === null || Array.isArray(args)) {
       throw new ToolProblem("the arguments must be a JSON object");
     }
-    const root = await realpath(projectDir);
     const a = args as Record<string, unknown>;
-    const result =
+    const run =
       name === "Read"
-        ? await readTool(root, a)
+        ? (root: WorkspaceRoot) => readTool(root, a)
         : name === "Grep"
-          ? await grepTool(root, a, signal)
+          ? (root: WorkspaceRoot) => grepTool(root, a, signal)
           : name === "Glob"
-            ? await globTool(root, a, signal)
+            ? (root: WorkspaceRoot) => globTool(root, a, signal)
             : undefined;
+    // Every path is opened relative to the project's open descriptor, one folder at a time,
+    // following no symlink out: a folder swapped for one mid-walk is skipped, not followed.
+    const result =
+      run && (await WorkspaceRoot.use(projectDir, run, { name: "the project directory" }));
     if (result === undefined)
       throw new ToolProblem(
         `unknown tool ${JSON.stringify(clipText(name, 64))}; use Read, Grep or Glob`,

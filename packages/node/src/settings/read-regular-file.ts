@@ -66,24 +66,35 @@ export async function readRegularFile(
   try {
     if (options.inside !== undefined && !(await openedInside(handle, path, options.inside)))
       return { problem: "leads outside the allowed directory" };
-    const st = await handle.stat();
-    if (!st.isFile()) return { problem: "not a regular file" };
-    if (st.size > maxBytes) {
-      return { problem: `the file is ${st.size} bytes; the limit is ${maxBytes}` };
-    }
-    const chunks: Buffer[] = [];
-    let length = 0;
-    for (;;) {
-      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - length));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      length += bytesRead;
-      if (length > maxBytes)
-        return { problem: `the file grew past the limit of ${maxBytes} bytes` };
-    }
-    return Buffer.concat(chunks, length).toString("utf8");
+    return await readOpenFile(handle, maxBytes);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The text of a file already opened (and judged) by the caller, or the problem that kept it
+ * from being read: not a regular file, or more than `maxBytes` (checked before reading, and
+ * again while reading, so a file that grows meanwhile is refused too). The caller closes `handle`.
+ */
+export async function readOpenFile(
+  handle: FileHandle,
+  maxBytes: number,
+): Promise<string | { problem: string }> {
+  const st = await handle.stat();
+  if (!st.isFile()) return { problem: "not a regular file" };
+  if (st.size > maxBytes) {
+    return { problem: `the file is ${st.size} bytes; the limit is ${maxBytes}` };
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - length));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    length += bytesRead;
+    if (length > maxBytes) return { problem: `the file grew past the limit of ${maxBytes} bytes` };
+  }
+  return Buffer.concat(chunks, length).toString("utf8");
 }

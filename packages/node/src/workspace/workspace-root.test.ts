@@ -13,7 +13,7 @@ import { createServer, type Server } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentError } from "./agent-error.js";
+import { WorkspacePathError } from "./workspace-path-error.js";
 import { MAX_SYMLINK_HOPS, type OpenIntent, WorkspaceRoot } from "./workspace-root.js";
 
 let base: string;
@@ -39,12 +39,12 @@ afterEach(async () => {
 
 const field = ["args", "file_path"] as const;
 
-/** Open, read what was opened, close; or the AgentError it was refused with. */
+/** Open, read what was opened, close; or the WorkspacePathError it was refused with. */
 async function attempt(
   input: string,
   intent: OpenIntent = "read",
   options: { followSymlinks?: boolean } = {},
-): Promise<{ relative: string; text: string } | AgentError> {
+): Promise<{ relative: string; text: string } | WorkspacePathError> {
   try {
     const opened = await root.open(input, intent, { field, ...options });
     try {
@@ -55,8 +55,8 @@ async function attempt(
       await opened.handle.close();
     }
   } catch (error) {
-    expect(error).toBeInstanceOf(AgentError);
-    return error as AgentError;
+    expect(error).toBeInstanceOf(WorkspacePathError);
+    return error as WorkspacePathError;
   }
 }
 
@@ -87,13 +87,14 @@ describe.each(["linux", "darwin"] as const)("WorkspaceRoot.open (%s)", (platform
   it("refuses `..` out of the working directory and absolute paths elsewhere", async () => {
     for (const input of ["..", "../outside/secret.txt", "src/../../outside/secret.txt"]) {
       expect(await attempt(input), input).toMatchObject({
-        code: "OUTSIDE_WORKSPACE",
+        reason: "OUTSIDE_WORKSPACE",
+        code: "PERMISSION_DENIED",
         path: field,
         message: `args.file_path: ${JSON.stringify(input)} is outside the working directory; tools may only touch files inside the working directory`,
       });
     }
     expect(await attempt(path.join(outside, "secret.txt"))).toMatchObject({
-      code: "OUTSIDE_WORKSPACE",
+      reason: "OUTSIDE_WORKSPACE",
     });
   });
 
@@ -104,13 +105,13 @@ describe.each(["linux", "darwin"] as const)("WorkspaceRoot.open (%s)", (platform
       for (const link of ["escape", "relative-escape"]) {
         const refused = await attempt(`src/${link}/secret.txt`, intent);
         expect(refused, `${intent} ${link}`).toMatchObject({
-          code: "OUTSIDE_WORKSPACE",
+          reason: "OUTSIDE_WORKSPACE",
           message: expect.stringContaining(`through the symlink "src/${link}"`),
         });
       }
     }
     expect(await attempt("src/escape/new/file.txt", "write")).toMatchObject({
-      code: "OUTSIDE_WORKSPACE",
+      reason: "OUTSIDE_WORKSPACE",
     });
     expect(await readdir(outside)).toEqual(["secret.txt"]);
     expect(await readFile(path.join(outside, "secret.txt"), "utf8")).toBe("secret");
@@ -122,7 +123,7 @@ describe.each(["linux", "darwin"] as const)("WorkspaceRoot.open (%s)", (platform
     for (const input of ["link.txt", "dangling.txt"]) {
       for (const intent of ["read", "write", "update"] as const) {
         expect(await attempt(input, intent), `${intent} ${input}`).toMatchObject({
-          code: "OUTSIDE_WORKSPACE",
+          reason: "OUTSIDE_WORKSPACE",
         });
       }
     }
@@ -147,7 +148,7 @@ describe.each(["linux", "darwin"] as const)("WorkspaceRoot.open (%s)", (platform
   it("follows no symlink at all when told not to", async () => {
     await symlink("src", path.join(workdir, "alias"));
     expect(await attempt("alias/deep/a.txt", "read", { followSymlinks: false })).toMatchObject({
-      code: "OUTSIDE_WORKSPACE",
+      reason: "OUTSIDE_WORKSPACE",
       message: expect.stringContaining('the symlink "alias", which is not followed'),
     });
   });
@@ -156,14 +157,14 @@ describe.each(["linux", "darwin"] as const)("WorkspaceRoot.open (%s)", (platform
     await symlink("loop-b", path.join(workdir, "loop-a"));
     await symlink("loop-a", path.join(workdir, "loop-b"));
     expect(await attempt("loop-a/x.txt")).toMatchObject({
-      code: "INVALID_INPUT",
+      reason: "INVALID_INPUT",
       message: expect.stringContaining(`more than ${MAX_SYMLINK_HOPS} symlinks`),
     });
   });
 
   it("creates missing folders for a write, and only for a write", async () => {
-    expect(await attempt("new/deeper/c.txt")).toMatchObject({ code: "NOT_FOUND" });
-    expect(await attempt("new/deeper/c.txt", "update")).toMatchObject({ code: "NOT_FOUND" });
+    expect(await attempt("new/deeper/c.txt")).toMatchObject({ reason: "NOT_FOUND" });
+    expect(await attempt("new/deeper/c.txt", "update")).toMatchObject({ reason: "NOT_FOUND" });
     await expect(readdir(path.join(workdir, "new"))).rejects.toThrow();
     expect(await attempt("new/deeper/c.txt", "write")).toEqual({
       relative: "new/deeper/c.txt",
@@ -173,22 +174,24 @@ describe.each(["linux", "darwin"] as const)("WorkspaceRoot.open (%s)", (platform
 
   it("says what is wrong with a path that is there but not the kind asked for", async () => {
     expect(await attempt("src")).toMatchObject({
-      code: "INVALID_INPUT",
+      reason: "INVALID_INPUT",
       message: 'args.file_path: "src" is a folder, not a regular file',
     });
-    expect(await attempt("src", "write")).toMatchObject({ code: "INVALID_INPUT" });
+    expect(await attempt("src", "write")).toMatchObject({ reason: "INVALID_INPUT" });
     expect(await attempt("src/deep/a.txt", "folder")).toMatchObject({
-      code: "INVALID_INPUT",
+      reason: "INVALID_INPUT",
       message: 'args.file_path: "src/deep/a.txt" is not a folder',
     });
-    expect(await attempt("src/deep/a.txt/more")).toMatchObject({ code: "NOT_FOUND" });
+    expect(await attempt("src/deep/a.txt/more")).toMatchObject({ reason: "NOT_FOUND" });
     expect(await attempt("missing.txt")).toMatchObject({
+      reason: "NOT_FOUND",
       code: "NOT_FOUND",
+      details: { errno: "ENOENT" },
       message: 'args.file_path: "missing.txt" does not exist',
     });
     const long = "x".repeat(300);
     expect(await attempt(long)).toMatchObject({
-      code: "TOOL_FAILED",
+      reason: "TOOL_FAILED",
       path: field,
       message: `args.file_path: "${long}" cannot be opened (ENAMETOOLONG)`,
     });
@@ -200,8 +203,8 @@ describe.each(["linux", "darwin"] as const)("WorkspaceRoot.open (%s)", (platform
     await new Promise<void>((resolve) => server.listen(path.join(workdir, "sock"), resolve));
     try {
       for (const intent of ["read", "write", "update"] as const) {
-        expect(await attempt("pipe", intent), intent).toMatchObject({ code: "INVALID_INPUT" });
-        expect(await attempt("sock", intent), intent).toMatchObject({ code: "INVALID_INPUT" });
+        expect(await attempt("pipe", intent), intent).toMatchObject({ reason: "INVALID_INPUT" });
+        expect(await attempt("sock", intent), intent).toMatchObject({ reason: "INVALID_INPUT" });
       }
       expect(await attempt("pipe")).toMatchObject({
         message: 'args.file_path: "pipe" is a FIFO, not a regular file',
@@ -225,10 +228,23 @@ describe.each(["linux", "darwin"] as const)("WorkspaceRoot.open (%s)", (platform
     }
   });
 
+  it("names the root in its messages as the caller asks", async () => {
+    const other = await WorkspaceRoot.open(workdir, { name: "the project directory" });
+    try {
+      await expect(other.open("../outside/secret.txt", "read", { field })).rejects.toMatchObject({
+        message: expect.stringMatching(
+          /is outside the project directory; tools may only touch files inside the project directory$/,
+        ),
+      });
+    } finally {
+      await other.close();
+    }
+  });
+
   it("answers INVALID_INPUT naming the field for input that is not a path", async () => {
     for (const input of ["", "a\0b", 42]) {
       await expect(root.open(input, "read", { field })).rejects.toMatchObject({
-        code: "INVALID_INPUT",
+        reason: "INVALID_INPUT",
         path: field,
       });
     }
