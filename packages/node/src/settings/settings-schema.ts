@@ -185,7 +185,7 @@ export const settingsFileSchema = z
       .max(1024)
       .optional()
       .describe(
-        "URL patterns (* matches any text) http hooks may call; a managed file's list cannot be widened.",
+        "URL patterns (* matches any text) http hooks may call; a pattern naming its host without * also allows that host's private addresses. A managed file's list cannot be widened.",
       ),
     httpHookAllowedEnvVars: z
       .array(z.string())
