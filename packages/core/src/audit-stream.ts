@@ -11,7 +11,10 @@ import type { StoredHook } from "./firing.js";
 import { HookError } from "./hook-error.js";
 import type { HookResult } from "./merge.js";
 
-/** Each record under its own type, and every record under `"*"`. */
+/**
+ * The audit records by the name `HookEngine.on` takes: each record under its own type, and
+ * every record under `"*"`. `AuditEvents["blocked"]` is what a `"blocked"` listener receives.
+ */
 export type AuditEvents = { [T in AuditEventType]: AuditEventOf<T> } & { "*": AuditEvent };
 
 const LEVEL_RANK: Record<AuditLevel, number> = { off: 0, info: 1, verbose: 2 };

@@ -7,31 +7,29 @@ import type { HookResult } from "./merge.js";
 /** How much the engine reports: `off`, `info` (decisions and failures), `verbose` (every run). */
 export type AuditLevel = "off" | "info" | "verbose";
 
-interface AuditBase {
+/** The audit stream: everything the engine did, as typed records. */
+export type AuditEvent = {
   /** Milliseconds since the epoch. */
   time: number;
-}
-
-/** The audit stream: everything the engine did, as typed records. */
-export type AuditEvent =
-  | (AuditBase & {
+} & (
+  | {
       type: "registered";
       hookId: string;
       event: HookEventName;
       name?: string;
       source?: string;
-    })
-  | (AuditBase & { type: "unregistered"; hookId: string; event: HookEventName; reason: string })
-  | (AuditBase & { type: "started"; hookId: string; event: HookEventName; eventId: string })
-  | (AuditBase & {
+    }
+  | { type: "unregistered"; hookId: string; event: HookEventName; reason: string }
+  | { type: "started"; hookId: string; event: HookEventName; eventId: string }
+  | {
       type: "completed";
       hookId: string;
       event: HookEventName;
       eventId: string;
       action: HookAction;
       duration: number;
-    })
-  | (AuditBase & {
+    }
+  | {
       type: "failed";
       hookId: string;
       event: HookEventName;
@@ -39,30 +37,30 @@ export type AuditEvent =
       code: string;
       message: string;
       duration: number;
-    })
-  | (AuditBase & {
+    }
+  | {
       type: "timed_out";
       hookId: string;
       event: HookEventName;
       eventId: string;
       timeout: number;
-    })
-  | (AuditBase & {
+    }
+  | {
       type: "blocked";
       hookId: string;
       event: HookEventName;
       eventId: string;
       reason: string;
-    })
-  | (AuditBase & {
+    }
+  | {
       type: "modified";
       hookId: string;
       event: HookEventName;
       eventId: string;
       paths: string[];
       conflicts: string[];
-    })
-  | (AuditBase & {
+    }
+  | {
       type: "fired";
       event: HookEventName;
       eventId: string;
@@ -81,14 +79,15 @@ export type AuditEvent =
        */
       readonly input: HookEvent;
       readonly result: HookResult;
-    })
-  | (AuditBase & {
+    }
+  | {
       type: "warning";
       event?: HookEventName;
       eventId?: string;
       hookId?: string;
       message: string;
-    });
+    }
+);
 
 /** The `type` of an audit record: `fired`, `blocked`, `failed`, `timed_out`, … */
 export type AuditEventType = AuditEvent["type"];
@@ -110,7 +109,8 @@ export const auditLevelOf: Readonly<Record<AuditEventType, Exclude<AuditLevel, "
     warning: "info",
   });
 
-type AuditListener = (record: AuditEvent) => void;
+/** A listener for audit records, as {@link AuditSource.onAudit} and {@link onAudit} take it. */
+export type AuditListener = (record: AuditEvent) => void;
 
 /**
  * Anything that reports audit records through `onAudit`: a `HookEngine` (every record), or an

@@ -77,8 +77,6 @@ export type HookAction = HookResponse["action"];
 /** A hook's say on a permission prompt: `allow` skips it, `ask` shows it, `deny` blocks. */
 export type PermissionDecision = "allow" | "ask" | "deny";
 
-type Extra = Omit<ContinueResponse, "action">;
-
 /** The shared "go on" answer. Frozen, so it is safe to return from any hook. */
 export const CONTINUE: ContinueResponse = Object.freeze({ action: "continue" });
 
@@ -86,7 +84,7 @@ export const CONTINUE: ContinueResponse = Object.freeze({ action: "continue" });
  * Go on, with extra fields (`systemMessage`, `additionalContext`, `permission`, …); without
  * any, the shared {@link CONTINUE}.
  */
-export function continueWith(extra: Extra = {}): ContinueResponse {
+export function continueWith(extra: Omit<ContinueResponse, "action"> = {}): ContinueResponse {
   return Object.keys(extra).length === 0 ? CONTINUE : { action: "continue", ...extra };
 }
 
@@ -102,12 +100,14 @@ export function block(
 export const deny = block;
 
 /** Go on, and tell the host no permission prompt is needed. */
-export function allow(extra: Omit<Extra, "permission"> = {}): ContinueResponse {
+export function allow(
+  extra: Omit<ContinueResponse, "action" | "permission"> = {},
+): ContinueResponse {
   return { action: "continue", permission: "allow", ...extra };
 }
 
 /** Go on, but make the host ask the user. */
-export function ask(extra: Omit<Extra, "permission"> = {}): ContinueResponse {
+export function ask(extra: Omit<ContinueResponse, "action" | "permission"> = {}): ContinueResponse {
   return { action: "continue", permission: "ask", ...extra };
 }
 
@@ -122,7 +122,7 @@ export function ask(extra: Omit<Extra, "permission"> = {}): ContinueResponse {
  */
 export function modify(
   patch: Record<string, unknown>,
-  extra: Omit<Extra, "modified"> = {},
+  extra: Omit<ContinueResponse, "action" | "modified"> = {},
 ): ContinueResponse {
   return { action: "continue", modified: patch, ...extra };
 }

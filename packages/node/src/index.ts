@@ -40,9 +40,20 @@ export type { Authenticator, Credentials } from "./server/authenticator.js";
 export { createAuthenticator } from "./server/authenticator.js";
 export type { HookServer, HookServerOptions } from "./server/create-hook-server.js";
 export { createHookServer } from "./server/create-hook-server.js";
-export type { AttachedStream, HookHubOptions, RemoteClientInfo } from "./server/hook-hub.js";
+export type {
+  AttachedStream,
+  ClientCredentials,
+  HookHubOptions,
+  RemoteClientInfo,
+} from "./server/hook-hub.js";
 export { HookHub } from "./server/hook-hub.js";
-export type { HubEvent, HubEventOf, HubEventType, HubListener } from "./server/hub-events.js";
+export type {
+  HubEvent,
+  HubEventOf,
+  HubEvents,
+  HubEventType,
+  HubListener,
+} from "./server/hub-events.js";
 export type { RateLimit } from "./server/rate-limiter.js";
 export type { HookEventSink } from "./server/remote-client.js";
 export type { HttpHandler } from "./server/ws-http-server.js";
@@ -103,7 +114,11 @@ export { watchHookSettings } from "./settings/watch-hook-settings.js";
 
 export type { HookCommonFields } from "./handlers/hook-common.js";
 export type { HttpHookDefinition, HttpHookPolicy } from "./handlers/http-hook.js";
-export type { SettingsHookDefinition, SettingsHookType } from "./handlers/settings-handler.js";
+export type {
+  SettingsHookDefinition,
+  SettingsHookDefinitions,
+  SettingsHookType,
+} from "./handlers/settings-handler.js";
 export type { AsyncRewake, SettingsHookOptions } from "./settings/settings-hook-registration.js";
 
 // ── For hosts: the model behind prompt and agent hooks ───────────────────────────────

@@ -41,18 +41,22 @@ export const SETTINGS_HOOK_TYPES: readonly SettingsHookType[] = [
 ];
 
 /**
- * The common fields, and `command`/`args` marked absent so code written for command hooks
- * (`hook.definition.command`) still compiles and reads `undefined` for the other types.
+ * What one hook of a given type is defined by, by its `type`:
+ * `SettingsHookDefinitions["http"]` is an http hook's definition. The types other than
+ * `command` carry the common fields, and `command`/`args` marked absent so code written for
+ * command hooks (`hook.definition.command`) still compiles and reads `undefined` for them.
  */
-type Typed<D> = D & HookCommonFields & { command?: undefined; args?: undefined };
-
-/** What one hook of a given type is defined by. */
 export interface SettingsHookDefinitions {
+  /** A shell command or argv run per event (`type` absent or `"command"`). */
   command: CommandHookDefinition;
-  http: Typed<HttpHookDefinition>;
-  prompt: Typed<PromptHookDefinition>;
-  agent: Typed<AgentHookDefinition>;
-  mcp_tool: Typed<McpToolHookDefinition>;
+  /** A JSON POST of the hook input to a URL. */
+  http: HttpHookDefinition & HookCommonFields & { command?: undefined; args?: undefined };
+  /** One question to a model about the hook input. */
+  prompt: PromptHookDefinition & HookCommonFields & { command?: undefined; args?: undefined };
+  /** A model that may read files before it answers. */
+  agent: AgentHookDefinition & HookCommonFields & { command?: undefined; args?: undefined };
+  /** A call of a tool on a configured MCP server. */
+  mcp_tool: McpToolHookDefinition & HookCommonFields & { command?: undefined; args?: undefined };
 }
 
 /** The definition of a settings-file hook of any type; `type` tells which. */

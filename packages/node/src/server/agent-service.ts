@@ -21,8 +21,6 @@ export interface AgentCallContext {
   readonly signal: AbortSignal;
 }
 
-type MaybePromise<T> = T | Promise<T>;
-
 /**
  * What an agent host implements so SDK users can drive it: `hooks.proto`'s AgentService, in
  * wire (JSON) form. Pass it to `createHookServer({ agent })`; every transport serves it.
@@ -47,19 +45,19 @@ export interface AgentService {
   createSession(
     request: CreateSessionRequest,
     ctx: AgentCallContext,
-  ): MaybePromise<CreateSessionResponse>;
+  ): CreateSessionResponse | Promise<CreateSessionResponse>;
   /** End a session. */
   destroySession(
     request: DestroySessionRequest,
     ctx: AgentCallContext,
-  ): MaybePromise<DestroySessionResponse>;
+  ): DestroySessionResponse | Promise<DestroySessionResponse>;
   /** Progress messages, then exactly one `{ result }`. */
   generate(request: GenerateRequest, ctx: AgentCallContext): AsyncIterable<GenerateEventMessage>;
   /** Run one tool through the agent's hooks (PreToolUse, PostToolUse, …). */
   executeTool(
     request: ExecuteToolRequest,
     ctx: AgentCallContext,
-  ): MaybePromise<ExecuteToolResponse>;
+  ): ExecuteToolResponse | Promise<ExecuteToolResponse>;
 }
 
 /**

@@ -67,7 +67,9 @@ export interface HookHubOptions {
  * presented (`x-a3s-client-secret`, or `Hello.clientSecret`), if any.
  */
 export interface ClientCredentials {
+  /** The client id the caller's credentials carried. */
   readonly clientId: string;
+  /** The resume secret it presented; needed to take over a known client id. */
   readonly clientSecret?: string | undefined;
 }
 

@@ -32,7 +32,7 @@ function shareEventSchema(schema: Json): Json {
  * the code uses: the settings file (usable as `$schema` in editors), and a command hook's
  * stdin and stdout. `scripts/generate-schemas.ts` writes them; a test fails when they are stale.
  */
-export function settingsJsonSchemas(): Record<string, Json> {
+export function settingsJsonSchemas(): Record<string, Record<string, unknown>> {
   return {
     "settings.schema.json": shareEventSchema(convert(settingsFileSchema, "A3S hooks settings")),
     "hook-input.schema.json": convert(hookInputSchema, "A3S command hook stdin"),
