@@ -461,6 +461,30 @@ describe("private addresses", () => {
     expect(spy.calls).toHaveLength(2);
   });
 
+  it("a pattern naming the host with any port (:*) allows it too", async () => {
+    const spy = connectSpy();
+    await failure(
+      run({ url: "http://10.0.0.5:8080/hook" }, bash("ls"), {
+        request: spy.request,
+        policy: { allowedUrls: ["http://10.0.0.5:*/hook"] },
+      }),
+    );
+    expect(spy.calls.map((c) => c.url)).toEqual(["http://10.0.0.5:8080/hook"]);
+  });
+
+  it("a resolver that never answers does not hold the hook past its timeout; nothing connects", async () => {
+    const spy = connectSpy();
+    const error = await failure(
+      run({ url: "http://slow.example.test/" }, bash("ls"), {
+        request: spy.request,
+        resolve: () => new Promise(() => {}),
+        timeoutMs: 50,
+      }),
+    );
+    expect(error.code).toBe("TIMEOUT");
+    expect(spy.calls).toEqual([]);
+  });
+
   it("a pattern with * in its host allows the URL but not a private address", async () => {
     for (const pattern of ["http://*", "http://*.corp.test:8080/*", "http://policy.corp.test*"]) {
       const { error } = await refused(

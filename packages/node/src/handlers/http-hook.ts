@@ -344,7 +344,8 @@ export function createHttpHandler(
         },
         signal: combined,
         lookup: pinnedLookup(addresses),
-        // A pooled connection was opened for an earlier request, to an address checked then.
+        // Never a pooled connection: it went to an address checked for another request, under
+        // that hook's policy.
         agent: false,
       });
     } catch (error) {
