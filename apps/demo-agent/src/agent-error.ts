@@ -1,4 +1,5 @@
 import { HookError } from "@a3s-lab/hooks-core";
+import { WorkspacePathError } from "@a3s-lab/hooks-node/internal";
 
 /**
  * Every failure the demo agent reports has one of these codes. Match on `code`, never on the
@@ -61,6 +62,9 @@ export class AgentError extends Error {
   /** Turn anything thrown into an AgentError; hook errors keep their meaning. */
   static from(value: unknown, code: AgentErrorCode = "INTERNAL"): AgentError {
     if (value instanceof AgentError) return value;
+    if (value instanceof WorkspacePathError) {
+      return new AgentError(value.reason, value.message, { cause: value, path: value.path });
+    }
     if (HookError.is(value)) {
       const mapped: AgentErrorCode =
         value.code === "BLOCKED"

@@ -3,6 +3,8 @@
  * the map of what is here, for the README's examples and for readers.
  */
 
+export type { OpenedEntry, OpenIntent, OpenOptions } from "@a3s-lab/hooks-node/internal";
+export { MAX_SYMLINK_HOPS, WorkspaceRoot } from "@a3s-lab/hooks-node/internal";
 // ── The agent ─────────────────────────────────────────────────────────────────
 export { Agent } from "./agent.js";
 export type { AgentErrorCode, AgentErrorOptions } from "./agent-error.js";
@@ -74,8 +76,6 @@ export { readTool } from "./tools/read-tool.js";
 export { skillTool } from "./tools/skill-tool.js";
 export { taskTool } from "./tools/task-tool.js";
 export type { SubagentRequest, Tool, ToolContext } from "./tools/tool.js";
-export { defineTool, parseToolInput, toolSchemasOf } from "./tools/tool.js";
+export { defineTool, parseToolInput, toolSchemasOf, useWorkspace } from "./tools/tool.js";
 export { writeTool } from "./tools/write-tool.js";
 export { Transcript } from "./transcript.js";
-export type { OpenedEntry, OpenIntent, OpenOptions } from "./workspace-root.js";
-export { MAX_SYMLINK_HOPS, WorkspaceRoot } from "./workspace-root.js";

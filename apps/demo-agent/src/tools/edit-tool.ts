@@ -1,8 +1,7 @@
 import path from "node:path";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";
-import { WorkspaceRoot } from "../workspace-root.js";
-import { defineTool } from "./tool.js";
+import { defineTool, useWorkspace } from "./tool.js";
 import { writeFileSafely } from "./write-file-safely.js";
 import { WRITE_LIMIT } from "./write-tool.js";
 
@@ -22,7 +21,7 @@ export const editTool = defineTool({
   inputSchema: editInputSchema,
   readOnly: false,
   run: (input, ctx) =>
-    WorkspaceRoot.use(ctx.workdir, async (root) => {
+    useWorkspace(ctx.workdir, async (root) => {
       // One handle for the read and the write, so the file edited is the file read.
       const { handle, stat, relative } = await root.open(input.file_path, "update", {
         field: ["args", "file_path"],

@@ -1,9 +1,8 @@
+import { walkFiles } from "@a3s-lab/hooks-node/internal";
 import picomatch from "picomatch";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";
-import { WorkspaceRoot } from "../workspace-root.js";
-import { defineTool } from "./tool.js";
-import { walkFiles } from "./walk-files.js";
+import { defineTool, useWorkspace, WALK_ENTRY_LIMIT } from "./tool.js";
 
 /** At most this many paths are listed. */
 export const GLOB_RESULT_LIMIT = 500;
@@ -38,12 +37,13 @@ export const globTool = defineTool({
         },
       );
     }
-    return WorkspaceRoot.use(ctx.workdir, async (root) => {
+    return useWorkspace(ctx.workdir, async (root) => {
       const dir = await root.open(input.path ?? ".", "folder", { field: ["args", "path"] });
       await dir.handle.close();
       const files: string[] = [];
       let truncated = false;
-      for await (const file of walkFiles(root, dir.relative)) {
+      const budget = { entries: WALK_ENTRY_LIMIT };
+      for await (const file of walkFiles(root, dir.relative, { budget })) {
         if (!isMatch(file)) continue;
         if (files.length === GLOB_RESULT_LIMIT) {
           truncated = true;

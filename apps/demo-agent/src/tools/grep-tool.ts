@@ -1,10 +1,14 @@
 import { Worker } from "node:worker_threads";
+import {
+  type OpenedEntry,
+  WorkspacePathError,
+  type WorkspaceRoot,
+  walkFiles,
+} from "@a3s-lab/hooks-node/internal";
 import picomatch from "picomatch";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";
-import { type OpenedEntry, WorkspaceRoot } from "../workspace-root.js";
-import { defineTool } from "./tool.js";
-import { walkFiles } from "./walk-files.js";
+import { defineTool, useWorkspace, WALK_ENTRY_LIMIT } from "./tool.js";
 
 /** Matches listed at most. */
 export const GREP_RESULT_LIMIT = 200;
@@ -120,7 +124,7 @@ async function readCandidate(root: WorkspaceRoot, file: string): Promise<string 
     .open(file, "read", { field: ["path"], followSymlinks: false })
     .catch((error: unknown) => {
       // Gone, swapped for a symlink or a FIFO since it was listed: not searched.
-      if (AgentError.is(error) && error.code !== "TOOL_FAILED") return undefined;
+      if (error instanceof WorkspacePathError && error.reason !== "TOOL_FAILED") return undefined;
       throw error;
     });
   if (opened === undefined) return undefined;
@@ -157,7 +161,7 @@ export const grepTool = defineTool({
       );
     }
     const filter = input.glob ? picomatch(input.glob) : undefined;
-    return WorkspaceRoot.use(ctx.workdir, async (root) => {
+    return useWorkspace(ctx.workdir, async (root) => {
       const target = await root.open(input.path ?? ".", "read", {
         field: ["args", "path"],
         allowFolder: true,
@@ -174,7 +178,8 @@ export const grepTool = defineTool({
           return;
         }
         await target.handle.close();
-        for await (const file of walkFiles(root, target.relative)) {
+        const budget = { entries: WALK_ENTRY_LIMIT };
+        for await (const file of walkFiles(root, target.relative, { budget })) {
           if (filter && !filter(file)) continue;
           const text = await readCandidate(root, file);
           if (text !== undefined) yield [file, text];

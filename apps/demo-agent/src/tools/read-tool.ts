@@ -1,6 +1,5 @@
 import * as z from "zod";
-import { WorkspaceRoot } from "../workspace-root.js";
-import { defineTool } from "./tool.js";
+import { defineTool, useWorkspace } from "./tool.js";
 
 /** Bytes read at most; the rest of a bigger file is left out and noted. */
 export const READ_BYTE_LIMIT = 1_000_000;
@@ -21,7 +20,7 @@ export const readTool = defineTool({
   inputSchema: readInputSchema,
   readOnly: true,
   run: (input, ctx) =>
-    WorkspaceRoot.use(ctx.workdir, async (root) => {
+    useWorkspace(ctx.workdir, async (root) => {
       const { handle, stat } = await root.open(input.file_path, "read", {
         field: ["args", "file_path"],
       });

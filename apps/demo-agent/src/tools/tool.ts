@@ -1,5 +1,6 @@
 import type { ToolOutput } from "@a3s-lab/hooks-core";
 import { validate } from "@a3s-lab/hooks-core/internal";
+import { WorkspacePathError, WorkspaceRoot } from "@a3s-lab/hooks-node/internal";
 import type * as z from "zod";
 import { AgentError } from "../agent-error.js";
 
@@ -65,6 +66,23 @@ export function parseToolInput<S extends z.ZodType>(tool: Tool<S>, args: unknown
     });
   }
   return checked.data as z.output<S>;
+}
+
+/** Directory entries (files and folders) one Glob or Grep walk visits at most. */
+export const WALK_ENTRY_LIMIT = 20_000;
+
+/**
+ * Open the working directory, run `fn` with it, and close it: how a file tool opens paths (see
+ * `WorkspaceRoot` in `@a3s-lab/hooks-node/internal`). A refused path rejects with the
+ * AgentError of the same code (`OUTSIDE_WORKSPACE`, `NOT_FOUND`, …), naming the field.
+ */
+export function useWorkspace<T>(
+  workdir: string,
+  fn: (root: WorkspaceRoot) => Promise<T>,
+): Promise<T> {
+  return WorkspaceRoot.use(workdir, fn).catch((error: unknown) => {
+    throw error instanceof WorkspacePathError ? AgentError.from(error) : error;
+  });
 }
 
 /** The input schemas of tools, keyed by name: what `HookEngineOptions.toolSchemas` wants. */

@@ -1,8 +1,7 @@
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
-import { WorkspaceRoot } from "../workspace-root.js";
-import { defineTool } from "./tool.js";
+import { defineTool, useWorkspace } from "./tool.js";
 import { writeFileSafely } from "./write-file-safely.js";
 
 /** The largest file Write accepts, in characters. */
@@ -20,7 +19,7 @@ export const writeTool = defineTool({
   inputSchema: writeInputSchema,
   readOnly: false,
   run: (input, ctx) =>
-    WorkspaceRoot.use(ctx.workdir, async (root) => {
+    useWorkspace(ctx.workdir, async (root) => {
       const existed = await lstat(path.resolve(ctx.workdir, input.file_path)).then(
         () => true,
         () => false,
