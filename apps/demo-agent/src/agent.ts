@@ -38,6 +38,7 @@ import {
 } from "./tool-call.js";
 import { builtinTools } from "./tools/builtin-tools.js";
 import { type Tool, type ToolContext, toolSchemasOf } from "./tools/tool.js";
+import { type WatchedChange, WatchPaths } from "./watch-paths.js";
 import { isInside } from "./workspace-path.js";
 
 const DEFAULT_SYSTEM_PROMPT =
@@ -70,6 +71,8 @@ export class Agent {
   readonly #tools: ReadonlyMap<string, Tool>;
   readonly #specs: readonly ToolSpec[];
   readonly #sessions = new Map<string, Session>();
+  /** Each session's files watched for hooks' `watchPaths`; closed with the session. */
+  readonly #watches = new Map<string, WatchPaths>();
   readonly #deps: ToolCallDeps;
   readonly #context: ContextManager;
   #subagents = 0;
@@ -139,6 +142,7 @@ export class Agent {
     if (start.additionalContext)
       session.messages.push({ role: "system", content: start.additionalContext });
     this.#sessions.set(id, session);
+    await this.#watch(session, start.event.watchPaths);
     await this.#loadInstructions(session);
     return session;
   }
@@ -163,6 +167,8 @@ export class Agent {
     if (session.ended) return;
     session.ended = true;
     this.#sessions.delete(session.id);
+    await this.#watches.get(session.id)?.close();
+    this.#watches.delete(session.id);
     await this.skills?.unloadAll(this.engine, session);
     await this.engine.fire(createEvent("SessionEnd", { sessionId: session.id, reason }));
     await this.#sessionEnv?.remove(session.id);
@@ -338,7 +344,7 @@ export class Agent {
     const oldCwd = session.cwd;
     session.cwd = target;
     if (oldCwd !== target) {
-      await this.engine.fire(
+      const changed = await this.engine.fire(
         createEvent("CwdChanged", {
           sessionId: session.id,
           oldCwd,
@@ -347,6 +353,7 @@ export class Agent {
         }),
       );
       await this.#sessionEnv?.seal(session.id);
+      await this.#watch(session, changed.event.watchPaths);
     }
     return target;
   }
@@ -359,16 +366,39 @@ export class Agent {
       .list({ event: "FileChanged" })
       .some((h) => h.matcher === "*" || h.matcher.split("|").includes(fileName));
     if (!watched) return;
-    await this.engine.fire(
+    await this.#fireFileChanged(session, file, event);
+  }
+
+  /** FileChanged for `file`; the paths its hooks answer are watched too. */
+  async #fireFileChanged(session: Session, file: string, event: WatchedChange): Promise<void> {
+    const changed = await this.engine.fire(
       createEvent("FileChanged", {
         sessionId: session.id,
         filePath: file,
-        fileName,
+        fileName: path.basename(file),
         event,
         metadata: session.eventMetadata(),
       }),
     );
     await this.#sessionEnv?.seal(session.id);
+    await this.#watch(session, changed.event.watchPaths);
+  }
+
+  /**
+   * Watch the paths a SessionStart, CwdChanged or FileChanged hook answered (`watchPaths`):
+   * a change from outside the agent fires FileChanged, as in Claude Code.
+   */
+  async #watch(session: Session, paths: readonly string[] | undefined): Promise<void> {
+    if (paths === undefined || paths.length === 0 || session.ended) return;
+    let watch = this.#watches.get(session.id);
+    if (watch === undefined) {
+      watch = new WatchPaths((file, change) => {
+        // A firing that fails (the engine closed as the session ends) must not crash the agent.
+        this.#fireFileChanged(session, file, change).catch(() => {});
+      });
+      this.#watches.set(session.id, watch);
+    }
+    await watch.add(paths);
   }
 
   /** Generations and tool calls until the model answers without tool calls. */
