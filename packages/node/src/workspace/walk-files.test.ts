@@ -1,0 +1,72 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type WalkBudget, walkFiles } from "./walk-files.js";
+import { WorkspacePathError } from "./workspace-path-error.js";
+import { WorkspaceRoot } from "./workspace-root.js";
+
+let base: string;
+let root: WorkspaceRoot;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "a3s-walk-files-")));
+  const ws = join(base, "ws");
+  for (const dir of ["b/deep", "a", ".git", "node_modules/dep"]) {
+    await mkdir(join(ws, dir), { recursive: true });
+  }
+  for (const file of [
+    "z.txt",
+    "a/1.txt",
+    "b/2.txt",
+    "b/deep/3.txt",
+    ".git/HEAD",
+    "node_modules/dep/x.js",
+  ]) {
+    await writeFile(join(ws, file), "");
+  }
+  await mkdir(join(base, "outside"));
+  await writeFile(join(base, "outside", "secret.txt"), "");
+  await symlink(join(base, "outside"), join(ws, "link-out"));
+  await symlink("a", join(ws, "link-in"));
+  root = await WorkspaceRoot.open(ws);
+});
+
+afterAll(async () => {
+  await root.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+async function all(start: string, budget: WalkBudget, signal?: AbortSignal): Promise<string[]> {
+  const files: string[] = [];
+  for await (const file of walkFiles(root, start, { budget, signal })) files.push(file);
+  return files;
+}
+
+describe("walkFiles", () => {
+  it("yields regular files depth first in name order, leaving out symlinks, .git and node_modules", async () => {
+    const budget = { entries: 100 };
+    expect(await all("", budget)).toEqual(["z.txt", "a/1.txt", "b/2.txt", "b/deep/3.txt"]);
+    expect(budget.stopped).toBeUndefined();
+    expect(await all("b", { entries: 100 })).toEqual(["b/2.txt", "b/deep/3.txt"]);
+  });
+
+  it("stops when the budget of entries runs out, and says so", async () => {
+    const budget: WalkBudget = { entries: 3 };
+    const files = await all("", budget);
+    expect(files.length).toBeLessThan(4);
+    expect(budget).toEqual({ entries: 0, stopped: true });
+  });
+
+  it("stops once the signal is aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await all("", { entries: 100 }, controller.signal)).toEqual([]);
+  });
+
+  it("refuses a start that is a symlink, even one that stays inside", async () => {
+    for (const start of ["link-out", "link-in"]) {
+      await expect(all(start, { entries: 100 }), start).rejects.toBeInstanceOf(WorkspacePathError);
+    }
+  });
+});
