@@ -62,10 +62,14 @@ export async function keepTextImage(
     await writeFile(path.join(IMAGES_DIR, name), text);
     return;
   }
-  const committed = (await readCommitted(name)).toString("utf8");
-  if (normalize(committed) !== normalize(text)) {
+  const committed = normalize((await readCommitted(name)).toString("utf8")).split("\n");
+  const current = normalize(text).split("\n");
+  const line = current.findIndex((l, i) => l !== committed[i]);
+  if (line !== -1 || committed.length !== current.length) {
+    const at = line === -1 ? current.length : line;
     throw new Error(
-      `docs/images/${name} no longer shows the current output: run \`pnpm screenshots\``,
+      `docs/images/${name} no longer shows the current output: run \`pnpm screenshots\`\n` +
+        `line ${at + 1} was: ${committed[at] ?? "(none)"}\nline ${at + 1} is:  ${current[at] ?? "(none)"}`,
     );
   }
 }

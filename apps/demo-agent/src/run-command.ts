@@ -117,23 +117,36 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
   });
   const tally = new EventTally();
   const transcript = new Transcript(style, options.write);
+  // The settings watcher works on its own time, so its ConfigChange and its report can come in
+  // the middle of a turn. They are held while a turn prints and shown after it, so the
+  // transcript reads the same on a fast machine and a loaded one.
+  let held: string[] | undefined;
+  const outOfTurn = (line: string) => (held ? held.push(line) : options.write(line));
+  const watcherTranscript = new Transcript(style, outOfTurn);
   const stopHooks = registerCheckBeforeStop(demo.engine);
   const offTally = onFiring(demo.engine, (f) => tally.add(f));
-  const offTranscript = onFiring(demo.engine, (f) => transcript.render(f));
+  const offTranscript = onFiring(demo.engine, (f) =>
+    (f.event.eventType === "ConfigChange" ? watcherTranscript : transcript).render(f),
+  );
   try {
     options.write(style.bold("A3S hooks demo: a scripted agent, every hook event, offline"));
     options.write(style.dim(`working directory: ${dir}`));
     for (const message of demo.messages) options.write(style.yellow(`! ${message}`));
     const session = await demo.agent.createSession({ workdir: dir });
-    const news = settingsNews.on((line) => options.write(style.dim(`  ${line}`)));
+    const news = settingsNews.on((line) => outOfTurn(style.dim(`  ${line}`)));
     for (const step of options.steps ?? DEMO_SCENARIO) {
       transcript.note(step.caption);
       const seen = settingsNews.count;
+      held = [];
       try {
         await demo.agent.respond(session, step.prompt);
       } catch (error) {
         // A failed model call ends the turn (StopFailure fired, and shown); the scenario goes on.
         if (!AgentError.is(error, "MODEL_ERROR")) throw error;
+      } finally {
+        const lines = held;
+        held = undefined;
+        for (const line of lines) options.write(line);
       }
       if (step.changesSettings) await settingsNews.after(seen, SETTINGS_WAIT_MS);
     }
