@@ -421,3 +421,38 @@ describe("createWebSocketTransport: options", () => {
     vi.unstubAllGlobals();
   });
 });
+
+describe("createWebSocketTransport: plaintext to another machine", () => {
+  it("refuses ws:// to a host that is not this machine, naming both ways out", () => {
+    for (const address of ["ws://agent.example/", "http://10.0.0.5:16300", "agent.example:16300"]) {
+      expect(
+        () => createWebSocketTransport({ address, clientId: "c", token: "t", WebSocket }),
+        address,
+      ).toThrow(
+        expect.objectContaining({
+          code: "INVALID_CONFIG",
+          message: expect.stringMatching(/wss:\/\/.*allowPlaintextRemote: true/),
+        }),
+      );
+    }
+  });
+
+  it("accepts wss://, ws:// to this machine, or the explicit opt-in", async () => {
+    const made = [
+      "wss://agent.example/",
+      "https://agent.example",
+      "ws://127.0.0.1:1/",
+      "localhost:1",
+      "[::1]:1",
+    ].map((address) => createWebSocketTransport({ address, clientId: "c", WebSocket }));
+    made.push(
+      createWebSocketTransport({
+        address: "ws://agent.example/",
+        clientId: "c",
+        WebSocket,
+        allowPlaintextRemote: true,
+      }),
+    );
+    await Promise.all(made.map((t) => t.close()));
+  });
+});

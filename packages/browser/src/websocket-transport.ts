@@ -13,7 +13,7 @@ import {
   type UnaryCalls,
   type UnaryMethod,
 } from "@a3s-lab/hooks-core";
-import { defaultTimers } from "@a3s-lab/hooks-core/internal";
+import { checkPlaintextHost, defaultTimers } from "@a3s-lab/hooks-core/internal";
 import { aborted, raceAbort } from "./abort.js";
 import type { WebSocketConstructor } from "./websocket-like.js";
 import { webSocketUrl } from "./websocket-url.js";
@@ -77,6 +77,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
     );
   }
   const url = webSocketUrl(options.address);
+  const { protocol, hostname } = new URL(url);
+  if (protocol === "ws:") checkPlaintextHost(hostname, options, "use a wss:// address");
   const timers = options.timers ?? defaultTimers;
   // The agent's proof of who we are, from the latest Welcome: every later Hello presents it
   // (a restarted agent gives a new one). Kept in memory only.

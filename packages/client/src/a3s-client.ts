@@ -63,6 +63,7 @@ export class A3sClientBase {
       address: this.address,
       clientId: this.clientId,
       ...(token ? { token } : {}),
+      ...(options.allowPlaintextRemote ? { allowPlaintextRemote: true } : {}),
     });
     this.#auditRank = LEVEL_RANK[options.auditLevel ?? "off"];
     this.#sync = new HookSync({

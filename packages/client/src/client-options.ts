@@ -14,6 +14,7 @@ export const optionsSchema = z.object({
     z.strictObject({ initialDelayMs: z.optional(delay), maxDelayMs: z.optional(delay) }),
   ),
   connectTimeoutMs: z.optional(delay),
+  allowPlaintextRemote: z.optional(z.boolean()),
   auditLevel: z.optional(z.enum(["off", "info", "verbose"])),
   timers: z.optional(z.custom((t) => typeof t === "object" && t !== null, "expected timers")),
 });

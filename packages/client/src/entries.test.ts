@@ -78,6 +78,48 @@ describe("the package's entries", () => {
     }
   });
 
+  it("refuse plaintext to another machine unless told allowPlaintextRemote, like the Python client", async () => {
+    for (const make of [
+      () => new node.A3sClient({ address: "10.0.0.5:16300", token: "t" }),
+      () =>
+        new node.A3sClient({
+          address: "ws://agent.example:16300",
+          transport: node.createWebSocketTransport,
+        }),
+    ]) {
+      expect(make).toThrow(
+        expect.objectContaining({
+          code: "INVALID_CONFIG",
+          message: expect.stringContaining("allowPlaintextRemote: true"),
+        }),
+      );
+    }
+    vi.stubGlobal("WebSocket", WebSocket);
+    vi.stubGlobal("location", { protocol: "http:", host: "agent.example:16300" });
+    try {
+      expect(() => new browser.A3sClient({ token: "t" })).toThrow(/allowPlaintextRemote: true/);
+      await new browser.A3sClient({ token: "t", allowPlaintextRemote: true }).close();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    await new node.A3sClient({ address: "10.0.0.5:16300", allowPlaintextRemote: true }).close();
+  });
+
+  it("pass allowPlaintextRemote to the transport only when it is set", () => {
+    const seen: unknown[] = [];
+    const factory = (options: unknown) => {
+      seen.push(options);
+      return {} as never;
+    };
+    new node.A3sClient({ address: "memory:1", transport: factory });
+    new node.A3sClient({ address: "memory:1", transport: factory, allowPlaintextRemote: true });
+    expect(seen).toMatchObject([{}, { allowPlaintextRemote: true }]);
+    expect(seen[0]).not.toHaveProperty("allowPlaintextRemote");
+    expect(
+      () => new node.A3sClient({ transport: factory, allowPlaintextRemote: "yes" as never }),
+    ).toThrow("options.allowPlaintextRemote");
+  });
+
   it("refuses a client id outside the protocol's charset", () => {
     expect(
       () => new node.A3sClient({ clientId: "no spaces", transport: () => ({}) as never }),

@@ -129,6 +129,14 @@ export interface A3sClientOptions {
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
   /** How long `ready()` and the calls that wait for it wait for a connection. Default 10 000 ms. */
   connectTimeoutMs?: number;
+  /**
+   * Connect without encryption to an agent that is not on this machine. The default
+   * transports refuse plaintext (gRPC without TLS credentials, `ws://`) to any host but
+   * `localhost`, 127.0.0.0/8 and `::1`, since the token and every hook event would cross the
+   * network in clear text: give the gRPC transport TLS credentials or use a `wss://` address
+   * instead where you can. Default `false`.
+   */
+  allowPlaintextRemote?: boolean;
   /** Which `audit` events this client emits about its own hooks. Default `off`. */
   auditLevel?: AuditLevel;
   /** Clock and timers; inject fakes in tests. */

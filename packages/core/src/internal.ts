@@ -13,6 +13,7 @@ export { checkHookResponse } from "./hook-response.js";
 export { InvocationContext } from "./invocation-context.js";
 export { copyJsonData, tooDeepField } from "./json-limits.js";
 export { applyMergePatch, patchPaths } from "./json-merge-patch.js";
+export { checkPlaintextHost, isLoopbackHost } from "./loopback.js";
 export type { CompiledMatcher, MatcherOptions, RegexTest } from "./matcher.js";
 export { compileMatcher, compileNameMatcher } from "./matcher.js";
 export type { MergeOptions, OutcomeInput, OutcomeStatus } from "./merge.js";

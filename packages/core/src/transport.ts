@@ -115,6 +115,13 @@ export interface TransportOptions {
   token?: string;
   /** Sent as `x-a3s-client-id` on every call. */
   clientId: string;
+  /**
+   * Connect without encryption to an address that is not this machine (not `localhost`,
+   * 127.0.0.0/8 or `::1`). The transports refuse that by default, since the token and every
+   * hook event would cross the network in clear text; prefer TLS (gRPC credentials, a
+   * `wss://` address). Default `false`.
+   */
+  allowPlaintextRemote?: boolean;
 }
 
 /** Makes a transport; `A3sClient` calls it once, with its address, token and client id. */

@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { credentials } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { createGrpcTransport } from "./grpc-transport.js";
 
@@ -41,5 +42,37 @@ describe("createGrpcTransport", () => {
     await expect(transport.openHookStream({ onEvent() {}, onClose() {} })).rejects.toThrow(
       "the transport is closed",
     );
+  });
+});
+
+describe("createGrpcTransport: plaintext to another machine", () => {
+  it("refuses an address that is not this machine without TLS, naming both ways out", () => {
+    for (const address of ["10.0.0.5:16300", "agent.example:16300", "0.0.0.0:16300"]) {
+      expect(() => createGrpcTransport({ address, clientId: "c", token: "t" }), address).toThrow(
+        expect.objectContaining({
+          code: "INVALID_CONFIG",
+          message: expect.stringMatching(/credentials.*allowPlaintextRemote: true/),
+        }),
+      );
+    }
+  });
+
+  it("accepts this machine, TLS credentials, or the explicit opt-in", async () => {
+    const made = [
+      ...["127.0.0.2:1", "localhost:1", "[::1]:1"].map((address) =>
+        createGrpcTransport({ address, clientId: "c", token: "t" }),
+      ),
+      createGrpcTransport({
+        address: "agent.example:16300",
+        clientId: "c",
+        credentials: credentials.createSsl(),
+      }),
+      createGrpcTransport({
+        address: "agent.example:16300",
+        clientId: "c",
+        allowPlaintextRemote: true,
+      }),
+    ];
+    await Promise.all(made.map((t) => t.close()));
   });
 });

@@ -13,6 +13,7 @@ import {
   WIRE_HEADERS,
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
+import { checkPlaintextHost } from "@a3s-lab/hooks-core/internal";
 import {
   type ChannelCredentials,
   type ChannelOptions,
@@ -30,7 +31,10 @@ import { fromProto, toProto } from "./wire-codec.js";
 
 /** Options of `createGrpcTransport`. */
 export interface GrpcTransportOptions extends TransportOptions {
-  /** TLS and the like. Default: plaintext (right for the loopback default). */
+  /**
+   * TLS and the like (`credentials.createSsl()`). Default: plaintext, which only an address
+   * on this machine accepts unless `allowPlaintextRemote` is set.
+   */
   credentials?: ChannelCredentials;
   /** Extra `@grpc/grpc-js` channel options. */
   channelOptions?: ChannelOptions;
@@ -55,6 +59,20 @@ function aborted(signal: AbortSignal): HookError {
     signal.reason ?? new HookError("ABORTED", "the call was aborted"),
     "ABORTED",
   );
+}
+
+/**
+ * The host of a gRPC target (`host:port`, `[::1]:port`, `dns:///host:port`) as a URL parser
+ * normalises it, or undefined for a unix socket (always this machine).
+ */
+function targetHost(address: string): string | undefined {
+  if (/^unix(-abstract)?:/i.test(address)) return undefined;
+  const hostPort = address.replace(/^dns:(\/\/[^/]*\/)?/i, "");
+  try {
+    return new URL(`http://${hostPort}`).hostname;
+  } catch {
+    return hostPort;
+  }
 }
 
 /**
@@ -92,6 +110,14 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
       {
         path: ["options", "clientId"],
       },
+    );
+  }
+  const host = options.credentials ? undefined : targetHost(options.address);
+  if (host !== undefined) {
+    checkPlaintextHost(
+      host,
+      options,
+      "pass TLS credentials (credentials: credentials.createSsl())",
     );
   }
   const proto = loadHooksProto();

@@ -84,7 +84,14 @@ export function defineConformanceSuite(kit: TransportKit): void {
         .find((i) => i && i.family === "IPv4" && !i.internal);
       // On a machine with another interface, the server must not answer there.
       if (external) {
-        const outside = transport(`${external.address}:${server.port}`);
+        // Plaintext to a non-loopback address needs the opt-in; nothing may answer there anyway.
+        const outside = kit.create({
+          address: `${external.address}:${server.port}`,
+          clientId: "c1",
+          token: TOKEN,
+          allowPlaintextRemote: true,
+        });
+        cleanup.push(() => outside.close());
         await expect(outside.call("ListHooks", {})).rejects.toMatchObject({
           code: "UNAVAILABLE",
         });
