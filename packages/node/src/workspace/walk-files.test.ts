@@ -45,7 +45,7 @@ async function all(start: string, budget: WalkBudget, signal?: AbortSignal): Pro
 
 describe("walkFiles", () => {
   it("yields regular files depth first in name order, leaving out symlinks, .git and node_modules", async () => {
-    const budget = { entries: 100 };
+    const budget: WalkBudget = { entries: 100 };
     expect(await all("", budget)).toEqual(["z.txt", "a/1.txt", "b/2.txt", "b/deep/3.txt"]);
     expect(budget.stopped).toBeUndefined();
     expect(await all("b", { entries: 100 })).toEqual(["b/2.txt", "b/deep/3.txt"]);
