@@ -7,7 +7,7 @@ import {
   type Timers,
   type Unsubscribe,
 } from "@a3s-lab/hooks-core";
-import { parseOrThrow } from "@a3s-lab/hooks-core/internal";
+import { defaultTimers, parseOrThrow } from "@a3s-lab/hooks-core/internal";
 import { type ConnectionInjector, Server, ServerCredentials } from "@grpc/grpc-js";
 import * as z from "zod/mini";
 import { loadHooksProto } from "../grpc/hooks-proto.js";
@@ -258,11 +258,16 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
   });
   server.addService(
     proto.HookService,
-    grpcHookService(hub, authenticate, {
-      maxMessageBytes,
-      maxQueuedBytes,
-      dropConnection: (peer) => front.dropPeer(peer),
-    }),
+    grpcHookService(
+      hub,
+      authenticate,
+      {
+        maxMessageBytes,
+        maxQueuedBytes,
+        dropConnection: (peer) => front.dropPeer(peer),
+      },
+      options.timers ?? defaultTimers,
+    ),
   );
   if (o.agent)
     server.addService(proto.AgentService, grpcAgentService(o.agent, authenticate, closing.signal));

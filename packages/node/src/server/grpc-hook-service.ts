@@ -1,10 +1,10 @@
 import {
   HookError,
+  type Timers,
   WIRE_HEADERS,
   type WireMessageMap,
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
-import { defaultTimers } from "@a3s-lab/hooks-core/internal";
 import {
   Metadata,
   type ServerDuplexStream,
@@ -73,12 +73,14 @@ export function unaryHandler<Out extends WireMessageType>(
  * `unmatchedAnswerRate` bounds, per stream, the answers that match no waiting firing (late,
  * unknown, already answered or unreadable: each one costs the hub a warning); past it the
  * stream ends with `RESOURCE_EXHAUSTED`, as a WebSocket is closed with 4429. Answers to
- * waiting firings are not counted: the firings bound them.
+ * waiting firings are not counted: the firings bound them. The limit refills on `timers`, the
+ * server's clock.
  */
 export function grpcHookService(
   hub: HookHub,
   authenticate: Authenticator,
   outbound: OutboundOptions,
+  timers: Pick<Timers, "now">,
   unmatchedAnswerRate: RateLimit = { burst: 1000, perSecond: 500 },
 ): UntypedServiceImplementation {
   return {
@@ -129,7 +131,7 @@ export function grpcHookService(
       metadata.set(WIRE_HEADERS.resumed, String(attached.resumed));
       metadata.set(WIRE_HEADERS.clientSecret, attached.clientSecret);
       call.sendMetadata(metadata);
-      const unmatched = new RateLimiter(unmatchedAnswerRate, defaultTimers);
+      const unmatched = new RateLimiter(unmatchedAnswerRate, timers);
       call.on("data", (message: unknown) => {
         if (ended) return;
         let answered: boolean;

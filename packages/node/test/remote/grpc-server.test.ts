@@ -13,6 +13,7 @@ import {
   status,
 } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
+import { ManualTimers } from "../../../../test-support/manual-timers.ts";
 import { createGrpcTransport } from "../../src/grpc/grpc-transport.js";
 import { hooksProtoPath, loadHooksProto } from "../../src/grpc/hooks-proto.js";
 import type { HookServer } from "../../src/server/create-hook-server.js";
@@ -59,6 +60,18 @@ function rawUnary(
     stub[method]!.call(stub, request, md, (error: ServiceError | null, response: unknown) =>
       resolve({ error, response }),
     );
+  });
+}
+
+/** Resolves once the server has warned `count` more times (one warning per unmatched answer). */
+function warningsSeen(server: HookServer, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const off = server.on("warning", () => {
+      if (++seen < count) return;
+      off();
+      resolve();
+    });
   });
 }
 
@@ -159,10 +172,20 @@ describe("the gRPC adapter", () => {
   });
 
   it("ends a stream that floods answers nobody waits for with RESOURCE_EXHAUSTED, as WebSocket does with 4429", async () => {
-    const { server } = await serve();
+    // The server's clock stands still: the limit refills nothing, however slowly a loaded
+    // machine reads the flood (on the real clock a slow reader never saw more than the refill).
+    const { server } = await serve({ timers: new ManualTimers() });
     const { call } = await rawStream(rawStub(server));
     const ended = new Promise<ServiceError>((resolve) => call.once("error", resolve));
-    for (let i = 0; i < 1200; i++) call.write({ hookId: "h", eventId: `made-up-${i}` });
+    const burstRead = warningsSeen(server, 1000);
+    for (let i = 0; i < 1000; i++) call.write({ hookId: "h", eventId: `made-up-${i}` });
+    await burstRead;
+    // The whole burst is allowed; the next answer, read after it, is one too many.
+    expect(server.hub.clients()).toHaveLength(1);
+    const oneMoreRead = warningsSeen(server, 1);
+    call.write({ hookId: "h", eventId: "made-up-1000" });
+    await oneMoreRead;
+    expect(server.hub.clients()).toEqual([]);
     const error = await ended;
     expect(error.code).toBe(status.RESOURCE_EXHAUSTED);
     expect(error.details).toContain("match no waiting firing");
