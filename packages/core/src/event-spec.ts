@@ -91,15 +91,55 @@ export type DefinedEventSchema<N extends string, S extends z.core.$ZodObject> = 
   typeof eventObject<N, S extends z.core.$ZodObject<infer T> ? T : never>
 >;
 
-// ── The catalogue: module state, like the static tables it replaces ──────────────
+// ── The catalogue: one per realm, shared by every copy of this package ────────────
 
-const specs: Record<string, EventSpec<string>> = Object.create(null);
-const names: string[] = [];
-const builtins = new Set<string>();
-/** Every accepted spelling → canonical name. */
-const lookup = new Map<string, string>();
-/** Definitions built here (so a hand-made object cannot pose as one), with their own-fields schema. */
-const built = new WeakMap<object, z.core.$ZodObject | undefined>();
+/**
+ * The catalogue's state. It lives on `globalThis`, not in this module, because one realm often
+ * loads several copies of this package: the ESM build for the app and the CommonJS build (two
+ * files: the entry and `internal`) for a dependency that requires it. Each copy must see the
+ * events a host defined through any other.
+ */
+interface Catalogue {
+  /** The layout below; a copy that finds another keeps a catalogue of its own. */
+  readonly version: typeof CATALOGUE_LAYOUT;
+  readonly specs: Record<string, EventSpec<string>>;
+  /** Canonical names, built-in ones first, then in the order they were defined. */
+  readonly names: string[];
+  readonly builtins: Set<string>;
+  /** Every accepted spelling → canonical name. */
+  readonly lookup: Map<string, string>;
+  /** Definitions built by a copy of this package (so a hand-made object cannot pose as one), with their own-fields schema. */
+  readonly built: WeakMap<object, z.core.$ZodObject | undefined>;
+}
+
+const CATALOGUE_KEY = Symbol.for("@a3s-lab/hooks-core/event-catalogue");
+const CATALOGUE_LAYOUT = 1;
+
+/** The realm's catalogue, made and published by the first copy to load. */
+function realmCatalogue(): Catalogue {
+  const realm = globalThis as { [CATALOGUE_KEY]?: Catalogue };
+  const found = realm[CATALOGUE_KEY];
+  if (found?.version === CATALOGUE_LAYOUT) return found;
+  const own: Catalogue = Object.freeze({
+    version: CATALOGUE_LAYOUT,
+    specs: Object.create(null),
+    names: [],
+    builtins: new Set<string>(),
+    lookup: new Map<string, string>(),
+    built: new WeakMap<object, z.core.$ZodObject | undefined>(),
+  });
+  // Another layout (a future major version) is left as it is: this copy keeps its own.
+  if (found === undefined) {
+    try {
+      Object.defineProperty(realm, CATALOGUE_KEY, { value: own });
+    } catch {
+      // A frozen global object: this copy keeps its own.
+    }
+  }
+  return own;
+}
+
+const { specs, names, builtins, lookup, built } = realmCatalogue();
 
 const NAME = /^[A-Z][A-Za-z0-9]{0,63}$/;
 const FIELD = /^[A-Za-z_$][\w$]*$/;
@@ -231,7 +271,9 @@ function register(spec: EventSpec<string>, builtin: boolean): EventSpec<string> 
  * redefined.
  *
  * Pass a name and the event's parts, or a ready definition such as `claudeCodeEvents.TeammateIdle`.
- * To type the event, add it to {@link HookEventMap} (see the example).
+ * To type the event, add it to {@link HookEventMap} (see the example). The catalogue is one per
+ * JavaScript realm: an event defined through the ESM build is known to the CommonJS build a
+ * dependency loaded, and the other way round.
  *
  * @example
  * ```ts
@@ -285,6 +327,8 @@ export function eventDefinition<const N extends string, S extends z.core.$ZodObj
 }
 
 for (const name of Object.keys(eventSchemas) as (keyof typeof eventSchemas)[]) {
+  // Registered already by another copy of this package loaded in this realm.
+  if (specs[name] !== undefined) continue;
   register(
     buildSpec(name, { ...builtinEventRows[name], schema: eventSchemas[name] }, eventSchemas[name]),
     true,
