@@ -25,6 +25,13 @@ describe("interpretOutput: event answer fields", () => {
     });
   });
 
+  it("a WorktreeCreate stdout cut at the cap is no path: the hook fails", () => {
+    const cut = { ...reading(worktree), truncated: true, bytes: 2_000_000 };
+    const error = interpretOutput("/repo/.worktrees/feat", cut);
+    expect(error).toBeInstanceOf(HookError);
+    expect((error as HookError).code).toBe("INVALID_OUTPUT");
+  });
+
   it("plain stdout is not an answer field on an event without one", () => {
     expect(
       interpretOutput(

@@ -186,6 +186,14 @@ export function interpretOutput(output: string, o: OutputReading): HookResponse 
   }
   const answerField = text.length > 0 ? stdoutAnswerField(specOf(event.eventType)) : undefined;
   if (answerField !== undefined) {
+    if (o.truncated) {
+      // The last line kept may be cut short: a wrong path is worse than none.
+      return new HookError(
+        "INVALID_OUTPUT",
+        `${what} is longer than the ${o.maxOutputBytes} byte cap (${o.bytes} bytes); its ${answerField} cannot be read`,
+        { details },
+      );
+    }
     // Progress lines may come first: the answer is the last line (the merge checks the value).
     const lines = text.split("\n");
     return { action: "continue", modified: { [answerField]: lines[lines.length - 1]!.trim() } };
