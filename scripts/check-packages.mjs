@@ -26,6 +26,14 @@ const packages = readdirSync(join(root, "packages"))
   })
   .filter((pkg) => !pkg.private);
 
+/** A failed check, already explained on stderr: the run stops, cleans up, and exits 1. */
+class CheckFailed extends Error {}
+
+function fail(report) {
+  process.stderr.write(report);
+  throw new CheckFailed();
+}
+
 function run(cmd, args, options = {}) {
   try {
     return execFileSync(cmd, args, {
@@ -34,10 +42,7 @@ function run(cmd, args, options = {}) {
       ...options,
     });
   } catch (error) {
-    process.stderr.write(
-      `\n✖ ${cmd} ${args.join(" ")}\n${error.stdout ?? ""}${error.stderr ?? ""}\n`,
-    );
-    process.exit(1);
+    fail(`\n✖ ${cmd} ${args.join(" ")}\n${error.stdout ?? ""}${error.stderr ?? ""}\n`);
   }
 }
 
@@ -108,10 +113,7 @@ try {
       encoding: "utf8",
     });
     if (help.status !== 0 || !/usage:/i.test(`${help.stdout}${help.stderr}`)) {
-      process.stderr.write(
-        `\n✖ ${name} --help (exit ${help.status})\n${help.stdout}${help.stderr}\n`,
-      );
-      process.exit(1);
+      fail(`\n✖ ${name} --help (exit ${help.status})\n${help.stdout}${help.stderr}\n`);
     }
   }
   console.log(
@@ -142,6 +144,10 @@ try {
   run(bin("tsc"), ["-p", app]);
   run(bin("tsx"), [join(app, "consumer.ts")], { cwd: app });
   console.log("✓ a consumer typechecks and runs against the installed tarballs");
+} catch (error) {
+  if (!(error instanceof CheckFailed)) throw error;
+  process.exitCode = 1;
 } finally {
+  // Also after a failure: process.exit() here would skip it and leave the tarballs behind.
   rmSync(work, { recursive: true, force: true });
 }
