@@ -1,5 +1,5 @@
 import { HookError } from "@a3s-lab/hooks-core";
-import { clipText } from "@a3s-lab/hooks-core/internal";
+import { clipText, isLoopbackHost } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 import { readCapped } from "./http-hook.js";
 import type { HookModelClient, ModelMessage, ModelReply, ModelRequest } from "./model-client.js";
@@ -22,8 +22,6 @@ export interface OpenAIModelClientOptions {
   fetch?: typeof fetch;
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "[::1]"]);
-
 /** `http:` only to this machine, so an API key never crosses a network in clear text. */
 function checkBaseUrl(raw: string, variable: string): URL {
   let url: URL;
@@ -41,8 +39,7 @@ function checkBaseUrl(raw: string, variable: string): URL {
       { path: [variable] },
     );
   }
-  const loopback = LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
     throw new HookError(
       "INVALID_CONFIG",
       `${variable}: expected https://, or http:// to this machine (127.0.0.1, localhost, [::1]); got ${url.protocol}//${url.host}`,
