@@ -47,7 +47,14 @@ describe("createGrpcTransport", () => {
 
 describe("createGrpcTransport: plaintext to another machine", () => {
   it("refuses an address that is not this machine without TLS, naming both ways out", () => {
-    for (const address of ["10.0.0.5:16300", "agent.example:16300", "0.0.0.0:16300"]) {
+    for (const address of [
+      "10.0.0.5:16300",
+      "agent.example:16300",
+      "0.0.0.0:16300",
+      "dns:///agent.example:16300",
+      "localhost:1?@agent.example",
+      "127.0.0.1@agent.example:1",
+    ]) {
       expect(() => createGrpcTransport({ address, clientId: "c", token: "t" }), address).toThrow(
         expect.objectContaining({
           code: "INVALID_CONFIG",
@@ -59,8 +66,8 @@ describe("createGrpcTransport: plaintext to another machine", () => {
 
   it("accepts this machine, TLS credentials, or the explicit opt-in", async () => {
     const made = [
-      ...["127.0.0.2:1", "localhost:1", "[::1]:1"].map((address) =>
-        createGrpcTransport({ address, clientId: "c", token: "t" }),
+      ...["127.0.0.2:1", "localhost:1", "[::1]:1", "dns:///127.0.0.1:1", "unix:/tmp/a3s.sock"].map(
+        (address) => createGrpcTransport({ address, clientId: "c", token: "t" }),
       ),
       createGrpcTransport({
         address: "agent.example:16300",

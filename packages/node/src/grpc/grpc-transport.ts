@@ -61,17 +61,21 @@ function aborted(signal: AbortSignal): HookError {
   );
 }
 
+/** `host:port` or `[v6]:port`, optionally after `dns:///`: the targets whose host is checked. */
+const HOST_PORT = /^(?:dns:(?:\/\/[^/]*\/)?)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/i;
+
 /**
- * The host of a gRPC target (`host:port`, `[::1]:port`, `dns:///host:port`) as a URL parser
- * normalises it, or undefined for a unix socket (always this machine).
+ * The host of a gRPC target as a URL parser normalises it (`127.1` → `127.0.0.1`), or the whole
+ * target when it has another form, which then counts as another machine. (A unix socket is
+ * always this machine and is not asked about.)
  */
-function targetHost(address: string): string | undefined {
-  if (/^unix(-abstract)?:/i.test(address)) return undefined;
-  const hostPort = address.replace(/^dns:(\/\/[^/]*\/)?/i, "");
+function targetHost(address: string): string {
+  const host = HOST_PORT.exec(address)?.[1];
+  if (host === undefined) return address;
   try {
-    return new URL(`http://${hostPort}`).hostname;
+    return new URL(`http://${host}`).hostname;
   } catch {
-    return hostPort;
+    return host;
   }
 }
 
@@ -112,10 +116,9 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
       },
     );
   }
-  const host = options.credentials ? undefined : targetHost(options.address);
-  if (host !== undefined) {
+  if (!options.credentials && !/^unix(-abstract)?:/i.test(options.address)) {
     checkPlaintextHost(
-      host,
+      targetHost(options.address),
       options,
       "pass TLS credentials (credentials: credentials.createSsl())",
     );

@@ -11,6 +11,7 @@ import {
   type HookEventMessage,
   type HookStream,
   type Transport,
+  type TransportOptions,
 } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
 import type { AgentService } from "../../src/server/agent-service.js";
@@ -24,7 +25,7 @@ export interface TransportKit {
   /** How the transport spells fields in errors: the proto's names (gRPC) or JSON's (WebSocket). */
   fieldNames: "proto" | "json";
   /** A transport to `address` (the server's `host:port`) as `clientId`. */
-  create(options: { address: string; clientId: string; token?: string }): Transport;
+  create(options: TransportOptions): Transport;
 }
 
 export const TOKEN = "conformance-token";
