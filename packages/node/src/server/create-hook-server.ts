@@ -101,7 +101,10 @@ export interface HookServerOptions
    * is then allowed to open the WebSocket). Default: 404 for every request.
    */
   httpHandler?: HttpHandler;
-  /** Clock and timers; inject fakes in tests. */
+  /**
+   * The clock and timers the reconnect windows and the rate limits (registrations, WebSocket
+   * frames, unmatched gRPC answers) run on; inject fakes in tests.
+   */
   timers?: Timers;
 }
 
@@ -213,6 +216,7 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
   const maxQueuedBytes = o.maxQueuedBytesPerClient ?? 2 * maxMessageBytes;
   const maxConnections = o.maxConnections ?? defaultMaxConnections(openFileLimit());
   const authTimeoutMs = o.authTimeoutMs ?? 5000;
+  const timers = options.timers ?? defaultTimers;
   const hub = new HookHub({
     engine: o.engine,
     ...(o.reconnectWindowMs !== undefined ? { reconnectWindowMs: o.reconnectWindowMs } : {}),
@@ -226,7 +230,7 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
       : {}),
     ...(o.maxRemoteHooks !== undefined ? { maxRemoteHooks: o.maxRemoteHooks } : {}),
     ...(o.registrationRate ? { registrationRate: o.registrationRate } : {}),
-    ...(options.timers ? { timers: options.timers } : {}),
+    timers,
   });
   const authenticate = createAuthenticator(o.token);
   const closing = new AbortController();
@@ -266,7 +270,7 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
         maxQueuedBytes,
         dropConnection: (peer) => front.dropPeer(peer),
       },
-      options.timers ?? defaultTimers,
+      timers,
     ),
   );
   if (o.agent)
@@ -316,6 +320,7 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
       upgraded: (socket) => front.busy(socket as Socket),
       authenticated: (socket) => front.authenticated(socket as Socket),
       frameRate: ws.frameRate ?? { burst: 1000, perSecond: 500 },
+      timers,
       originAllowed: (request) => allowed(request),
     });
   }

@@ -4,10 +4,10 @@ import {
   MAX_FRAME_CHARS,
   PROTOCOL,
   parseWireFrame,
+  type Timers,
   type WireFrame,
   WS_CLOSE_CODES,
 } from "@a3s-lab/hooks-core";
-import { defaultTimers } from "@a3s-lab/hooks-core/internal";
 import type { RawData, WebSocket } from "ws";
 import type { AgentService } from "./agent-service.js";
 import type { Authenticator } from "./authenticator.js";
@@ -31,6 +31,8 @@ export interface WsConnectionDeps {
   authTimeoutMs: number;
   /** Frames per socket. */
   frameRate: RateLimit;
+  /** The server's clock, on which `frameRate` refills. */
+  timers: Pick<Timers, "now">;
   /** Called once, when the socket's Hello is accepted. */
   onAuthenticated?: (() => void) | undefined;
 }
@@ -117,7 +119,7 @@ export class WsConnection {
   constructor(socket: WebSocket, deps: WsConnectionDeps) {
     this.#socket = socket;
     this.#deps = deps;
-    this.#limiter = new RateLimiter(deps.frameRate, defaultTimers);
+    this.#limiter = new RateLimiter(deps.frameRate, deps.timers);
     this.#authTimer = setTimeout(
       () =>
         this.close(
