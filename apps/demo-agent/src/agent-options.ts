@@ -4,6 +4,7 @@ import type { Model } from "./model.js";
 import type { SkillManager } from "./skill-manager.js";
 import type { ToolCallOutcome } from "./tool-call.js";
 import type { Tool } from "./tools/tool.js";
+import type { WatchedChange } from "./watch-paths.js";
 
 export interface AgentOptions {
   /** The hook engine every event goes through. Default: an engine that knows the tools' schemas and reports every firing. */
@@ -30,6 +31,11 @@ export interface AgentOptions {
   maxToolRetries?: number;
   /** Each session's `CLAUDE_ENV_FILE`: made before SessionStart, applied to Bash, removed at SessionEnd. */
   sessionEnv?: SessionEnv | undefined;
+  /**
+   * Told when a session's watch of hooks' `watchPaths` ignores a change because a file tool of
+   * the agent made it (FileChanged already fired for it in the turn). For logs and tests.
+   */
+  onWatchSkipped?: ((sessionId: string, file: string, change: WatchedChange) => void) | undefined;
 }
 
 /** Per-session env files (`SessionEnvFiles` of `@a3s-lab/hooks-node`, as the agent uses them). */

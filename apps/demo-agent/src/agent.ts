@@ -77,6 +77,7 @@ export class Agent {
   readonly #context: ContextManager;
   #subagents = 0;
   readonly #sessionEnv: SessionEnv | undefined;
+  readonly #onWatchSkipped: AgentOptions["onWatchSkipped"];
 
   constructor(options: AgentOptions = {}) {
     defineDemoEvents();
@@ -99,6 +100,7 @@ export class Agent {
     this.maxStopContinuations = options.maxStopContinuations ?? 8;
     this.maxSteps = options.maxSteps ?? 25;
     this.#sessionEnv = options.sessionEnv;
+    this.#onWatchSkipped = options.onWatchSkipped;
     this.#deps = {
       engine: this.engine,
       tools: this.#tools,
@@ -392,10 +394,14 @@ export class Agent {
     if (paths === undefined || paths.length === 0 || session.ended) return;
     let watch = this.#watches.get(session.id);
     if (watch === undefined) {
-      watch = new WatchPaths((file, change) => {
-        // A firing that fails (the engine closed as the session ends) must not crash the agent.
-        this.#fireFileChanged(session, file, change).catch(() => {});
-      });
+      const onSkipped = this.#onWatchSkipped;
+      watch = new WatchPaths(
+        (file, change) => {
+          // A firing that fails (the engine closed as the session ends) must not crash the agent.
+          this.#fireFileChanged(session, file, change).catch(() => {});
+        },
+        { onSkipped: onSkipped && ((file, change) => onSkipped(session.id, file, change)) },
+      );
       this.#watches.set(session.id, watch);
     }
     await watch.add(paths);
@@ -430,6 +436,11 @@ export class Agent {
       cwd: session.cwd,
       changeCwd: (dir) => this.#changeCwd(session, dir),
       fileChanged: (file, event) => this.#fileChanged(session, file, event),
+      ownWrite: async (file, write) => {
+        const watch = this.#watches.get(session.id);
+        if (watch) await watch.ownWrite(file, write);
+        else await write();
+      },
       signal,
       // A subagent's session carries its parent's id: it sees the same env file.
       sessionEnv: env ? () => env.read(session.id) : undefined,

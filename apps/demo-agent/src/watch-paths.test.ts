@@ -1,11 +1,14 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { HookEngine, type HookResult } from "@a3s-lab/hooks-core";
 import { applyHookSettings, loadHookSettings } from "@a3s-lab/hooks-node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent } from "./agent.js";
+import type { AgentOptions } from "./agent-options.js";
 import { defineDemoEvents } from "./demo-events.js";
+import { type WatchedChange, WatchPaths } from "./watch-paths.js";
 
 defineDemoEvents();
 
@@ -31,7 +34,7 @@ process.stdin.on("data", (d) => (s += d)).on("end", () => {
 }
 
 /** An agent whose settings file has a SessionStart hook answering watchPaths and a FileChanged hook. */
-async function agentWatching(watched: string) {
+async function agentWatching(watched: string, options: AgentOptions = {}) {
   const settingsFile = path.join(root, "settings.json");
   const hso = (event: string, rest: string) =>
     `{ hookSpecificOutput: { hookEventName: "${event}", ${rest} } }`;
@@ -82,7 +85,12 @@ async function agentWatching(watched: string) {
   // "verbose": the engine reports each firing's result, which the test waits on.
   const engine = new HookEngine({ auditLevel: "verbose" });
   applyHookSettings(engine, settings, { projectDir: root });
-  const agent = new Agent({ engine, permission: { defaultAnswer: "allow" } });
+  const agent = new Agent({ ...options, engine, permission: { defaultAnswer: "allow" } });
+  /** Every FileChanged firing's result, in order. */
+  const firings: HookResult[] = [];
+  engine.on("fired", (record) => {
+    if (record.event === "FileChanged") firings.push(record.result);
+  });
   /** The next FileChanged firing's result. */
   const nextFileChanged = () =>
     new Promise<HookResult>((resolve) => {
@@ -92,7 +100,7 @@ async function agentWatching(watched: string) {
         resolve(record.result);
       });
     });
-  return { agent, nextFileChanged };
+  return { agent, nextFileChanged, firings };
 }
 
 describe("watchPaths in the demo agent", () => {
@@ -130,6 +138,128 @@ describe("watchPaths in the demo agent", () => {
       expect((await fired).event.sessionId).toBe(other.id);
     } finally {
       await agent.endSession(other);
+    }
+  });
+
+  it("a file tool's write to a watched file fires FileChanged once; an outside write afterwards fires it again", async () => {
+    const watched = path.join(root, "watched.env");
+    writeFileSync(watched, "A=1\n");
+    let skippedWrite: (file: string) => void = () => {};
+    const skipped = new Promise<string>((resolve) => (skippedWrite = resolve));
+    const { agent, nextFileChanged, firings } = await agentWatching(watched, {
+      onWatchSkipped: (_sessionId, file) => skippedWrite(file),
+    });
+    const session = await agent.createSession({ workdir: root });
+    try {
+      // The watcher's answer to the tool's write: skipped (right), or a second firing (wrong).
+      const watcherSaw = Promise.race([
+        skipped.then((file) => `skipped ${file}`),
+        nextFileChanged().then(() => nextFileChanged().then(() => "fired a second time")),
+      ]);
+      const outcome = await agent.executeTool(session, "Write", {
+        file_path: "watched.env",
+        content: "A=2\n",
+      });
+      expect(outcome.status).toBe("ok");
+      // The tool's own firing, in the turn: its context reaches the model.
+      expect(firings.map((r) => r.additionalContext)).toEqual([`saw change of ${watched}`]);
+      expect(await watcherSaw).toBe(`skipped ${watched}`);
+      expect(firings).toHaveLength(1);
+
+      // Written at once, inside chokidar's change throttle after the skipped event.
+      const fired = nextFileChanged();
+      writeFileSync(watched, "A=3\n");
+      expect((await fired).event).toMatchObject({ filePath: watched, event: "change" });
+      expect(firings).toHaveLength(2);
+    } finally {
+      await agent.endSession(session);
+    }
+  });
+});
+
+describe("WatchPaths.ownWrite", () => {
+  it("skips the add of a file the agent creates in a watched folder, and still reports its unlink", async () => {
+    const reported: [string, WatchedChange][] = [];
+    let unlinked: () => void = () => {};
+    const gone = new Promise<void>((resolve) => (unlinked = resolve));
+    let skippedChange: (change: WatchedChange) => void = () => {};
+    const skipped = new Promise<WatchedChange>((resolve) => (skippedChange = resolve));
+    const watch = new WatchPaths(
+      (file, change) => {
+        reported.push([file, change]);
+        if (change === "unlink") unlinked();
+      },
+      { onSkipped: (_file, change) => skippedChange(change) },
+    );
+    try {
+      await watch.add([root]);
+      const file = path.join(root, "new.txt");
+      await watch.ownWrite(file, async () => {
+        const handle = await open(file, "wx");
+        try {
+          await handle.write("made by the agent\n");
+          return await handle.stat();
+        } finally {
+          await handle.close();
+        }
+      });
+      expect(await skipped).toBe("add");
+      unlinkSync(file);
+      await gone;
+      expect(reported).toEqual([[file, "unlink"]]);
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it("a write that fails is not noted, and a path outside the watch is written without waiting on it", async () => {
+    const watch = new WatchPaths(() => {});
+    try {
+      await watch.add([path.join(root, "watched")]);
+      const failure = new Error("disk full");
+      await expect(
+        watch.ownWrite(path.join(root, "watched"), () => Promise.reject(failure)),
+      ).rejects.toBe(failure);
+      let ran = false;
+      await watch
+        .ownWrite(path.join(root, "elsewhere", "x"), async () => {
+          ran = true;
+          throw new Error("not read");
+        })
+        .catch(() => {});
+      expect(ran).toBe(true);
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it("an outside write made as the agent's write is skipped (inside chokidar's change throttle) is still reported", async () => {
+    const file = path.join(root, "watched.env");
+    writeFileSync(file, "A=1\n");
+    let changed: (file: string) => void = () => {};
+    const reported = new Promise<string>((resolve) => (changed = resolve));
+    const watch = new WatchPaths(
+      (f, change) => {
+        if (change === "change") changed(f);
+      },
+      // The outside write lands at once: chokidar drops a second change this close to the first.
+      { onSkipped: () => writeFileSync(file, "A=3, from outside\n") },
+    );
+    try {
+      await watch.add([file]);
+      await watch.ownWrite(file, async () => {
+        const handle = await open(file, "r+");
+        try {
+          await handle.truncate(0);
+          await handle.write("A=2\n", 0);
+          return await handle.stat();
+        } finally {
+          await handle.close();
+        }
+      });
+      expect(await reported).toBe(file);
+    } finally {
+      await watch.close();
     }
   });
 });

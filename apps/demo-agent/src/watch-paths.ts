@@ -1,3 +1,5 @@
+import type { Stats } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { MAX_WATCH_PATHS } from "@a3s-lab/hooks-core";
 import { type FSWatcher, watch } from "chokidar";
@@ -6,20 +8,57 @@ import { type FSWatcher, watch } from "chokidar";
 export type WatchedChange = "add" | "change" | "unlink";
 
 /**
+ * How long after skipping the agent's own change the file is looked at once more. chokidar drops
+ * a second `change` of a file within 50 ms of the first, so an outside write right after the
+ * agent's would otherwise never be reported.
+ */
+export const OWN_WRITE_RECHECK_MS = 150;
+
+export interface WatchPathsOptions {
+  /**
+   * Told when the watcher ignores a change because it is the agent's own write (see
+   * {@link WatchPaths.ownWrite}): FileChanged already fired for it. For logs and tests.
+   */
+  onSkipped?: ((file: string, change: WatchedChange) => void) | undefined;
+}
+
+/** What a file looked like right after the agent wrote it. */
+interface Identity {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+/**
  * The files one session watches because its SessionStart, CwdChanged or FileChanged hooks
  * answered `watchPaths`. A change made from outside (an editor, `git pull`, another process)
- * calls `onChange`, which fires FileChanged. A directory is watched one level deep, never
- * recursively: a hook's `/` must not walk the disk. At most {@link MAX_WATCH_PATHS} paths per
- * session; more are ignored. `close()` stops it (the session ended).
+ * calls `onChange`, which fires FileChanged; the agent's own writes, which fire FileChanged
+ * themselves, go through {@link WatchPaths.ownWrite} and are not reported again. A directory is
+ * watched one level deep, never recursively: a hook's `/` must not walk the disk. At most
+ * {@link MAX_WATCH_PATHS} paths per session; more are ignored. `close()` stops it (the session
+ * ended).
  */
 export class WatchPaths {
   readonly #onChange: (file: string, change: WatchedChange) => void;
+  readonly #onSkipped: WatchPathsOptions["onSkipped"];
   readonly #paths = new Set<string>();
+  /** Files the agent wrote, as they were right after: a watcher event that still sees this is the agent's. */
+  readonly #written = new Map<string, Identity>();
+  /** The agent's writes in progress, by file: an event for one waits until it is done. */
+  readonly #writing = new Map<string, Promise<unknown>>();
+  readonly #rechecks = new Set<NodeJS.Timeout>();
+  /** Events are handled one after another, so they are reported in the order they came. */
+  #queue: Promise<void> = Promise.resolve();
   #watcher: FSWatcher | undefined;
   #closed = false;
 
-  constructor(onChange: (file: string, change: WatchedChange) => void) {
+  constructor(
+    onChange: (file: string, change: WatchedChange) => void,
+    options: WatchPathsOptions = {},
+  ) {
     this.#onChange = onChange;
+    this.#onSkipped = options.onSkipped;
   }
 
   /** The paths watched so far. */
@@ -55,8 +94,8 @@ export class WatchPaths {
     this.#watcher = watcher;
     watcher.on("all", (event, file) => {
       // Only file events: Claude Code does not deliver a directory's own addDir or unlinkDir.
-      if (!this.#closed && (event === "add" || event === "change" || event === "unlink")) {
-        this.#onChange(file, event);
+      if (event === "add" || event === "change" || event === "unlink") {
+        this.#enqueue(() => this.#handle(file, event));
       }
     });
     // A watch error (EMFILE, a permission) is not the agent's failure: the path goes unwatched.
@@ -65,10 +104,102 @@ export class WatchPaths {
     return ignored;
   }
 
+  /**
+   * Run the agent's own write of `file` (absolute). `write` writes and resolves with the file's
+   * stats right after (from the handle it wrote through). While it runs, a watcher event for
+   * the file waits; afterwards, an event that still finds the file as written is skipped, since
+   * the agent fires FileChanged for its own writes. A later change from outside (other stats:
+   * inode, size, modification or change time), and any unlink, is reported.
+   */
+  async ownWrite(file: string, write: () => Promise<Stats>): Promise<void> {
+    const resolved = path.resolve(file);
+    if (this.#closed || !this.#covers(resolved)) {
+      await write();
+      return;
+    }
+    const run = write().then((stats) => {
+      this.#written.set(resolved, identity(stats));
+    });
+    const before = this.#writing.get(resolved);
+    const all = Promise.allSettled(before === undefined ? [run] : [before, run]);
+    this.#writing.set(resolved, all);
+    try {
+      await run;
+    } finally {
+      await all;
+      if (this.#writing.get(resolved) === all) this.#writing.delete(resolved);
+    }
+  }
+
   /** Stop watching; later changes are ignored. */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const timer of this.#rechecks) clearTimeout(timer);
+    this.#rechecks.clear();
+    this.#written.clear();
     await this.#watcher?.close();
     this.#watcher = undefined;
   }
+
+  /** Whether chokidar reports `file`: a watched path, or a file right inside a watched folder. */
+  #covers(file: string): boolean {
+    return this.#paths.has(file) || this.#paths.has(path.dirname(file));
+  }
+
+  #enqueue(task: () => Promise<void>): void {
+    this.#queue = this.#queue.then(task).catch(() => {});
+  }
+
+  async #handle(file: string, change: WatchedChange): Promise<void> {
+    if (this.#closed) return;
+    if (change !== "unlink") {
+      await this.#writing.get(file);
+      const written = this.#written.get(file);
+      if (written !== undefined) {
+        const now = await identityOf(file);
+        // Gone since (the event came late): the unlink is what to report, and chokidar will.
+        if (this.#closed || now === undefined) return;
+        if (sameIdentity(written, now)) {
+          // The note stays: the same write can raise more than one event (its truncate, its write).
+          this.#onSkipped?.(file, change);
+          this.#recheckLater(file);
+          return;
+        }
+      }
+    }
+    this.#written.delete(file);
+    this.#onChange(file, change);
+  }
+
+  /** Look at `file` again once chokidar's change throttle is over; report it if it changed since. */
+  #recheckLater(file: string): void {
+    const timer = setTimeout(() => {
+      this.#rechecks.delete(timer);
+      this.#enqueue(async () => {
+        const written = this.#written.get(file);
+        // Reported or unlinked since: chokidar saw the change itself.
+        if (written === undefined || this.#closed) return;
+        const now = await identityOf(file);
+        // Gone: chokidar reports the unlink. Unchanged: nothing to tell.
+        if (now === undefined || this.#closed || sameIdentity(written, now)) return;
+        // Noted as reported, so chokidar's own event for this same state, if it comes late, is not a second report.
+        this.#written.set(file, now);
+        this.#onChange(file, "change");
+      });
+    }, OWN_WRITE_RECHECK_MS);
+    timer.unref();
+    this.#rechecks.add(timer);
+  }
+}
+
+function identity(stats: Stats): Identity {
+  return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
+}
+
+async function identityOf(file: string): Promise<Identity | undefined> {
+  return stat(file).then(identity, () => undefined);
+}
+
+function sameIdentity(a: Identity, b: Identity): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";
 import { defineTool, useWorkspace } from "./tool.js";
-import { writeFileSafely } from "./write-file-safely.js";
+import { ownWrite, writeFileSafely } from "./write-file-safely.js";
 import { WRITE_LIMIT } from "./write-tool.js";
 
 export const editInputSchema = z.strictObject({
@@ -54,8 +54,12 @@ export const editTool = defineTool({
         const next = input.replace_all
           ? text.split(input.old_string).join(input.new_string)
           : text.replace(input.old_string, () => input.new_string);
-        await writeFileSafely(handle, next);
-        await ctx.fileChanged?.(path.join(ctx.workdir, relative), "change");
+        const file = path.join(ctx.workdir, relative);
+        await ownWrite(ctx, file, async () => {
+          await writeFileSafely(handle, next);
+          return handle.stat();
+        });
+        await ctx.fileChanged?.(file, "change");
         return {
           output: `replaced ${input.replace_all ? count : 1} occurrence(s) in ${input.file_path}`,
         };

@@ -1,3 +1,4 @@
+import type { Stats } from "node:fs";
 import type { ToolOutput } from "@a3s-lab/hooks-core";
 import { validate } from "@a3s-lab/hooks-core/internal";
 import { WorkspacePathError, WorkspaceRoot } from "@a3s-lab/hooks-node/internal";
@@ -14,6 +15,12 @@ export interface ToolContext {
   readonly changeCwd?: ((dir: string) => Promise<string>) | undefined;
   /** Tells the agent a file tool changed a file (it fires FileChanged for watched names). */
   readonly fileChanged?: ((file: string, event: "add" | "change") => Promise<void>) | undefined;
+  /**
+   * Runs a file tool's write of `file` (absolute; `write` opens, writes and resolves with the
+   * file's stats right after), so the session's watch of hooks' `watchPaths` does not report
+   * the change again: the tool's `fileChanged` already fires FileChanged for it.
+   */
+  readonly ownWrite?: ((file: string, write: () => Promise<Stats>) => Promise<void>) | undefined;
   /** Aborted when the turn is cancelled. */
   readonly signal?: AbortSignal | undefined;
   /** Runs a subagent; present only where subagents are allowed (not inside a subagent). */

@@ -1,4 +1,6 @@
+import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import type { ToolContext } from "./tool.js";
 
 /**
  * Replace a file's contents through a handle `WorkspaceRoot` opened and checked. The file is
@@ -14,4 +16,17 @@ export async function writeFileSafely(handle: FileHandle, content: string): Prom
     const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written);
     written += bytesWritten;
   }
+}
+
+/**
+ * Run a file tool's `write` of `file` as the agent's own write (`ToolContext.ownWrite`), or just
+ * run it where the context has no watch.
+ */
+export async function ownWrite(
+  ctx: ToolContext,
+  file: string,
+  write: () => Promise<Stats>,
+): Promise<void> {
+  if (ctx.ownWrite) await ctx.ownWrite(file, write);
+  else await write();
 }

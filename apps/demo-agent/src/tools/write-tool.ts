@@ -2,7 +2,7 @@ import { lstat } from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
 import { defineTool, useWorkspace } from "./tool.js";
-import { writeFileSafely } from "./write-file-safely.js";
+import { ownWrite, writeFileSafely } from "./write-file-safely.js";
 
 /** The largest file Write accepts, in characters. */
 export const WRITE_LIMIT = 5_000_000;
@@ -20,17 +20,22 @@ export const writeTool = defineTool({
   readOnly: false,
   run: (input, ctx) =>
     useWorkspace(ctx.workdir, async (root) => {
-      const existed = await lstat(path.resolve(ctx.workdir, input.file_path)).then(
+      const target = path.resolve(ctx.workdir, input.file_path);
+      const existed = await lstat(target).then(
         () => true,
         () => false,
       );
-      const file = await root.open(input.file_path, "write", { field: ["args", "file_path"] });
-      try {
-        await writeFileSafely(file.handle, input.content);
-      } finally {
-        await file.handle.close();
-      }
-      await ctx.fileChanged?.(path.join(ctx.workdir, file.relative), existed ? "change" : "add");
+      // The open is part of the write: creating the file is already a change a watcher sees.
+      await ownWrite(ctx, target, async () => {
+        const file = await root.open(input.file_path, "write", { field: ["args", "file_path"] });
+        try {
+          await writeFileSafely(file.handle, input.content);
+          return await file.handle.stat();
+        } finally {
+          await file.handle.close();
+        }
+      });
+      await ctx.fileChanged?.(target, existed ? "change" : "add");
       const bytes = Buffer.byteLength(input.content);
       return { output: `wrote ${bytes} bytes to ${input.file_path}` };
     }),
