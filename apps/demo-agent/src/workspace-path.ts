@@ -16,8 +16,3 @@ export function isInside(root: string, candidate: string): boolean {
     candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep)
   );
 }
-
-function _isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === "ENOENT" || code === "ENOTDIR";
-}
