@@ -212,7 +212,7 @@ describe("WatchPaths.ownWrite", () => {
     }
   });
 
-  it("a write that fails is not noted, and a path outside the watch is written without waiting on it", async () => {
+  it("ownWrite passes a failed write's error on, and still runs a write outside the watched paths", async () => {
     const watch = new WatchPaths(() => {});
     try {
       await watch.add([path.join(root, "watched")]);

@@ -43,7 +43,10 @@ export class WatchPaths {
   readonly #onChange: (file: string, change: WatchedChange) => void;
   readonly #onSkipped: WatchPathsOptions["onSkipped"];
   readonly #paths = new Set<string>();
-  /** Files the agent wrote, as they were right after: a watcher event that still sees this is the agent's. */
+  /**
+   * Files the agent wrote, as they were right after (or as a recheck last reported them): an
+   * event that still finds a file so was already told.
+   */
   readonly #written = new Map<string, Identity>();
   /** The agent's writes in progress, by file: an event for one waits until it is done. */
   readonly #writing = new Map<string, Promise<unknown>>();
