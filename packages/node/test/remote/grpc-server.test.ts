@@ -172,8 +172,9 @@ describe("the gRPC adapter", () => {
   });
 
   it("ends a stream that floods answers nobody waits for with RESOURCE_EXHAUSTED, as WebSocket does with 4429", async () => {
-    // The server's clock stands still: the limit refills nothing, however slowly a loaded
-    // machine reads the flood (on the real clock a slow reader never saw more than the refill).
+    // The server's clock stands still, so the limit refills nothing however slowly a loaded
+    // machine reads the flood: on the real clock, a server that read it slower than the refill
+    // never ended the stream.
     const { server } = await serve({ timers: new ManualTimers() });
     const { call } = await rawStream(rawStub(server));
     const ended = new Promise<ServiceError>((resolve) => call.once("error", resolve));
