@@ -136,6 +136,9 @@ class SessionStartEvent(HookEvent):
     source: str
     working_directory: str | None = None
     model: ModelConfig | None = None
+    #: Absolute paths the host watches, firing FileChanged when one changes. A hook adds to
+    #: them with ``modify({"watchPaths": [...]})``; every hook's paths add up.
+    watch_paths: list[str] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
