@@ -11,6 +11,7 @@ export type AnswerMerge = "replace" | "union";
 
 /** One answer field of an event: how hooks' answers to it combine. See {@link AnswerFieldInit}. */
 export interface AnswerField {
+  /** How several hooks' answers combine: `replace` (a later hook's value wins) or `union` (array values add up). */
   readonly merge: AnswerMerge;
   /** For `union`: the most items the merged value keeps. */
   readonly maxItems: number;
