@@ -16,9 +16,11 @@ import { bundleForBrowser } from "../../../test-support/browser-bundle.ts";
  * (the engine itself, RE2, lives in @a3s-lab/hooks-node), and from 36 KB (at 36.6 KB) when the
  * permission step that hosts had each written for themselves moved into core, and from 37 KB
  * (at 38.4 KB) when the catalogue became extensible (`defineEvent`) and Claude Code's nineteen
- * other events came with it as ready definitions.
+ * other events came with it as ready definitions, and from 39 KB (at 39.7 KB) when events got
+ * answer fields (`watchPaths`, `worktreePath`, …: their schemas and the union merge) and the
+ * catalogue became one per realm, shared by the ESM and CJS builds.
  */
-const CORE_GZIP_BUDGET = 39 * 1024;
+const CORE_GZIP_BUDGET = 41 * 1024;
 
 const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 
