@@ -1,6 +1,8 @@
 import { createServer } from "node:net";
+import { HookEngine } from "@a3s-lab/hooks-core";
 import { credentials } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
+import { createHookServer } from "../server/create-hook-server.js";
 import { createGrpcTransport } from "./grpc-transport.js";
 
 /** A port nothing listens on: bind one, note it, close it. */
@@ -81,5 +83,47 @@ describe("createGrpcTransport: plaintext to another machine", () => {
       }),
     ];
     await Promise.all(made.map((t) => t.close()));
+  });
+});
+
+describe("createGrpcTransport: the environment's proxy", () => {
+  const PROXY_VARIABLES = ["grpc_proxy", "https_proxy", "http_proxy", "no_grpc_proxy", "no_proxy"];
+
+  it("plaintext never goes through grpc_proxy: the proxy hears nothing and the call reaches the agent", async () => {
+    const heard: string[] = [];
+    const proxy = createServer((socket) => {
+      socket.on("data", (chunk) => {
+        heard.push(chunk.toString("latin1"));
+        // Refusing the tunnel makes a proxied call fail at once instead of waiting.
+        socket.destroy();
+      });
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const proxyPort = (proxy.address() as { port: number }).port;
+    const server = await createHookServer({ engine: new HookEngine(), port: 0, token: "t" });
+    const port = server.address.split(":").at(-1);
+    const saved = PROXY_VARIABLES.map((name) => [name, process.env[name]] as const);
+    // grpc-js reads these when the channel is made.
+    for (const name of PROXY_VARIABLES) delete process.env[name];
+    process.env.grpc_proxy = `http://127.0.0.1:${proxyPort}`;
+    const transport = createGrpcTransport({
+      address: `localhost:${port}`,
+      clientId: "c",
+      token: "t",
+    });
+    try {
+      await transport.openHookStream({ onEvent() {}, onClose() {} });
+      expect(await transport.call("ListHooks", {})).toEqual({ hooks: [] });
+      expect(heard).toEqual([]);
+    } finally {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await transport.close();
+      await server.close();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });

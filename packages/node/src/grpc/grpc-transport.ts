@@ -36,7 +36,12 @@ export interface GrpcTransportOptions extends TransportOptions {
    * on this machine accepts unless `allowPlaintextRemote` is set.
    */
   credentials?: ChannelCredentials;
-  /** Extra `@grpc/grpc-js` channel options. */
+  /**
+   * Extra `@grpc/grpc-js` channel options; they win over the transport's own. Without TLS the
+   * transport sets `"grpc.enable_http_proxy": 0`, so the `grpc_proxy` / `https_proxy` /
+   * `http_proxy` variables never route plaintext (token included) through a proxy; pass
+   * `"grpc.enable_http_proxy": 1` here to go through one anyway.
+   */
   channelOptions?: ChannelOptions;
   /** Largest event accepted from the agent. Default 64 MiB. */
   maxReceiveMessageBytes?: number;
@@ -133,6 +138,9 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
     // The client runs its own reconnect loop with backoff; keep the channel's own short.
     "grpc.initial_reconnect_backoff_ms": 100,
     "grpc.max_reconnect_backoff_ms": 2000,
+    // grpc-js follows the proxy variables even to localhost unless no_proxy names it, and a
+    // proxy in the path of plaintext reads the token and every event.
+    ...(creds._isSecure() ? {} : { "grpc.enable_http_proxy": 0 }),
     ...options.channelOptions,
   };
   const hooks = new proto.HookServiceClient(options.address, creds, channelOptions) as Stub;
