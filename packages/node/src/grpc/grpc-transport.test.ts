@@ -56,6 +56,14 @@ describe("createGrpcTransport: plaintext to another machine", () => {
       "dns:///agent.example:16300",
       "localhost:1?@agent.example",
       "127.0.0.1@agent.example:1",
+      // A URL parser drops the trailing dot; the system resolver asks DNS for these names.
+      "127.0.0.1.:1",
+      "localhost.:1",
+      "LOCALHOST.:1",
+      "127.1:1",
+      // grpc-js sends the lookup to the named server.
+      "dns://8.8.8.8/localhost:1",
+      "dns://localhost/127.0.0.1:1",
     ]) {
       expect(() => createGrpcTransport({ address, clientId: "c", token: "t" }), address).toThrow(
         expect.objectContaining({
@@ -68,9 +76,16 @@ describe("createGrpcTransport: plaintext to another machine", () => {
 
   it("accepts this machine, TLS credentials, or the explicit opt-in", async () => {
     const made = [
-      ...["127.0.0.2:1", "localhost:1", "[::1]:1", "dns:///127.0.0.1:1", "unix:/tmp/a3s.sock"].map(
-        (address) => createGrpcTransport({ address, clientId: "c", token: "t" }),
-      ),
+      ...[
+        "127.0.0.2:1",
+        "127.0.0.1:1",
+        "localhost:1",
+        "LocalHost:1",
+        "[::1]:1",
+        "dns:///127.0.0.1:1",
+        "dns:///localhost:1",
+        "unix:/tmp/a3s.sock",
+      ].map((address) => createGrpcTransport({ address, clientId: "c", token: "t" })),
       createGrpcTransport({
         address: "agent.example:16300",
         clientId: "c",

@@ -33,7 +33,9 @@ import { fromProto, toProto } from "./wire-codec.js";
 export interface GrpcTransportOptions extends TransportOptions {
   /**
    * TLS and the like (`credentials.createSsl()`). Default: plaintext, which only an address
-   * on this machine accepts unless `allowPlaintextRemote` is set.
+   * on this machine accepts unless `allowPlaintextRemote` is set: `localhost`, 127.0.0.0/8 or
+   * `[::1]`, written in that plain form (no trailing dot, no `dns://<server>/` prefix), or a
+   * `unix:` socket.
    */
   credentials?: ChannelCredentials;
   /**
@@ -66,19 +68,25 @@ function aborted(signal: AbortSignal): HookError {
   );
 }
 
-/** `host:port` or `[v6]:port`, optionally after `dns:///`: the targets whose host is checked. */
-const HOST_PORT = /^(?:dns:(?:\/\/[^/]*\/)?)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/i;
+/**
+ * `host:port` or `[v6]:port`, optionally after `dns:` or `dns:///`: the targets whose host is
+ * checked. A `dns://<server>/` target is not among them: grpc-js can send its lookups to that
+ * server, whatever the host.
+ */
+const HOST_PORT = /^(?:dns:(?:\/\/\/)?)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/i;
 
 /**
- * The host of a gRPC target as a URL parser normalises it (`127.1` → `127.0.0.1`), or the whole
- * target when it has another form, which then counts as another machine. (A unix socket is
- * always this machine and is not asked about.)
+ * The host of a gRPC target, or the whole target when it has another form, which then counts
+ * as another machine. (A unix socket is always this machine and is not asked about.) A host a
+ * URL parser would rewrite (`127.0.0.1.`, `127.1`) is returned as written, so it is not taken
+ * for loopback: grpc-js hands it to the system resolver as written, which may ask DNS.
  */
 function targetHost(address: string): string {
   const host = HOST_PORT.exec(address)?.[1];
   if (host === undefined) return address;
   try {
-    return new URL(`http://${host}`).hostname;
+    const parsed = new URL(`http://${host}`).hostname;
+    return parsed === host.toLowerCase() ? parsed : host;
   } catch {
     return host;
   }
