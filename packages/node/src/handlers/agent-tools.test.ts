@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_WALK_DEPTH } from "../workspace/walk-files.js";
 import {
   MAX_LISTED,
   MAX_READ_FILE_BYTES,
@@ -73,6 +74,22 @@ describe("Glob", () => {
     expect(await tool("Glob", { pattern: "*.md" })).toBe("README.md");
     expect(await tool("Glob", { pattern: "*.ts", path: "src/deep" })).toBe("src/deep/b.ts");
     expect(await tool("Glob", { pattern: "*.txt" })).not.toContain("secret");
+  });
+
+  it(`says so when it left folders more than ${MAX_WALK_DEPTH} levels deep unsearched`, async () => {
+    const deepProject = join(base, "deep-project");
+    const chain = Array.from({ length: MAX_WALK_DEPTH + 1 }, () => "d");
+    await mkdir(join(deepProject, ...chain), { recursive: true });
+    await writeFile(join(deepProject, ...chain, "deep.md"), "TODO deep\n");
+    await writeFile(join(deepProject, "top.md"), "TODO top\n");
+    const run = (name: string, args: unknown) =>
+      runAgentTool(deepProject, name, JSON.stringify(args), signal);
+    const note = `(folders more than ${MAX_WALK_DEPTH} levels below the path were not searched)`;
+    expect(await run("Glob", { pattern: "**/*.md" })).toBe(`top.md\n${note}`);
+    expect(await run("Grep", { pattern: "TODO" })).toBe(`top.md:1: TODO top\n${note}`);
+    expect(await run("Glob", { pattern: "**/*.md", path: "d" })).toBe(
+      `d/${chain.slice(1).join("/")}/deep.md`,
+    );
   });
 
   it("says so when nothing matches, and refuses a path outside", async () => {

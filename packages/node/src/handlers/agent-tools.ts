@@ -3,7 +3,7 @@ import type { HookEvent } from "@a3s-lab/hooks-core";
 import { clipText, compileMatcher } from "@a3s-lab/hooks-core/internal";
 import { linearRegex } from "../linear-regex.js";
 import { isInside, readOpenFile } from "../settings/read-regular-file.js";
-import { type WalkBudget, walkFiles } from "../workspace/walk-files.js";
+import { MAX_WALK_DEPTH, type WalkBudget, walkFiles } from "../workspace/walk-files.js";
 import { WorkspacePathError } from "../workspace/workspace-path-error.js";
 import { type OpenedEntry, WorkspaceRoot } from "../workspace/workspace-root.js";
 import type { ModelTool } from "./model-client.js";
@@ -258,6 +258,9 @@ function listing(
 ): string {
   if (found.length >= MAX_LISTED) notes.push(`(stopped at ${MAX_LISTED} results)`);
   if (budget.stopped) notes.push(`(stopped after ${MAX_WALK_ENTRIES} directory entries)`);
+  if (budget.tooDeep) {
+    notes.push(`(folders more than ${MAX_WALK_DEPTH} levels below the path were not searched)`);
+  }
   return [...(found.length ? found : [none]), ...notes.filter((n) => n !== undefined)].join("\n");
 }
 

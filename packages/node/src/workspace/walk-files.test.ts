@@ -1,10 +1,21 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type WalkBudget, walkFiles } from "./walk-files.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { MAX_WALK_DEPTH, type WalkBudget, walkFiles } from "./walk-files.js";
 import { WorkspacePathError } from "./workspace-path-error.js";
 import { WorkspaceRoot } from "./workspace-root.js";
+
+// Every open the walk makes, counted: its cost must grow with the folders, not their depth squared.
+const opens = vi.hoisted(() => ({ count: 0 }));
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:fs/promises")>();
+  const open: typeof actual.open = (...args) => {
+    opens.count++;
+    return actual.open(...args);
+  };
+  return { ...actual, default: { ...actual, open }, open };
+});
 
 let base: string;
 let root: WorkspaceRoot;
@@ -68,5 +79,49 @@ describe("walkFiles", () => {
     for (const start of ["link-out", "link-in"]) {
       await expect(all(start, { entries: 100 }), start).rejects.toBeInstanceOf(WorkspacePathError);
     }
+  });
+
+  describe("a deep chain of folders", () => {
+    let chain: WorkspaceRoot;
+    const deep = (levels: number) => Array.from({ length: levels }, () => "a").join("/");
+
+    beforeAll(async () => {
+      const ws = join(base, "chain");
+      await mkdir(join(ws, "long", deep(300)), { recursive: true });
+      await writeFile(join(ws, "long", deep(40), "near.txt"), "");
+      await writeFile(join(ws, "long", deep(MAX_WALK_DEPTH), "last.txt"), "");
+      await writeFile(join(ws, "long", deep(MAX_WALK_DEPTH + 1), "beyond.txt"), "");
+      await writeFile(join(ws, "long", deep(300), "far.txt"), "");
+      await mkdir(join(ws, "short", deep(40)), { recursive: true });
+      await writeFile(join(ws, "short", deep(40), "end.txt"), "");
+      chain = await WorkspaceRoot.open(ws);
+    });
+    afterAll(() => chain.close());
+
+    async function walk(start: string, budget: WalkBudget) {
+      const files: string[] = [];
+      opens.count = 0;
+      for await (const file of walkFiles(chain, start, { budget })) files.push(file);
+      return { files, opens: opens.count };
+    }
+
+    it("opens each folder once, relative to its parent, not once per folder on its path", async () => {
+      const budget: WalkBudget = { entries: 10_000 };
+      const { files, opens } = await walk("short", budget);
+      expect(files).toEqual([`short/${deep(40)}/end.txt`]);
+      // "short" itself, then its 40 folders: not the 1 + 2 + … + 41 opens of a walk from the root.
+      expect(opens).toBe(41);
+      expect(budget.tooDeep).toBeUndefined();
+    });
+
+    it(`stops ${MAX_WALK_DEPTH} folders below the start, and says so`, async () => {
+      expect(MAX_WALK_DEPTH).toBeGreaterThanOrEqual(40);
+      const budget: WalkBudget = { entries: 10_000 };
+      const { files, opens } = await walk("long", budget);
+      expect(files).toEqual([`long/${deep(40)}/near.txt`, `long/${deep(MAX_WALK_DEPTH)}/last.txt`]);
+      expect(budget.tooDeep).toBe(true);
+      expect(budget.stopped).toBeUndefined();
+      expect(opens).toBe(MAX_WALK_DEPTH + 1);
+    });
   });
 });

@@ -153,6 +153,38 @@ describe.each(["linux", "darwin"] as const)("WorkspaceRoot.open (%s)", (platform
     });
   });
 
+  it("opens a folder inside an opened folder by its name, following nothing", async () => {
+    await symlink("deep", path.join(workdir, "src", "alias"));
+    await symlink(outside, path.join(workdir, "src", "out"));
+    const src = await root.open("src", "folder", { field });
+    try {
+      const deep = await root.openFolderIn(src, "deep", { field });
+      await deep.handle.close();
+      expect(deep.relative).toBe("src/deep");
+      expect(deep.stat.isDirectory()).toBe(true);
+      const refused = (name: string) =>
+        root.openFolderIn(src, name, { field }).then(
+          (opened) => opened.handle.close().then(() => "opened"),
+          (error: WorkspacePathError) => error.reason,
+        );
+      expect(await refused("alias")).toBe("OUTSIDE_WORKSPACE");
+      expect(await refused("out")).toBe("OUTSIDE_WORKSPACE");
+      expect(await refused("missing")).toBe("NOT_FOUND");
+      expect(await refused("..")).toBe("INVALID_INPUT");
+      expect(await refused("deep/a.txt")).toBe("INVALID_INPUT");
+      const deep2 = await root.openFolderIn(src, "deep", { field });
+      try {
+        expect(
+          await root.openFolderIn(deep2, "a.txt", { field }).catch((e: WorkspacePathError) => e),
+        ).toMatchObject({ reason: "INVALID_INPUT", path: field });
+      } finally {
+        await deep2.handle.close();
+      }
+    } finally {
+      await src.handle.close();
+    }
+  });
+
   it(`gives up on a chain of more than ${MAX_SYMLINK_HOPS} symlinks`, async () => {
     await symlink("loop-b", path.join(workdir, "loop-a"));
     await symlink("loop-a", path.join(workdir, "loop-b"));
