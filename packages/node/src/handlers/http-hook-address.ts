@@ -14,9 +14,13 @@ export type HostResolver = (hostname: string) => Promise<readonly ResolvedAddres
 /**
  * The address ranges an http hook does not reach unless an `allowedHttpHookUrls` entry names
  * its host: private networks, link-local (where cloud metadata services answer), shared
- * (CGNAT), "this network", multicast and reserved, in IPv4 and IPv6. An IPv4-mapped IPv6
- * address (`::ffff:10.0.0.1`) is judged as the IPv4 address it maps. Loopback (127.0.0.0/8,
- * `::1`) is not among them: a policy server on the same machine is the common case.
+ * (CGNAT), "this network", multicast and reserved, in IPv4 and IPv6, and the IPv6 forms that
+ * carry an IPv4 address to wherever it leads (6to4, Teredo, IPv4-compatible, local-use NAT64).
+ * An IPv4-mapped address (`::ffff:10.0.0.1`) and a NAT64 address of the well-known prefix
+ * (`64:ff9b::10.0.0.1`, which an IPv6-only host behind NAT64 reaches as that IPv4 address) are
+ * judged as the IPv4 address they hold. Loopback (127.0.0.0/8, `::1`, and the same inside
+ * `::ffff:` or `64:ff9b::`) is not among them: a policy server on the same machine is the
+ * common case.
  */
 export const HTTP_HOOK_REFUSED_RANGES: readonly {
   readonly range: string;
@@ -27,10 +31,20 @@ export const HTTP_HOOK_REFUSED_RANGES: readonly {
   { range: "100.64.0.0/10", kind: "shared (CGNAT), where some cloud metadata services answer" },
   { range: "169.254.0.0/16", kind: "link-local, where cloud metadata services answer" },
   { range: "172.16.0.0/12", kind: "private" },
+  { range: "192.0.0.0/24", kind: "reserved for IETF protocol assignments" },
   { range: "192.168.0.0/16", kind: "private" },
+  { range: "198.18.0.0/15", kind: "reserved for benchmarking" },
   { range: "224.0.0.0/4", kind: "multicast" },
   { range: "240.0.0.0/4", kind: "reserved" },
   { range: "::/128", kind: "unspecified, which reaches the machine itself" },
+  {
+    range: "::/96",
+    kind: "IPv4-compatible, deprecated, which some systems send to the IPv4 address it holds",
+  },
+  { range: "64:ff9b:1::/48", kind: "local-use NAT64, which reaches private IPv4 networks" },
+  { range: "100::/64", kind: "discard-only" },
+  { range: "2001::/32", kind: "Teredo, which tunnels to an IPv4 address it holds" },
+  { range: "2002::/16", kind: "6to4, which tunnels to the IPv4 address it holds" },
   { range: "fc00::/7", kind: "unique local (private)" },
   { range: "fe80::/10", kind: "link-local" },
   { range: "fec0::/10", kind: "site-local (private)" },
@@ -44,6 +58,28 @@ const RULES = HTTP_HOOK_REFUSED_RANGES.map(({ range, kind }) => {
   return { range, kind, list };
 });
 
+// ::1 lies inside ::/96 but is loopback, which stays allowed.
+const LOOPBACK_V6 = new BlockList();
+LOOPBACK_V6.addAddress("::1", "ipv6");
+const NAT64 = new BlockList();
+NAT64.addSubnet("64:ff9b::", 96, "ipv6");
+
+/**
+ * The IPv4 address in the last 32 bits of an IPv6 address (`64:ff9b::a00:5` → `10.0.0.5`).
+ * `address` must be one `isIP` accepts as version 6.
+ */
+function lastIpv4(address: string): string {
+  const bare = address.split("%")[0]!;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(bare);
+  if (dotted) return dotted.slice(1).join(".");
+  const [head = "", tail] = bare.split("::");
+  const groups = (tail ?? head).split(":");
+  const low = Number.parseInt(groups.at(-1) || "0", 16);
+  // "x::y" leaves one group after "::": the one before it is zero.
+  const high = groups.length > 1 ? Number.parseInt(groups.at(-2) || "0", 16) : 0;
+  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+}
+
 /**
  * The refused range an address falls in, as `"10.0.0.0/8 (private)"`, or undefined when an
  * http hook may reach it. A string that is not an IP address is refused: nothing can tell
@@ -52,6 +88,14 @@ const RULES = HTTP_HOOK_REFUSED_RANGES.map(({ range, kind }) => {
 export function refusedRange(address: string): string | undefined {
   const version = isIP(address);
   if (version === 0) return "not an IP address";
+  if (version === 6) {
+    if (LOOPBACK_V6.check(address, "ipv6")) return undefined;
+    if (NAT64.check(address, "ipv6")) {
+      const ipv4 = lastIpv4(address);
+      const inner = refusedRange(ipv4);
+      return inner && `64:ff9b::/96 (NAT64) holding ${ipv4}, in ${inner}`;
+    }
+  }
   const family = version === 4 ? "ipv4" : "ipv6";
   const rule = RULES.find((r) => r.list.check(address, family));
   return rule && `${rule.range} (${rule.kind})`;
