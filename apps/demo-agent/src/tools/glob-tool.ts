@@ -43,7 +43,8 @@ export const globTool = defineTool({
       const files: string[] = [];
       let truncated = false;
       const budget = { entries: WALK_ENTRY_LIMIT };
-      for await (const file of walkFiles(root, dir.relative, { budget })) {
+      const signal = ctx.signal;
+      for await (const file of walkFiles(root, dir.relative, { budget, signal })) {
         if (!isMatch(file)) continue;
         if (files.length === GLOB_RESULT_LIMIT) {
           truncated = true;
@@ -51,6 +52,8 @@ export const globTool = defineTool({
         }
         files.push(file);
       }
+      // The walk ends quietly when cancelled; a partial list must not pass for the answer.
+      if (signal?.aborted) throw new AgentError("ABORTED", "Glob: cancelled");
       return { output: JSON.stringify({ files, truncated }) };
     });
   },

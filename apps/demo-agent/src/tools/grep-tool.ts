@@ -179,7 +179,9 @@ export const grepTool = defineTool({
         }
         await target.handle.close();
         const budget = { entries: WALK_ENTRY_LIMIT };
-        for await (const file of walkFiles(root, target.relative, { budget })) {
+        // Without the signal, a cancelled search would wait for the walk to end (see search).
+        const signal = ctx.signal;
+        for await (const file of walkFiles(root, target.relative, { budget, signal })) {
           if (filter && !filter(file)) continue;
           const text = await readCandidate(root, file);
           if (text !== undefined) yield [file, text];
