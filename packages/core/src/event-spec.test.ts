@@ -161,6 +161,63 @@ describe("defineEvent", () => {
   });
 });
 
+describe("the catalogue shared through the realm's global", () => {
+  // What any script in the realm can reach, without importing this package.
+  const shared = () =>
+    // biome-ignore lint/suspicious/noExplicitAny: probing whatever the global holds
+    (globalThis as any)[Symbol.for("@a3s-lab/hooks-core/event-catalogue")];
+  /** Every way in: write the record, redefine a property, or call the store's own add. */
+  const tamper = (name: string, forged: object) => {
+    const store = shared();
+    const attempts = [
+      () => {
+        store.specs[name] = forged;
+      },
+      () => Object.defineProperty(store.specs, name, { value: forged }),
+      () => store.add(forged),
+      () => {
+        store.version = 0;
+      },
+    ];
+    for (const attempt of attempts) {
+      try {
+        attempt();
+      } catch {
+        // refused: what the test wants
+      }
+    }
+  };
+  const blocked = async (name: string, fields: object) => {
+    const engine = new HookEngine();
+    engine.register({ event: name as "Stop", handler: () => block("no") });
+    return (await fire(engine, name, fields)).action;
+  };
+
+  it("cannot turn a built-in event's block into a continue or drop its schema", async () => {
+    tamper(
+      "PreToolUse",
+      Object.freeze({ ...eventSpecs.PreToolUse, canBlock: false, schema: z.any() }),
+    );
+    expect(eventSpecs.PreToolUse.canBlock).toBe(true);
+    expect(await blocked("PreToolUse", { tool: "Bash", args: { command: "rm -rf /" } })).toBe(
+      "block",
+    );
+    expect(() => createEvent("PreToolUse", { sessionId: "s", tool: 1 } as never)).toThrow(
+      /PreToolUse\.tool/,
+    );
+  });
+
+  it("cannot rewrite an event a host defined", async () => {
+    const guarded = defineEvent("GuardedRelease", {
+      schema: z.object({ target: z.string() }),
+      canBlock: true,
+    });
+    tamper("GuardedRelease", Object.freeze({ ...guarded, canBlock: false }));
+    expect(eventSpecs["GuardedRelease" as "Stop"]).toBe(guarded);
+    expect(await blocked("GuardedRelease", { target: "prod" })).toBe("block");
+  });
+});
+
 describe("claudeCodeEvents", () => {
   it("are not in the catalogue until the host opts in, and then once", () => {
     expect(isHookEventName("FileChanged")).toBe(false);

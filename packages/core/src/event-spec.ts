@@ -91,55 +91,92 @@ export type DefinedEventSchema<N extends string, S extends z.core.$ZodObject> = 
   typeof eventObject<N, S extends z.core.$ZodObject<infer T> ? T : never>
 >;
 
-// ── The catalogue: one per realm, shared by every copy of this package ────────────
+// ── The catalogue: built-in events per copy, host-defined events shared by every copy ──
 
 /**
- * The catalogue's state. It lives on `globalThis`, not in this module, because one realm often
- * loads several copies of this package: the ESM build for the app and the CommonJS build (two
- * files: the entry and `internal`) for a dependency that requires it. Each copy must see the
- * events a host defined through any other.
+ * The events hosts define, shared through `globalThis` because one realm often loads several
+ * copies of this package: the ESM build for the app and the CommonJS build (two files: the entry
+ * and `internal`) for a dependency that requires it. Each copy must see the events a host defined
+ * through any other. A frozen object whose methods close over private state, so no script in the
+ * realm can rewrite an entry in place. Built-in events are never read from it: each copy keeps its
+ * own, since the store may have been planted, or made by another release with other built-ins.
  */
-interface Catalogue {
-  /** The layout below; a copy that finds another keeps a catalogue of its own. */
-  readonly version: typeof CATALOGUE_LAYOUT;
-  readonly specs: Record<string, EventSpec<string>>;
-  /** Canonical names, built-in ones first, then in the order they were defined. */
-  readonly names: string[];
-  readonly builtins: Set<string>;
-  /** Every accepted spelling → canonical name. */
-  readonly lookup: Map<string, string>;
-  /** Definitions built by a copy of this package (so a hand-made object cannot pose as one), with their own-fields schema. */
-  readonly built: WeakMap<object, z.core.$ZodObject | undefined>;
+interface SharedEvents {
+  /** The layout; a copy that finds another (or another shape) keeps a store of its own. */
+  readonly version: typeof LAYOUT;
+  /** The host-defined event at `index`, in the order they were defined; undefined past the end. */
+  at(index: number): EventSpec<string> | undefined;
+  /** Stores `spec` under its name unless the name is taken; returns the entry stored there. */
+  add(spec: EventSpec<string>): EventSpec<string>;
+  /**
+   * The own-fields schema of a definition a copy made (so a hand-made object cannot pose as
+   * one); with `fields`, records it first (once: a later call cannot change it).
+   */
+  fields(definition: object, fields?: z.core.$ZodObject): z.core.$ZodObject | undefined;
 }
 
-const CATALOGUE_KEY = Symbol.for("@a3s-lab/hooks-core/event-catalogue");
-const CATALOGUE_LAYOUT = 1;
+const SHARED_KEY = Symbol.for("@a3s-lab/hooks-core/event-catalogue");
+const LAYOUT = 2;
 
-/** The realm's catalogue, made and published by the first copy to load. */
-function realmCatalogue(): Catalogue {
-  const realm = globalThis as { [CATALOGUE_KEY]?: Catalogue };
-  const found = realm[CATALOGUE_KEY];
-  if (found?.version === CATALOGUE_LAYOUT) return found;
-  const own: Catalogue = Object.freeze({
-    version: CATALOGUE_LAYOUT,
-    specs: Object.create(null),
-    names: [],
-    builtins: new Set<string>(),
-    lookup: new Map<string, string>(),
-    built: new WeakMap<object, z.core.$ZodObject | undefined>(),
+function newSharedEvents(): SharedEvents {
+  const list: EventSpec<string>[] = [];
+  const byName = new Map<string, EventSpec<string>>();
+  const vouched = new WeakMap<object, z.core.$ZodObject>();
+  return Object.freeze({
+    version: LAYOUT,
+    at: (index: number) => list[index],
+    add(spec: EventSpec<string>) {
+      const taken = byName.get(spec.name);
+      if (taken) return taken;
+      byName.set(spec.name, Object.freeze(spec));
+      list.push(spec);
+      return spec;
+    },
+    fields(definition: object, fields?: z.core.$ZodObject) {
+      if (fields && !vouched.has(definition)) vouched.set(definition, fields);
+      return vouched.get(definition);
+    },
   });
-  // Another layout (a future major version) is left as it is: this copy keeps its own.
-  if (found === undefined) {
-    try {
-      Object.defineProperty(realm, CATALOGUE_KEY, { value: own });
-    } catch {
-      // A frozen global object: this copy keeps its own.
-    }
-  }
-  return own;
 }
 
-const { specs, names, builtins, lookup, built } = realmCatalogue();
+/** The realm's store, published by the first copy to load; a private one when that fails. */
+function realmEvents(): SharedEvents {
+  const realm = globalThis as { [SHARED_KEY]?: SharedEvents };
+  try {
+    const found = realm[SHARED_KEY];
+    if (found === undefined) {
+      const own = newSharedEvents();
+      // Non-writable and non-configurable: nobody can swap the store once a copy uses it.
+      Object.defineProperty(realm, SHARED_KEY, { value: own });
+      return own;
+    }
+    if (
+      Object.isFrozen(found) &&
+      found.version === LAYOUT &&
+      [found.at, found.add, found.fields].every((f) => typeof f === "function")
+    ) {
+      return found;
+    }
+  } catch {
+    // A frozen global object, or a store whose reads throw: this copy keeps its own.
+  }
+  // Another layout (an older or future version, or anything planted) is left as it is.
+  return newSharedEvents();
+}
+
+const shared = realmEvents();
+
+// This copy's view: its built-in events, then the host-defined ones it has read from the store.
+const specs: Record<string, EventSpec<string>> = Object.create(null);
+/** Canonical names, built-in ones first, then in the order they were defined. */
+const names: string[] = [];
+const builtins = new Set<string>();
+/** Every accepted spelling → canonical name. */
+const lookup = new Map<string, string>();
+/** Definitions this copy built, with their own-fields schema (undefined for built-ins). */
+const built = new WeakMap<object, z.core.$ZodObject | undefined>();
+/** How many of the store's entries this copy has read. */
+let seen = 0;
 
 const NAME = /^[A-Z][A-Za-z0-9]{0,63}$/;
 const FIELD = /^[A-Za-z_$][\w$]*$/;
@@ -221,15 +258,21 @@ function buildSpec(name: unknown, init: unknown, full?: z.core.$ZodObject): Even
     toolEvent: matcherTarget === "tool",
     answers: answerFields,
   });
-  built.set(spec, own ? (schema as z.core.$ZodObject) : undefined);
+  if (own) {
+    built.set(spec, schema as z.core.$ZodObject);
+    shared.fields(spec, schema as z.core.$ZodObject);
+  } else built.set(spec, undefined);
   return spec;
 }
 
+const fieldsOf = (definition: object) => built.get(definition) ?? shared.fields(definition);
+const isDefinition = (value: object) => built.has(value) || shared.fields(value) !== undefined;
+
 function sameSpec(a: EventSpec<string>, b: EventSpec<string>): boolean {
-  const fields = built.get(a);
+  const fields = fieldsOf(a);
   return (
     fields !== undefined &&
-    fields === built.get(b) &&
+    fields === fieldsOf(b) &&
     a.canBlock === b.canBlock &&
     a.matcherTarget === b.matcherTarget &&
     a.modifiable.length === b.modifiable.length &&
@@ -238,7 +281,34 @@ function sameSpec(a: EventSpec<string>, b: EventSpec<string>): boolean {
   );
 }
 
+/** Adds `spec` to this copy's view. */
+function keep(spec: EventSpec<string>): void {
+  for (const spelling of spellingsOf(spec.name)) lookup.set(spelling, spec.name);
+  specs[spec.name] = spec;
+  names.push(spec.name);
+}
+
+/**
+ * Reads the entries other copies added to the store since the last call. An entry under one of
+ * this copy's names or spellings (a built-in, planted or of another release) is skipped.
+ */
+function sync(): void {
+  for (let spec = shared.at(seen); spec !== undefined; spec = shared.at(++seen)) {
+    const name = spec?.name;
+    if (
+      typeof name === "string" &&
+      NAME.test(name) &&
+      Object.isFrozen(spec) &&
+      !spellingsOf(name).some((spelling) => lookup.has(spelling))
+    ) {
+      keep(spec);
+    }
+  }
+}
+
 function register(spec: EventSpec<string>, builtin: boolean): EventSpec<string> {
+  // Built-ins register while this module loads, before any entry of the store is read.
+  if (!builtin) sync();
   const existing = specs[spec.name];
   if (existing) {
     if (existing === spec || (!builtins.has(spec.name) && sameSpec(existing, spec)))
@@ -256,10 +326,11 @@ function register(spec: EventSpec<string>, builtin: boolean): EventSpec<string> 
       throw invalid(["name"], `${spec.name} is too close to ${taken} (both read as "${spelling}")`);
     }
   }
-  for (const spelling of spellingsOf(spec.name)) lookup.set(spelling, spec.name);
-  specs[spec.name] = spec;
-  names.push(spec.name);
   if (builtin) builtins.add(spec.name);
+  else if (shared.add(spec) !== spec) {
+    throw invalid(["name"], `${spec.name} is already defined differently`);
+  }
+  keep(spec);
   return spec;
 }
 
@@ -271,9 +342,10 @@ function register(spec: EventSpec<string>, builtin: boolean): EventSpec<string> 
  * redefined.
  *
  * Pass a name and the event's parts, or a ready definition such as `claudeCodeEvents.TeammateIdle`.
- * To type the event, add it to {@link HookEventMap} (see the example). The catalogue is one per
- * JavaScript realm: an event defined through the ESM build is known to the CommonJS build a
- * dependency loaded, and the other way round.
+ * To type the event, add it to {@link HookEventMap} (see the example). Defined events are one
+ * per JavaScript realm: an event defined through the ESM build is known to the CommonJS build a
+ * dependency loaded, and the other way round. Built-in events are not shared: each copy of the
+ * package uses its own, so nothing another copy or script puts in the realm changes them.
  *
  * @example
  * ```ts
@@ -305,7 +377,7 @@ export function defineEvent(nameOrDefinition: unknown, init?: unknown): EventSpe
   if (
     nameOrDefinition === null ||
     typeof nameOrDefinition !== "object" ||
-    !built.has(nameOrDefinition)
+    !isDefinition(nameOrDefinition)
   ) {
     throw invalid(
       ["definition"],
@@ -327,8 +399,6 @@ export function eventDefinition<const N extends string, S extends z.core.$ZodObj
 }
 
 for (const name of Object.keys(eventSchemas) as (keyof typeof eventSchemas)[]) {
-  // Registered already by another copy of this package loaded in this realm.
-  if (specs[name] !== undefined) continue;
   register(
     buildSpec(name, { ...builtinEventRows[name], schema: eventSchemas[name] }, eventSchemas[name]),
     true,
@@ -347,7 +417,18 @@ function readOnly<T extends object>(target: T): T {
   const refuse = (): never => {
     throw new TypeError("the event catalogue is read-only: add events with defineEvent");
   };
-  return new Proxy(target, {
+  // Reads first take in what other copies defined, so the view stays live across copies.
+  const read =
+    <A extends unknown[], R>(trap: (...args: A) => R) =>
+    (...args: A): R => {
+      sync();
+      return trap(...args);
+    };
+  return new Proxy<T>(target, {
+    get: read(Reflect.get),
+    has: read(Reflect.has),
+    ownKeys: read(Reflect.ownKeys),
+    getOwnPropertyDescriptor: read(Reflect.getOwnPropertyDescriptor),
     set: refuse,
     defineProperty: refuse,
     deleteProperty: refuse,
@@ -369,6 +450,10 @@ export const hookEventNames: readonly HookEventName[] = readOnly(names) as reado
 
 /** The spec of a canonical name, or undefined. The engine's own (proxy-free) read of the catalogue. */
 export function specOf(name: string): EventSpec<string> | undefined {
+  // One read for a built-in or a known event: this runs on every firing.
+  const spec = specs[name];
+  if (spec !== undefined) return spec;
+  sync();
   return specs[name];
 }
 
@@ -382,12 +467,16 @@ export function isBuiltinEvent(name: string): boolean {
  * the alias `ToolError`), or undefined when the name is not in the catalogue.
  */
 export function resolveEventName(name: string): HookEventName | undefined {
-  return (lookup.get(name) ?? lookup.get(name.toLowerCase())) as HookEventName | undefined;
+  const find = () => (lookup.get(name) ?? lookup.get(name.toLowerCase())) as HookEventName;
+  const canonical = find();
+  if (canonical !== undefined) return canonical;
+  sync();
+  return find();
 }
 
 /** True when `name` is a canonical event name in the catalogue. */
 export function isHookEventName(name: unknown): name is HookEventName {
-  return typeof name === "string" && specs[name] !== undefined;
+  return typeof name === "string" && specOf(name) !== undefined;
 }
 
 /**
@@ -409,6 +498,6 @@ export function subjectAt(event: HookEvent, target: string): string | undefined 
 
 /** The value a string matcher tests for this event, or undefined when it has none. */
 export function matcherSubject(event: HookEvent): string | undefined {
-  const target = specs[event.eventType]?.matcherTarget;
+  const target = specOf(event.eventType)?.matcherTarget;
   return target === undefined ? undefined : subjectAt(event, target);
 }

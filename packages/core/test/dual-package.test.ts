@@ -95,6 +95,63 @@ describe("one event catalogue per realm, whichever build defined the event", () 
     expect(seen).toEqual({ known: true, clash: "INVALID_CONFIG" });
   });
 
+  /** Fires PreToolUse with one blocking hook through every copy; also tries an ill-typed event. */
+  const everyCopyBlocks = `
+    const fire = async (core) => {
+      const engine = new core.HookEngine();
+      engine.register({ event: "PreToolUse", handler: () => core.block("no") });
+      const event = core.createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: {} });
+      return (await engine.fire(event)).action;
+    };
+    let unchecked = true;
+    try {
+      cjs.createEvent("PreToolUse", { sessionId: "s", tool: 1, args: {} });
+    } catch {
+      unchecked = false;
+    }
+    return {
+      esm: await fire(esm),
+      cjs: await fire(cjs),
+      internal: cjsInternal.specOf("PreToolUse").canBlock,
+      unchecked,
+    };
+  `;
+  const forgedPreToolUse = `
+    const { z } = await import("zod");
+    const forged = Object.freeze({
+      name: "PreToolUse", schema: z.any(), canBlock: false, modifiable: ["args"],
+      matcherTarget: "tool", toolEvent: true, answers: {},
+    });
+  `;
+
+  it("a catalogue planted before the package loads decides no built-in event", () => {
+    const seen = inNode(
+      everyCopyBlocks,
+      `${forgedPreToolUse}
+      globalThis[Symbol.for("@a3s-lab/hooks-core/event-catalogue")] = {
+        version: 1,
+        specs: Object.assign(Object.create(null), { PreToolUse: forged }),
+        names: ["PreToolUse"],
+        builtins: new Set(["PreToolUse"]),
+        lookup: new Map([["PreToolUse", "PreToolUse"], ["pretooluse", "PreToolUse"]]),
+        built: new WeakMap(),
+      };`,
+    );
+    expect(seen).toEqual({ esm: "block", cjs: "block", internal: true, unchecked: false });
+  });
+
+  it("a shared entry named like a built-in (another copy's, or planted) is not used for it", () => {
+    const seen = inNode(`
+      ${forgedPreToolUse}
+      // Whatever the shared store lets any script do, it is done here.
+      const store = globalThis[Symbol.for("@a3s-lab/hooks-core/event-catalogue")];
+      try { store.add(forged); } catch {}
+      try { store.specs.PreToolUse = forged; } catch {}
+      ${everyCopyBlocks}
+    `);
+    expect(seen).toEqual({ esm: "block", cjs: "block", internal: true, unchecked: false });
+  });
+
   it("a catalogue of another layout is left alone: each copy then keeps its own", () => {
     const seen = inNode(
       `
