@@ -97,6 +97,10 @@ describe("one event catalogue per realm, whichever build defined the event", () 
 
   /** Fires PreToolUse with one blocking hook through every copy; also tries an ill-typed event. */
   const everyCopyBlocks = `
+    // An unknown name makes each copy read what the shared store holds before it fires.
+    esm.isHookEventName("NotDefined");
+    cjs.isHookEventName("NotDefined");
+    cjsInternal.specOf("NotDefined");
     const fire = async (core) => {
       const engine = new core.HookEngine();
       engine.register({ event: "PreToolUse", handler: () => core.block("no") });
@@ -124,18 +128,32 @@ describe("one event catalogue per realm, whichever build defined the event", () 
     });
   `;
 
-  it("a catalogue planted before the package loads decides no built-in event", () => {
-    const seen = inNode(
-      everyCopyBlocks,
-      `${forgedPreToolUse}
-      globalThis[Symbol.for("@a3s-lab/hooks-core/event-catalogue")] = {
+  it.each([
+    [
+      "the first layout's record",
+      `{
         version: 1,
         specs: Object.assign(Object.create(null), { PreToolUse: forged }),
         names: ["PreToolUse"],
         builtins: new Set(["PreToolUse"]),
         lookup: new Map([["PreToolUse", "PreToolUse"], ["pretooluse", "PreToolUse"]]),
         built: new WeakMap(),
-      };`,
+      }`,
+    ],
+    [
+      "a store of the current layout",
+      `Object.freeze({
+        version: 2,
+        at: (i) => (i === 0 ? forged : undefined),
+        add: (spec) => spec,
+        fields: () => undefined,
+      })`,
+    ],
+  ])("a catalogue planted before the package loads (%s) decides no built-in event", (_, plant) => {
+    const seen = inNode(
+      everyCopyBlocks,
+      `${forgedPreToolUse}
+      globalThis[Symbol.for("@a3s-lab/hooks-core/event-catalogue")] = ${plant};`,
     );
     expect(seen).toEqual({ esm: "block", cjs: "block", internal: true, unchecked: false });
   });
