@@ -400,7 +400,13 @@ export class Agent {
           // A firing that fails (the engine closed as the session ends) must not crash the agent.
           this.#fireFileChanged(session, file, change).catch(() => {});
         },
-        { onSkipped: onSkipped && ((file, change) => onSkipped(session.id, file, change)) },
+        {
+          onSkipped: onSkipped && ((file, change) => onSkipped(session.id, file, change)),
+          // A Notification, as for the other limits the agent applies on its own.
+          onLimit: (message) => {
+            this.#deps.notify(session, "status", message, "warning").catch(() => {});
+          },
+        },
       );
       this.#watches.set(session.id, watch);
     }

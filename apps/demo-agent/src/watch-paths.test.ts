@@ -1,10 +1,19 @@
-import { mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { open } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { HookEngine, type HookResult } from "@a3s-lab/hooks-core";
 import { applyHookSettings, loadHookSettings } from "@a3s-lab/hooks-node";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Agent } from "./agent.js";
 import type { AgentOptions } from "./agent-options.js";
 import { defineDemoEvents } from "./demo-events.js";
@@ -263,3 +272,70 @@ describe("WatchPaths.ownWrite", () => {
     }
   });
 });
+
+describe("WatchPaths' bound on watched entries", () => {
+  /** A folder of `n` files under the test's root. */
+  function folder(name: string, n: number): string {
+    const dir = path.join(root, name);
+    mkdirSync(dir);
+    for (let i = 0; i < n; i++) writeFileSync(path.join(dir, `${i}.txt`), "");
+    return dir;
+  }
+
+  it("does not watch a folder whose files would pass the limit, nor any path after it, and says so", async () => {
+    const small = folder("small", 3);
+    const big = folder("big", 20);
+    const after = folder("after", 1);
+    const notes: string[] = [];
+    const watch = new WatchPaths(() => {}, {
+      maxWatchedEntries: 10,
+      onLimit: (message) => notes.push(message),
+    });
+    try {
+      expect(await watch.add([small, big, after])).toBe(2);
+      expect(watch.paths).toEqual([small]);
+      expect(notes).toEqual([
+        "2 watchPaths not watched: watching them would pass the limit of 10 watched files and folders",
+      ]);
+      expect(await watch.add([folder("later", 1)])).toBe(1);
+      expect(watch.paths).toEqual([small]);
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it("stops watching a watched folder that fills past the limit, and says so", async () => {
+    const dir = folder("filled", 2);
+    let note: (message: string) => void = () => {};
+    const dropped = new Promise<string>((resolve) => (note = resolve));
+    const watch = new WatchPaths(() => {}, { maxWatchedEntries: 6, onLimit: note });
+    try {
+      const before = inotifyWatches();
+      await watch.add([dir]);
+      expect(watch.paths).toEqual([dir]);
+      for (let i = 0; i < 10; i++) writeFileSync(path.join(dir, `new-${i}.txt`), "");
+      expect(await dropped).toBe(
+        `${dir} is no longer watched: its files passed the limit of 6 watched files and folders`,
+      );
+      expect(watch.paths).toEqual([]);
+      // The folder's watches and its files' are given back, not only the folder's.
+      await vi.waitFor(() => expect(inotifyWatches()).toBe(before));
+    } finally {
+      await watch.close();
+    }
+  });
+});
+
+/** The inotify watches this process holds (Linux; 0 elsewhere). */
+function inotifyWatches(): number {
+  if (process.platform !== "linux") return 0;
+  let count = 0;
+  for (const fd of readdirSync("/proc/self/fdinfo")) {
+    try {
+      count += readFileSync(`/proc/self/fdinfo/${fd}`, "utf8").match(/^inotify wd:/gm)?.length ?? 0;
+    } catch {
+      // Closed since it was listed.
+    }
+  }
+  return count;
+}

@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
+import { opendir, stat } from "node:fs/promises";
 import path from "node:path";
 import { MAX_WATCH_PATHS } from "@a3s-lab/hooks-core";
 import { type FSWatcher, watch } from "chokidar";
@@ -14,7 +14,19 @@ export type WatchedChange = "add" | "change" | "unlink";
  */
 export const OWN_WRITE_RECHECK_MS = 150;
 
+/**
+ * The most files and folders one session's watch covers, all its paths together. chokidar
+ * watches every entry of a watched folder (one inotify watch each on Linux), and the user's
+ * watches are few (often 8,192 or 65,536 in all): a hook's answer naming big folders, or a folder
+ * a hook fills, must not use them up for every other program.
+ */
+export const MAX_WATCHED_ENTRIES = 10_000;
+
 export interface WatchPathsOptions {
+  /** Overrides {@link MAX_WATCHED_ENTRIES} (tests use a small one). */
+  maxWatchedEntries?: number | undefined;
+  /** Told, in a sentence for the user, when paths are not watched or no longer watched for the limit. */
+  onLimit?: ((message: string) => void) | undefined;
   /**
    * Told when the watcher ignores a change because it is the agent's own write (see
    * {@link WatchPaths.ownWrite}): FileChanged already fired for it. For logs and tests.
@@ -36,13 +48,24 @@ interface Identity {
  * calls `onChange`, which fires FileChanged; the agent's own writes, which fire FileChanged
  * themselves, go through {@link WatchPaths.ownWrite} and are not reported again. A directory is
  * watched one level deep, never recursively: a hook's `/` must not walk the disk. At most
- * {@link MAX_WATCH_PATHS} paths per session; more are ignored. `close()` stops it (the session
- * ended).
+ * {@link MAX_WATCH_PATHS} paths per session, covering at most {@link MAX_WATCHED_ENTRIES} files
+ * and folders: a path that would pass that is not watched, nor any after it, and a watched
+ * folder that fills past it is no longer watched (`onLimit` says so). `close()` stops it (the
+ * session ended).
  */
 export class WatchPaths {
   readonly #onChange: (file: string, change: WatchedChange) => void;
   readonly #onSkipped: WatchPathsOptions["onSkipped"];
-  readonly #paths = new Set<string>();
+  readonly #onLimit: WatchPathsOptions["onLimit"];
+  readonly #maxEntries: number;
+  /** The watched paths, each with the entries it costs (itself, and a folder's files). */
+  readonly #paths = new Map<string, number>();
+  /** The entries of all watched paths, kept up to date as files come and go in watched folders. */
+  #entries = 0;
+  /** A path did not fit, or a folder filled past the limit: no more are watched. */
+  #full = false;
+  /** Folders no longer watched because they filled past the limit. */
+  readonly #dropped = new Set<string>();
   /**
    * Files the agent wrote, as they were right after (or as a recheck last reported them): an
    * event that still finds a file so was already told.
@@ -62,22 +85,25 @@ export class WatchPaths {
   ) {
     this.#onChange = onChange;
     this.#onSkipped = options.onSkipped;
+    this.#onLimit = options.onLimit;
+    this.#maxEntries = options.maxWatchedEntries ?? MAX_WATCHED_ENTRIES;
   }
 
   /** The paths watched so far. */
   get paths(): readonly string[] {
-    return [...this.#paths];
+    return [...this.#paths.keys()];
   }
 
   /**
    * Watch `paths` too (absolute paths, checked by core's watchPaths schema). Resolves once the
    * first watcher is ready, so a change right after it is seen. Returns how many paths were
-   * ignored for the cap.
+   * ignored for the caps.
    */
   async add(paths: readonly string[] | undefined): Promise<number> {
     if (this.#closed || paths === undefined) return 0;
     const fresh: string[] = [];
     let ignored = 0;
+    let tooMany = 0;
     for (const p of paths) {
       const resolved = path.resolve(p);
       if (this.#paths.has(resolved)) continue;
@@ -85,10 +111,25 @@ export class WatchPaths {
         ignored++;
         continue;
       }
-      this.#paths.add(resolved);
+      const cost = this.#full ? 0 : await entriesOf(resolved, this.#maxEntries - this.#entries);
+      // Taken by another add while this one counted.
+      if (this.#paths.has(resolved)) continue;
+      if (this.#full || this.#entries + cost > this.#maxEntries) {
+        this.#full = true;
+        tooMany++;
+        continue;
+      }
+      this.#entries += cost;
+      this.#paths.set(resolved, cost);
       fresh.push(resolved);
     }
-    if (fresh.length === 0) return ignored;
+    if (tooMany > 0) {
+      this.#onLimit?.(
+        `${tooMany} watchPaths not watched: watching them would pass the limit of ${this.#maxEntries} watched files and folders`,
+      );
+    }
+    ignored += tooMany;
+    if (fresh.length === 0 || this.#closed) return ignored;
     if (this.#watcher) {
       this.#watcher.add(fresh);
       return ignored;
@@ -96,6 +137,14 @@ export class WatchPaths {
     const watcher = watch(fresh, { ignoreInitial: true, depth: 0, persistent: true });
     this.#watcher = watcher;
     watcher.on("all", (event, file) => {
+      const folder = path.dirname(file);
+      if (this.#dropped.has(folder)) {
+        // Its watch was being set up as the folder was dropped: give it back too.
+        this.#release(folder);
+        return;
+      }
+      if (event === "add" || event === "addDir") this.#grew(file, 1);
+      else if (event === "unlink" || event === "unlinkDir") this.#grew(file, -1);
       // Only file events: Claude Code does not deliver a directory's own addDir or unlinkDir.
       if (event === "add" || event === "change" || event === "unlink") {
         this.#enqueue(() => this.#handle(file, event));
@@ -105,6 +154,27 @@ export class WatchPaths {
     watcher.on("error", () => {});
     await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
     return ignored;
+  }
+
+  /**
+   * Count an entry that came or went inside a watched folder; drop the folder once the watch
+   * covers more than the limit, so a folder a hook keeps filling cannot use up the watches.
+   */
+  #grew(file: string, by: 1 | -1): void {
+    const folder = path.dirname(file);
+    const cost = this.#paths.get(folder);
+    if (cost === undefined || this.#paths.has(file) || this.#closed) return;
+    this.#paths.set(folder, cost + by);
+    this.#entries += by;
+    if (this.#entries <= this.#maxEntries) return;
+    this.#paths.delete(folder);
+    this.#dropped.add(folder);
+    this.#full = true;
+    this.#entries -= cost + by;
+    this.#release(folder);
+    this.#onLimit?.(
+      `${folder} is no longer watched: its files passed the limit of ${this.#maxEntries} watched files and folders`,
+    );
   }
 
   /**
@@ -132,6 +202,18 @@ export class WatchPaths {
       await all;
       if (this.#writing.get(resolved) === all) this.#writing.delete(resolved);
     }
+  }
+
+  /**
+   * Give back the watches of a dropped folder and of the files in it. chokidar tells of a new
+   * file before it records that file's watch, so this waits for that; and its unwatch of a
+   * folder keeps its files' own watches, so they are named too.
+   */
+  #release(folder: string): void {
+    setImmediate(() => {
+      const files = this.#watcher?.getWatched()[folder] ?? [];
+      this.#watcher?.unwatch([folder, ...files.map((name) => path.join(folder, name))]);
+    });
   }
 
   /** Stop watching; later changes are ignored. */
@@ -193,6 +275,24 @@ export class WatchPaths {
     timer.unref();
     this.#rechecks.add(timer);
   }
+}
+
+/**
+ * The entries watching `file` costs: 1, plus a folder's entries (chokidar watches each); stops
+ * counting once past `room`, since the answer is then too many.
+ */
+async function entriesOf(file: string, room: number): Promise<number> {
+  const stats = await stat(file).catch(() => undefined);
+  if (!stats?.isDirectory()) return 1;
+  let count = 1;
+  try {
+    for await (const _ of await opendir(file)) {
+      if (++count > room) break;
+    }
+  } catch {
+    // Unreadable: chokidar cannot list it either.
+  }
+  return count;
 }
 
 function identity(stats: Stats): Identity {
