@@ -128,6 +128,24 @@ describe("Write", () => {
     await expect(readFile(path.join(outside, "x.md"))).rejects.toThrow();
   });
 
+  it("tells FileChanged the file it wrote, through a symlink inside resolved", async () => {
+    await symlink("docs/a.md", path.join(workdir, "alias.md"));
+    const changed: [string, string][] = [];
+    const fileChanged = async (file: string, event: "add" | "change") => {
+      changed.push([file, event]);
+    };
+    await writeTool.run({ file_path: "alias.md", content: "new" }, { workdir, fileChanged });
+    await writeTool.run(
+      { file_path: "./docs/../fresh.md", content: "x" },
+      { workdir, fileChanged },
+    );
+    expect(changed).toEqual([
+      [path.join(workdir, "docs", "a.md"), "change"],
+      [path.join(workdir, "fresh.md"), "add"],
+    ]);
+    expect(await readFile(path.join(workdir, "docs", "a.md"), "utf8")).toBe("new");
+  });
+
   it("refuses content over the limit before anything runs", () => {
     expect(() =>
       parseToolInput(writeTool, { file_path: "big", content: "x".repeat(WRITE_LIMIT + 1) }),

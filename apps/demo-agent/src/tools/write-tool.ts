@@ -1,4 +1,4 @@
-import { lstat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
 import { defineTool, useWorkspace } from "./tool.js";
@@ -21,13 +21,17 @@ export const writeTool = defineTool({
   run: (input, ctx) =>
     useWorkspace(ctx.workdir, async (root) => {
       const target = path.resolve(ctx.workdir, input.file_path);
-      const existed = await lstat(target).then(
+      // Through a symlink inside, the file that exists (or not) is its target.
+      const existed = await stat(target).then(
         () => true,
         () => false,
       );
+      let written = target;
       // The open is part of the write: creating the file is already a change a watcher sees.
       await ownWrite(ctx, target, async () => {
         const file = await root.open(input.file_path, "write", { field: ["args", "file_path"] });
+        // FileChanged names the file written, not a symlink to it (a hook's matcher sees its name).
+        written = path.join(ctx.workdir, file.relative);
         try {
           await writeFileSafely(file.handle, input.content);
           return await file.handle.stat();
@@ -35,7 +39,7 @@ export const writeTool = defineTool({
           await file.handle.close();
         }
       });
-      await ctx.fileChanged?.(target, existed ? "change" : "add");
+      await ctx.fileChanged?.(written, existed ? "change" : "add");
       const bytes = Buffer.byteLength(input.content);
       return { output: `wrote ${bytes} bytes to ${input.file_path}` };
     }),
