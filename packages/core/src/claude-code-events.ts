@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { watchPathsSchema } from "./answer-fields.js";
 import { jsonObjectSchema } from "./event-schemas.js";
-import { eventDefinition } from "./event-spec.js";
+import { readyEventDefinition } from "./event-spec.js";
 
 const text = () => z.string();
 const optionalText = () => z.optional(z.string());
@@ -69,7 +69,7 @@ const watchAnswers = { watchPaths: { merge: "union" } } as const;
  */
 export const claudeCodeEvents = Object.freeze({
   /** After every tool call of one batch has resolved, before the next model request. */
-  PostToolBatch: eventDefinition("PostToolBatch", {
+  PostToolBatch: readyEventDefinition("PostToolBatch", {
     schema: z.object({
       toolCalls: z.array(
         z.object({
@@ -83,7 +83,7 @@ export const claudeCodeEvents = Object.freeze({
     canBlock: true,
   }),
   /** A slash command or MCP prompt expands into a prompt. Matched by command name. */
-  UserPromptExpansion: eventDefinition("UserPromptExpansion", {
+  UserPromptExpansion: readyEventDefinition("UserPromptExpansion", {
     schema: z.object({
       /** `slash_command` or `mcp_prompt`. */
       expansionType: text(),
@@ -96,7 +96,7 @@ export const claudeCodeEvents = Object.freeze({
     matcherTarget: "commandName",
   }),
   /** A turn ended because of an API error. Matched by the error type (`rate_limit`, …). */
-  StopFailure: eventDefinition("StopFailure", {
+  StopFailure: readyEventDefinition("StopFailure", {
     schema: z.object({
       /** `rate_limit`, `overloaded`, `authentication_failed`, `server_error`, `unknown`, … */
       error: text(),
@@ -106,7 +106,7 @@ export const claudeCodeEvents = Object.freeze({
     matcherTarget: "error",
   }),
   /** An MCP server asks the user for input. Matched by server name; a block declines. */
-  Elicitation: eventDefinition("Elicitation", {
+  Elicitation: readyEventDefinition("Elicitation", {
     schema: z.object({
       mcpServerName: text(),
       message: text(),
@@ -124,7 +124,7 @@ export const claudeCodeEvents = Object.freeze({
     answers: { action: {}, content: {} },
   }),
   /** The user answered an MCP elicitation, before the answer goes back to the server. */
-  ElicitationResult: eventDefinition("ElicitationResult", {
+  ElicitationResult: readyEventDefinition("ElicitationResult", {
     schema: z.object({
       mcpServerName: text(),
       elicitationId: optionalText(),
@@ -137,21 +137,21 @@ export const claudeCodeEvents = Object.freeze({
     answers: { action: {}, content: {} },
   }),
   /** An agent-team teammate is about to go idle; a block keeps it working. */
-  TeammateIdle: eventDefinition("TeammateIdle", {
+  TeammateIdle: readyEventDefinition("TeammateIdle", {
     schema: z.object({ teammateName: text(), teamName: optionalText() }),
     canBlock: true,
   }),
   /** A task is being created; a block stops it. */
-  TaskCreated: eventDefinition("TaskCreated", { schema: z.object(task), canBlock: true }),
+  TaskCreated: readyEventDefinition("TaskCreated", { schema: z.object(task), canBlock: true }),
   /** A task is being marked completed; a block keeps it open. */
-  TaskCompleted: eventDefinition("TaskCompleted", { schema: z.object(task), canBlock: true }),
+  TaskCompleted: readyEventDefinition("TaskCompleted", { schema: z.object(task), canBlock: true }),
   /** Repository setup or maintenance runs. Matched by trigger (`init`, `maintenance`). */
-  Setup: eventDefinition("Setup", {
+  Setup: readyEventDefinition("Setup", {
     schema: z.object({ trigger: text() }),
     matcherTarget: "trigger",
   }),
   /** An instructions file (CLAUDE.md, a rule) was loaded into context. Matched by load reason. */
-  InstructionsLoaded: eventDefinition("InstructionsLoaded", {
+  InstructionsLoaded: readyEventDefinition("InstructionsLoaded", {
     schema: z.object({
       filePath: text(),
       /** `User`, `Project`, `Local`, `Managed`. */
@@ -165,7 +165,7 @@ export const claudeCodeEvents = Object.freeze({
     matcherTarget: "loadReason",
   }),
   /** The working directory changed. Hooks may answer `watchPaths`. */
-  CwdChanged: eventDefinition("CwdChanged", {
+  CwdChanged: readyEventDefinition("CwdChanged", {
     schema: z.object({ oldCwd: text(), newCwd: text(), ...watched }),
     answers: watchAnswers,
   }),
@@ -173,7 +173,7 @@ export const claudeCodeEvents = Object.freeze({
    * A watched file changed. Matched by the file's base name (`.envrc|.env`), which the host
    * passes as `fileName` next to the full `filePath`. Hooks may answer more `watchPaths`.
    */
-  FileChanged: eventDefinition("FileChanged", {
+  FileChanged: readyEventDefinition("FileChanged", {
     schema: z.object({
       filePath: text(),
       fileName: text(),
@@ -184,7 +184,7 @@ export const claudeCodeEvents = Object.freeze({
     answers: watchAnswers,
   }),
   /** A settings file or skill changed during the session. Matched by source; a block refuses the change. */
-  ConfigChange: eventDefinition("ConfigChange", {
+  ConfigChange: readyEventDefinition("ConfigChange", {
     schema: z.object({
       /** `user_settings`, `project_settings`, `local_settings`, `policy_settings`, `skills`. */
       source: text(),
@@ -199,23 +199,23 @@ export const claudeCodeEvents = Object.freeze({
    * `hookSpecificOutput.worktreePath`, or (a command hook) the path alone on stdout, its last
    * non-empty line.
    */
-  WorktreeCreate: eventDefinition("WorktreeCreate", {
+  WorktreeCreate: readyEventDefinition("WorktreeCreate", {
     schema: z.object({ name: text(), worktreePath: optionalText() }),
     canBlock: true,
     answers: { worktreePath: { stdout: true } },
   }),
   /** A worktree is being removed. */
-  WorktreeRemove: eventDefinition("WorktreeRemove", {
+  WorktreeRemove: readyEventDefinition("WorktreeRemove", {
     schema: z.object({ worktreePath: text() }),
   }),
   /** The model is about to change. Matched by the new model; a block cancels the switch. */
-  PreModelSwitch: eventDefinition("PreModelSwitch", {
+  PreModelSwitch: readyEventDefinition("PreModelSwitch", {
     schema: z.object(modelSwitch),
     canBlock: true,
     matcherTarget: "toModel",
   }),
   /** The model changed. Matched by the new model. */
-  PostModelSwitch: eventDefinition("PostModelSwitch", {
+  PostModelSwitch: readyEventDefinition("PostModelSwitch", {
     schema: z.object(modelSwitch),
     matcherTarget: "toModel",
   }),
@@ -223,7 +223,7 @@ export const claudeCodeEvents = Object.freeze({
    * Lines of an assistant message are about to be shown. A hook may show other text in their
    * place (`displayContent`); what the transcript keeps and the model sees stays `delta`.
    */
-  MessageDisplay: eventDefinition("MessageDisplay", {
+  MessageDisplay: readyEventDefinition("MessageDisplay", {
     schema: z.object({
       turnId: text(),
       messageId: text(),
@@ -239,7 +239,7 @@ export const claudeCodeEvents = Object.freeze({
     answers: { displayContent: {} },
   }),
   /** A directory was added to the session's workspace. Matched by source. */
-  DirectoryAdded: eventDefinition("DirectoryAdded", {
+  DirectoryAdded: readyEventDefinition("DirectoryAdded", {
     schema: z.object({
       directory: text(),
       /** `slash_command`, `register_repo_root`, … */

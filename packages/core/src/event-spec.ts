@@ -113,6 +113,12 @@ interface SharedEvents {
    * one); with `fields`, records it first (once: a later call cannot change it).
    */
   fields(definition: object, fields?: z.core.$ZodObject): z.core.$ZodObject | undefined;
+  /**
+   * The own-fields schema that stands for the ready definition `key` (its name and field names)
+   * in every copy: the first one given. Each copy builds its own `claudeCodeEvents`, so without
+   * it the same ready event defined through two copies would read as two definitions.
+   */
+  ready(key: string, fields: z.core.$ZodObject): z.core.$ZodObject;
 }
 
 const SHARED_KEY = Symbol.for("@a3s-lab/hooks-core/event-catalogue");
@@ -122,6 +128,7 @@ function newSharedEvents(): SharedEvents {
   const list: EventSpec<string>[] = [];
   const byName = new Map<string, EventSpec<string>>();
   const vouched = new WeakMap<object, z.core.$ZodObject>();
+  const ready = new Map<string, z.core.$ZodObject>();
   return Object.freeze({
     version: LAYOUT,
     at: (index: number) => list[index],
@@ -135,6 +142,10 @@ function newSharedEvents(): SharedEvents {
     fields(definition: object, fields?: z.core.$ZodObject) {
       if (fields && !vouched.has(definition)) vouched.set(definition, fields);
       return vouched.get(definition);
+    },
+    ready(key: string, fields: z.core.$ZodObject) {
+      if (!ready.has(key)) ready.set(key, fields);
+      return ready.get(key)!;
     },
   });
 }
@@ -153,7 +164,7 @@ function realmEvents(): SharedEvents {
     if (
       Object.isFrozen(found) &&
       found.version === LAYOUT &&
-      [found.at, found.add, found.fields].every((f) => typeof f === "function")
+      [found.at, found.add, found.fields, found.ready].every((f) => typeof f === "function")
     ) {
       return found;
     }
@@ -199,7 +210,12 @@ function checkName(name: unknown): asserts name is string {
 }
 
 /** Validate a definition's parts and freeze them into a spec; registers nothing. */
-function buildSpec(name: unknown, init: unknown, full?: z.core.$ZodObject): EventSpec<string> {
+function buildSpec(
+  name: unknown,
+  init: unknown,
+  full?: z.core.$ZodObject,
+  readyDefinition = false,
+): EventSpec<string> {
   checkName(name);
   if (init === null || typeof init !== "object") {
     throw invalid(
@@ -259,8 +275,11 @@ function buildSpec(name: unknown, init: unknown, full?: z.core.$ZodObject): Even
     answers: answerFields,
   });
   if (own) {
-    built.set(spec, schema as z.core.$ZodObject);
-    shared.fields(spec, schema as z.core.$ZodObject);
+    const identity = readyDefinition
+      ? shared.ready(`${name}(${Object.keys(own).join(",")})`, schema as z.core.$ZodObject)
+      : (schema as z.core.$ZodObject);
+    built.set(spec, identity);
+    shared.fields(spec, identity);
   } else built.set(spec, undefined);
   return spec;
 }
@@ -396,6 +415,17 @@ export function eventDefinition<const N extends string, S extends z.core.$ZodObj
   init: EventSpecInit<S>,
 ): EventSpec<N, DefinedEventSchema<N, S>> {
   return buildSpec(name, init) as EventSpec<N, DefinedEventSchema<N, S>>;
+}
+
+/**
+ * {@link eventDefinition} for the ready definitions this package ships (`claudeCodeEvents`): the
+ * same ready event, from any copy of this package in the realm, is one definition.
+ */
+export function readyEventDefinition<const N extends string, S extends z.core.$ZodObject>(
+  name: N,
+  init: EventSpecInit<S>,
+): EventSpec<N, DefinedEventSchema<N, S>> {
+  return buildSpec(name, init, undefined, true) as EventSpec<N, DefinedEventSchema<N, S>>;
 }
 
 for (const name of Object.keys(eventSchemas) as (keyof typeof eventSchemas)[]) {

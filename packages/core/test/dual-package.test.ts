@@ -95,6 +95,20 @@ describe("one event catalogue per realm, whichever build defined the event", () 
     expect(seen).toEqual({ known: true, clash: "INVALID_CONFIG" });
   });
 
+  it("each build's own ready definition of an event is the same definition", () => {
+    const seen = inNode(`
+      esm.defineEvent(esm.claudeCodeEvents.FileChanged);
+      cjs.defineEvent(cjs.claudeCodeEvents.FileChanged);
+      cjsInternal.specOf("FileChanged");
+      return {
+        esm: esm.isHookEventName("FileChanged"),
+        cjs: cjs.isHookEventName("FileChanged"),
+        blocks: cjs.eventSpecs.FileChanged.canBlock,
+      };
+    `);
+    expect(seen).toEqual({ esm: true, cjs: true, blocks: false });
+  });
+
   /** Fires PreToolUse with one blocking hook through every copy; also tries an ill-typed event. */
   const everyCopyBlocks = `
     // An unknown name makes each copy read what the shared store holds before it fires.
