@@ -48,7 +48,7 @@ function invalid(path: readonly (string | number)[], message: string): HookError
   return new HookError("INVALID_CONFIG", `${path.join(".")}: ${message}`, { path: [...path] });
 }
 
-/** The array schema inside optional/nullable wrappers, or undefined when the field is no array. */
+/** True when the field's schema is an array, under any optional/nullable wrappers. */
 function isArraySchema(schema: z.core.$ZodType | undefined): boolean {
   let def = schema?._zod.def as { type?: string; innerType?: z.core.$ZodType } | undefined;
   while (def && (def.type === "optional" || def.type === "nullable")) {
