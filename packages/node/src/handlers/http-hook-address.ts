@@ -41,6 +41,10 @@ export const HTTP_HOOK_REFUSED_RANGES: readonly {
     range: "::/96",
     kind: "IPv4-compatible, deprecated, which some systems send to the IPv4 address it holds",
   },
+  {
+    range: "::ffff:0:0:0/96",
+    kind: "IPv4-translated (SIIT), which a translator sends to the IPv4 address it holds",
+  },
   { range: "64:ff9b:1::/48", kind: "local-use NAT64, which reaches private IPv4 networks" },
   { range: "100::/64", kind: "discard-only" },
   { range: "2001::/32", kind: "Teredo, which tunnels to an IPv4 address it holds" },
