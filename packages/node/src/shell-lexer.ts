@@ -241,7 +241,7 @@ function scan(source: string, mode: Scan): ShellContext {
         }
         continue;
       case "double":
-        if (c === "\\") i = escaped(source, i);
+        if (c === "\\") i = escaped(source, lineContinuation(source, i));
         else if (c === '"') stack.pop();
         else if (c === "`") throw new Unsupported(`${AFTER}a \`…\` command substitution`);
         else if (c === "$") i = dollar(source, i, stack);
@@ -294,6 +294,22 @@ function refusal(l: Level, source: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A backslash at `i`, and whether it starts a line continuation the checks can follow. The
+ * shell drops a backslash-newline before it reads anything else, so inside a word or after an
+ * operator it joins what is around it: `ev\<newline>al` is `eval`, `"$\<newline>(…)"` a
+ * command substitution, `<\<newline><` a here-document. Only after a blank (or at a line's
+ * start) is it the blank it looks like; anywhere else it is refused. Returns `i`.
+ */
+function lineContinuation(source: string, i: number): number {
+  if (source[i + 1] !== "\n" || i === 0) return i;
+  const before = source[i - 1]!;
+  if (BLANK.includes(before) || before === "\n") return i;
+  throw new Unsupported(
+    `${AFTER}a line continuation (backslash-newline) inside a word or right after an operator or quote (put a blank before the backslash)`,
+  );
+}
+
 /** A backslash at `i`: skip what it escapes. At the very end it would escape the value. */
 function escaped(source: string, i: number): number {
   if (i + 1 >= source.length) {
@@ -312,7 +328,8 @@ function unquoted(source: string, i: number, l: Level, stack: Frame[]): number {
     endWord(l, source, i);
     return i;
   }
-  if (c === "\\" && next === "\n") return i + 1; // a line continuation is invisible
+  // A line continuation is invisible; it may only stand where a blank could.
+  if (c === "\\" && next === "\n") return lineContinuation(source, i) + 1;
   if (c === "\n" || c === ";" || c === "&" || c === "|") {
     separate(l, source, i);
     return i;

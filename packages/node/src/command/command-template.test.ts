@@ -94,6 +94,14 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`set -- ${V}; function f { eval "$1"; }; f "$1"`, "touch CANARY", "eval"],
     [`set -- ${V}; coproc c { eval "$1"; }; wait`, "touch CANARY", "eval"],
     [`mksh -T /dev/null -c ${V}`, "touch CANARY", "-c code"],
+    // The shell drops a backslash-newline before reading anything: inside a word or after an
+    // operator it joins what is around it, which the checks cannot follow.
+    [`X= setsid\\\n ${V} CANARY`, "touch", "line continuation"],
+    [`set\\\nsid ${V} CANARY`, "touch", "line continuation"],
+    [`ev\\\nal ${V}`, "touch CANARY", "line continuation"],
+    [`echo "$\\\n(printf %s ${V})"`, "x; touch CANARY", "line continuation"],
+    [`echo $\\\n(printf %s ${V})`, "x; touch CANARY", "line continuation"],
+    [`cat <\\\n<EOF\n${V}\nEOF`, "$(touch CANARY)", "line continuation"],
     // A value that is the output of a command substitution still lands where that sits.
     [`$(printf %s ${V}) CANARY`, "touch", "command name"],
     [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],
@@ -112,6 +120,7 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`bash --norc -c 'printf %s "$1"' sh ${V}`, "bash"],
     [`"$A3S_TEST_DIR"/bin/tool; printf %s ${V}`, "sh"],
     [`x=1; printf %s ${V} "$x"`, "sh"],
+    [`printf %s \\\n  ${V} \\\n`, "sh"],
   ])("%s stays accepted, and prints the value", (template, shell) => {
     const compiled = new CommandTemplate({ command: template });
     const value = `${SUBSCRIPT}'"; touch CANARY`;
