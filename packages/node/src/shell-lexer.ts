@@ -75,6 +75,8 @@ interface Level extends CommandState {
   options: (typeof CODE_OPTIONS)[string] | undefined;
   /** Where its arguments are: before the first operand, right after the code option, or past both. */
   phase: "options" | "code" | "rest";
+  /** In the current word: an unquoted `{` was seen (`open`), then a `,` or `..` after it (`list`). */
+  brace: "none" | "open" | "list";
 }
 
 type Frame = Level | Quote;
@@ -91,6 +93,7 @@ function level(kind: Level["kind"], scan: Scan): Level {
     code: undefined,
     options: undefined,
     phase: "rest",
+    brace: "none",
     runner: undefined,
     argumentCount: 0,
   };
@@ -103,6 +106,7 @@ function unsupported(reason: string): ShellContext {
 function startWord(l: Level, i: number): void {
   if (l.word !== -1) return;
   l.word = i;
+  l.brace = "none";
   l.role = l.target === "dup" ? "dup" : l.target ? "target" : l.atCommand ? "command" : "argument";
   l.target = false;
 }
@@ -377,6 +381,7 @@ function unquoted(source: string, i: number, l: Level, stack: Frame[]): number {
     return i;
   }
   startWord(l, i);
+  braceExpansion(l, source, i);
   if (c === "\\") return escaped(source, i);
   if (c === "'") stack.push("single");
   else if (c === '"') stack.push("double");
@@ -384,6 +389,25 @@ function unquoted(source: string, i: number, l: Level, stack: Frame[]): number {
     throw new Unsupported(`${AFTER}a \`…\` command substitution (use $( … ) instead)`);
   } else if (c === "$") return dollar(source, i, stack);
   return i;
+}
+
+/**
+ * An unquoted character at `i` of the current word. bash (not sh) turns `{a,b}` and `{1..3}`
+ * into several words before anything else: `{eval,} x` runs `eval x`, and `{-i,}` is the `-i`
+ * of `declare`. The words the checks judge would not be the ones bash runs, so a word with one
+ * is refused. `${…}` never gets here, and a lone `{}` (as in `find -exec`) is not one.
+ */
+function braceExpansion(l: Level, source: string, i: number): void {
+  const c = source[i];
+  if (c === "{") {
+    if (l.brace === "none") l.brace = "open";
+  } else if (l.brace === "open" && (c === "," || (c === "." && source[i + 1] === "."))) {
+    l.brace = "list";
+  } else if (c === "}" && l.brace === "list") {
+    throw new Unsupported(
+      `${AFTER}a brace expansion ({a,b} or {1..3}), which bash turns into several words`,
+    );
+  }
 }
 
 /** A `$` at `i`: push a frame or skip a simple expansion; returns the index of the last one used. */

@@ -102,6 +102,10 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`echo "$\\\n(printf %s ${V})"`, "x; touch CANARY", "line continuation"],
     [`echo $\\\n(printf %s ${V})`, "x; touch CANARY", "line continuation"],
     [`cat <\\\n<EOF\n${V}\nEOF`, "$(touch CANARY)", "line continuation"],
+    // bash expands `{a,b}` and `{1..3}` into several words before it runs them.
+    ["{eval,} " + V, "touch CANARY", "brace expansion"],
+    [`set -- ${V}; {eval,} "$1"`, "touch CANARY", "brace expansion"],
+    [`declare {-i,} x; set -- ${V}; x=$1`, SUBSCRIPT, "brace expansion"],
     // A value that is the output of a command substitution still lands where that sits.
     [`$(printf %s ${V}) CANARY`, "touch", "command name"],
     [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],
