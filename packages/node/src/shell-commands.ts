@@ -81,6 +81,15 @@ export function dequote(text: string): string {
   return text.replace(/['"\\]/g, "");
 }
 
+/**
+ * Whether a word has a glob pattern (`*`, `?`, `[…]`) outside quotes: the shell replaces it with
+ * the file names it matches, so `/bin/s[h]` runs `/bin/sh` whatever the checks make of the word.
+ * A lone `[` (test) is not one. Words with `$( … )` are judged by their expansion instead.
+ */
+export function globs(text: string): boolean {
+  return /[*?]|\[.*\]/.test(text.replace(/'[^']*'|"(?:[^"\\]|\\.)*"|\\./gs, "_"));
+}
+
 /** Whether a word has a `$` or a backtick outside single quotes (a backslash is not trusted). */
 export function expands(text: string): boolean {
   let single = false;
@@ -104,7 +113,7 @@ export function runnerArgument(r: Runner, text: string, scan: Scan): void {
       return;
     case "script":
       r.phase = expands(text) || dequote(text).startsWith("-") ? "opaque" : "data";
-      if (/^\/(?:dev|proc)\//.test(dequote(text))) r.stdin = true;
+      if (readsStdin(text)) r.stdin = true;
       break;
     case "options":
       options(r, text, scan);
@@ -145,8 +154,13 @@ function options(r: Runner, text: string, scan: Scan): void {
   } else {
     r.phase = "data";
     // `bash /dev/stdin` and `sh /proc/self/fd/0` read their script from standard input.
-    if (scan.whole && /^\/(?:dev|proc)\//.test(word)) r.stdin = true;
+    if (scan.whole && readsStdin(text)) r.stdin = true;
   }
+}
+
+/** Whether a shell's script operand could be its standard input (or which file cannot be told). */
+function readsStdin(text: string): boolean {
+  return /^\/(?:dev|proc)\//.test(dequote(text)) || globs(text);
 }
 
 /**
@@ -196,6 +210,11 @@ export function checkArgument(l: CommandState, text: string): void {
     const base = word.slice(word.lastIndexOf("/") + 1);
     if (Object.hasOwn(EVALUATES, base) || RUNNERS.has(base)) {
       evaluates(`\`${base}\` run by \`${l.runner.name}\``);
+    }
+    if (globs(text)) {
+      evaluates(
+        `a glob pattern in the arguments of \`${l.runner.name}\`, which could match any program`,
+      );
     }
     // `set -- {{v}}; nice "$1"`: the expansion could be the program.
     if (expands(text)) evaluates(`an expansion in the arguments of \`${l.runner.name}\``);

@@ -13,6 +13,7 @@ import {
   checkCommandEnd,
   dequote,
   evaluates,
+  globs,
   runnerArgument,
   type Scan,
   startRunner,
@@ -132,6 +133,11 @@ function endWord(l: Level, source: string, end: number): void {
   const base = name.slice(name.lastIndexOf("/") + 1);
   if (name === "case") throw new Unsupported(`${AFTER}a \`case\` statement`);
   if (KEEPS_COMMAND.has(name)) return;
+  if (globs(text)) {
+    throw new Unsupported(
+      `${AFTER}a glob pattern (*, ? or […]) in a command name, which could match any program`,
+    );
+  }
   // An expansion may be empty (the next word is the command) or name a builtin like `eval`;
   // followed by a literal `/file` it is a path, judged by that file's name.
   if (text.includes("$") && !PATH_FROM_VARIABLE.test(text)) {

@@ -106,6 +106,12 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     ["{eval,} " + V, "touch CANARY", "brace expansion"],
     [`set -- ${V}; {eval,} "$1"`, "touch CANARY", "brace expansion"],
     [`declare {-i,} x; set -- ${V}; x=$1`, SUBSCRIPT, "brace expansion"],
+    // A glob pattern picks the program from the file system: `/bin/s[h]` is `/bin/sh`.
+    [`/bin/s[h] -c ${V}`, "touch CANARY", "glob"],
+    [`/usr/bin/e[n]v ${V} CANARY`, "touch", "glob"],
+    [`printf '%s\\n' ${V} | /bin/[b]ash`, "touch CANARY", "glob"],
+    [`printf '%s\\n' ${V} | env /bin/s[h]`, "touch CANARY", "glob"],
+    [`printf '%s\\n' ${V} | bash /de?/stdin`, "touch CANARY", "standard input"],
     // A value that is the output of a command substitution still lands where that sits.
     [`$(printf %s ${V}) CANARY`, "touch", "command name"],
     [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],
