@@ -158,9 +158,12 @@ function options(r: Runner, text: string, scan: Scan): void {
   }
 }
 
-/** Whether a shell's script operand could be its standard input (or which file cannot be told). */
+/**
+ * Whether a shell's script operand could be its standard input, or which file it is cannot be
+ * told: `/dev/stdin` however spelled (`//dev/stdin`, `../../dev/stdin`, `/proc/self/fd/0`).
+ */
 function readsStdin(text: string): boolean {
-  return /^\/(?:dev|proc)\//.test(dequote(text)) || globs(text);
+  return /(?:^|\/)(?:dev|proc)\//.test(dequote(text)) || globs(text);
 }
 
 /**

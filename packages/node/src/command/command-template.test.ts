@@ -81,6 +81,8 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`printf '%s\\n' ${V} | sh -e --`, "touch CANARY", "standard input"],
     [`printf '%s\\n' ${V} | su`, "touch CANARY", "su"],
     [`printf '%s\\n' ${V} | sudo -s`, "touch CANARY", "sudo"],
+    [`printf '%s\\n' ${V} | bash //dev/stdin`, "touch CANARY", "standard input"],
+    [`printf '%s\\n' ${V} | sh ../../../../../../../../dev/stdin`, "touch CANARY", "standard input"],
     // Command runners with options: the value would pick the program.
     [`sudo -u root ${V} CANARY`, "touch", "sudo"],
     [`env -S ${V}`, "touch CANARY", "env"],
