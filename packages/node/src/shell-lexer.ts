@@ -119,8 +119,9 @@ function endWord(l: Level, source: string, end: number): void {
   const role = l.role;
   l.word = -1;
   if (role === "target" || role === "dup") return;
-  // An fd number before a redirection (`2>`) is neither a command name nor an argument.
-  if (/^\d+$/.test(text) && (source[end] === "<" || source[end] === ">")) return;
+  // An fd number before a redirection (`2>`) is neither a command name nor an argument, nor is
+  // bash's `{name}>` (a variable for the descriptor); sh reads `{name}` as a command, not found.
+  if (/^(?:\d+|\{[^{}]*\})$/.test(text) && (source[end] === "<" || source[end] === ">")) return;
   if (role === "argument") {
     argument(l, text);
     return;

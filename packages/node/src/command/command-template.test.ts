@@ -82,7 +82,11 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`printf '%s\\n' ${V} | su`, "touch CANARY", "su"],
     [`printf '%s\\n' ${V} | sudo -s`, "touch CANARY", "sudo"],
     [`printf '%s\\n' ${V} | bash //dev/stdin`, "touch CANARY", "standard input"],
-    [`printf '%s\\n' ${V} | sh ../../../../../../../../dev/stdin`, "touch CANARY", "standard input"],
+    [
+      `printf '%s\\n' ${V} | sh ../../../../../../../../dev/stdin`,
+      "touch CANARY",
+      "standard input",
+    ],
     // Command runners with options: the value would pick the program.
     [`sudo -u root ${V} CANARY`, "touch", "sudo"],
     [`env -S ${V}`, "touch CANARY", "env"],
@@ -114,6 +118,10 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`printf '%s\\n' ${V} | /bin/[b]ash`, "touch CANARY", "glob"],
     [`printf '%s\\n' ${V} | env /bin/s[h]`, "touch CANARY", "glob"],
     [`printf '%s\\n' ${V} | bash /de?/stdin`, "touch CANARY", "standard input"],
+    // bash reads `{name}>file` as a redirection that stores the descriptor in `name`: the
+    // next word is the command.
+    [`{fd}>/dev/null eval ${V}`, "touch CANARY", "eval"],
+    [`{fd}</dev/null declare -i x; set -- ${V}; x=$1`, SUBSCRIPT, "declare"],
     // A value that is the output of a command substitution still lands where that sits.
     [`$(printf %s ${V}) CANARY`, "touch", "command name"],
     [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],
