@@ -76,6 +76,8 @@ interface Level extends CommandState {
   options: (typeof CODE_OPTIONS)[string] | undefined;
   /** Where its arguments are: before the first operand, right after the code option, or past both. */
   phase: "options" | "code" | "rest";
+  /** A `&>` redirection was seen in the running simple command. */
+  ampRedirect: boolean;
   /** In the current word: an unquoted `{` was seen (`open`), then a `,` or `..` after it (`list`). */
   brace: "none" | "open" | "list";
 }
@@ -95,6 +97,7 @@ function level(kind: Level["kind"], scan: Scan): Level {
     options: undefined,
     phase: "rest",
     brace: "none",
+    ampRedirect: false,
     runner: undefined,
     argumentCount: 0,
   };
@@ -110,6 +113,11 @@ function startWord(l: Level, i: number): void {
   l.brace = "none";
   l.role = l.target === "dup" ? "dup" : l.target ? "target" : l.atCommand ? "command" : "argument";
   l.target = false;
+  if (l.ampRedirect && (l.role === "command" || l.role === "argument")) {
+    throw new Unsupported(
+      `${AFTER}a word after an \`&>\` redirection (sh ends the command at \`&\` and starts another there, bash redirects it)`,
+    );
+  }
 }
 
 /** The word that started at `l.word` ends at `end`. */
@@ -195,6 +203,7 @@ function separate(l: Level, source: string, end: number): void {
   endCommand(l);
   l.atCommand = true;
   l.target = false;
+  l.ampRedirect = false;
   l.options = undefined;
   l.phase = "rest";
   // Inside `[[ … ]]`, `&&` and `||` are operators of the test, not command separators.
@@ -341,6 +350,13 @@ function unquoted(source: string, i: number, l: Level, stack: Frame[]): number {
   }
   // A line continuation is invisible; it may only stand where a blank could.
   if (c === "\\" && next === "\n") return lineContinuation(source, i) + 1;
+  if (c === "&" && next === ">" && source[i - 1] !== "&") {
+    // bash redirects both outputs of the running command to the file; sh runs the command in
+    // the background and starts another with `>file`. They agree while no word follows the file.
+    endWord(l, source, i);
+    l.ampRedirect = true;
+    return i;
+  }
   if (c === "\n" || c === ";" || c === "&" || c === "|") {
     separate(l, source, i);
     return i;

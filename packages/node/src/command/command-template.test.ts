@@ -122,6 +122,10 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     // next word is the command.
     [`{fd}>/dev/null eval ${V}`, "touch CANARY", "eval"],
     [`{fd}</dev/null declare -i x; set -- ${V}; x=$1`, SUBSCRIPT, "declare"],
+    // bash reads `&>file` as a redirection of the running command; sh ends the command there
+    // (in the background) and starts another one.
+    [`declare &>/dev/null -i x=${V}`, SUBSCRIPT, "&>"],
+    [`test &>/dev/null -v ${V}`, SUBSCRIPT, "&>"],
     // A value that is the output of a command substitution still lands where that sits.
     [`$(printf %s ${V}) CANARY`, "touch", "command name"],
     [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],
