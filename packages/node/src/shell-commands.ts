@@ -204,6 +204,8 @@ export function checkArgument(l: CommandState, text: string): void {
     if (ASSIGNMENT.test(text)) checkAssignment(text);
   } else if (command === "printf" && /^-v/.test(word)) {
     evaluates("`printf -v`, which evaluates a variable name with its subscript");
+  } else if (command === "wait" && /^-[A-Za-z]*p/.test(word)) {
+    evaluates("`wait -p`, which evaluates a variable name with its subscript");
   } else if ((command === "test" || command === "[") && /^-[vR]$/.test(word)) {
     evaluates(`\`${command} ${word}\`, which evaluates a variable name with its subscript`);
   } else if ((command === "for" || command === "select") && l.argumentCount === 1) {

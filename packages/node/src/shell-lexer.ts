@@ -52,6 +52,7 @@ const BLANK = " \t";
  */
 const CODE_OPTIONS: Readonly<Record<string, { option: RegExp; leading: boolean }>> = {
   printf: { option: /^-v$/, leading: true },
+  wait: { option: /^-[A-Za-z]*p$/, leading: true },
   test: { option: /^-[vR]$/, leading: false },
   "[": { option: /^-[vR]$/, leading: false },
 };

@@ -24,7 +24,7 @@ export const RUNNERS = new Set(
   [
     ...SHELLS,
     "busybox fish csh tcsh env sudo doas su runuser pkexec sg nice ionice chrt taskset numactl",
-    "timeout nohup setsid stdbuf unbuffer time command builtin exec xargs parallel chroot unshare",
+    "timeout nohup setsid stdbuf unbuffer time command builtin exec jobs xargs parallel chroot unshare",
     "nsenter setpriv capsh prlimit watch strace ltrace perf valgrind gdb flock script ssh",
     "firejail bwrap systemd-run fakeroot eatmydata torsocks proxychains npx pnpx bunx",
   ]
@@ -60,7 +60,7 @@ export const SHELL_OPTIONS_WITH_ARGUMENT = new Set(["--rcfile", "--init-file"]);
  * `a[$(…)]` subscripts): a quoted value is still run there.
  */
 export const CODE_ARGUMENTS = new Set(
-  "eval let [[ . source trap alias enable declare typeset local export readonly read mapfile readarray unset getopts".split(
+  "eval let [[ . source trap alias enable declare typeset local export readonly read mapfile readarray unset getopts compgen".split(
     " ",
   ),
 );
@@ -83,6 +83,7 @@ export const EVALUATES: Readonly<Record<string, string>> = {
   source: "a file as code",
   ".": "a file as code",
   trap: "code",
+  compgen: "its `-W` word list like a command line and runs its `-C` and `-F` commands",
   alias: "code",
   enable: "builtins loaded from files",
   hash: "which file a command name runs (`hash -p`)",

@@ -126,6 +126,11 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     // (in the background) and starts another one.
     [`declare &>/dev/null -i x=${V}`, SUBSCRIPT, "&>"],
     [`test &>/dev/null -v ${V}`, SUBSCRIPT, "&>"],
+    // bash builtins that run a command, expand a word list or assign to a variable name.
+    [`jobs -x ${V} CANARY`, "touch", "jobs"],
+    [`compgen -W ${V}`, "$(touch CANARY)", "compgen"],
+    [`set -- ${V}; compgen -W "$1"`, "$(touch CANARY)", "compgen"],
+    [`set -- ${V}; sleep 0 & wait -n -p "$1"`, SUBSCRIPT, "wait -p"],
     // A value that is the output of a command substitution still lands where that sits.
     [`$(printf %s ${V}) CANARY`, "touch", "command name"],
     [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],
