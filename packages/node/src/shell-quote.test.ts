@@ -157,7 +157,7 @@ describe("shellContextAt", () => {
     ["", "command name"],
     ["true; ", "command name"],
     ['echo x && "', "command name"],
-    ["echo x &>/dev/null ", "command name"],
+    ["echo x &>/dev/null ", "`&>`"],
     ["(", "command name"],
     ["echo $(", "command name"],
     ["sudo ", "`sudo`"],
