@@ -14,6 +14,8 @@ export type { ShellContext } from "./shell-lexer.js";
  *
  * - right after a `\` or a `$`, which would pair with the value's first quote character
  * - backticks, `${x:-…}` expansions, arithmetic, here-documents, `$'…'`, `case`, `# comments`
+ * - after what bash turns into other words or commands than sh: brace expansions (`{a,b}`,
+ *   `{1..3}`), a glob pattern in a command name (`/bin/s[h]`), a word after `&>file`
  * - in a command name (the value would choose the program), after a command name made by an
  *   expansion (`$X`, which may be empty or `env`), in a variable assignment (`x={{v}}`,
  *   `x="$(… {{v}})"`), and in array assignments
