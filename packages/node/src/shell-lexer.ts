@@ -188,8 +188,15 @@ function argument(l: Level, text: string): void {
   if (l.options?.option.test(text) && (l.phase !== "rest" || !l.options.leading)) l.phase = "code";
   else if (!(text.startsWith("-") && l.phase !== "rest")) l.phase = "rest";
   if (l.runner) runnerArgument(l.runner, text, l.scan);
+  else if (l.command === "find" && FIND_RUNS.test(dequote(text))) {
+    // The words after it name a program and its arguments: as in a runner's, to the end.
+    l.runner = { name: "find -exec", phase: "opaque", code: false, stdin: false };
+  }
   if (l.scan.whole) checkArgument(l, text);
 }
+
+/** find's actions that run a program named in the words after them. */
+const FIND_RUNS = /^-(?:exec|execdir|ok|okdir)$/;
 
 /** A simple command ends. */
 function endCommand(l: Level): void {

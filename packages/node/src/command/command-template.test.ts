@@ -131,6 +131,10 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`compgen -W ${V}`, "$(touch CANARY)", "compgen"],
     [`set -- ${V}; compgen -W "$1"`, "$(touch CANARY)", "compgen"],
     [`set -- ${V}; sleep 0 & wait -n -p "$1"`, SUBSCRIPT, "wait -p"],
+    // find runs the program after -exec (and -execdir, -ok, -okdir) with the words up to `;`.
+    [`find . -maxdepth 0 -exec ${V} CANARY ';'`, "touch", "find -exec"],
+    [`find . -maxdepth 0 -execdir sh -c ${V} ';'`, "touch CANARY", "find -exec"],
+    [`set -- ${V}; find . -maxdepth 0 -exec "$1" CANARY ';'`, "touch", "find -exec"],
     // A value that is the output of a command substitution still lands where that sits.
     [`$(printf %s ${V}) CANARY`, "touch", "command name"],
     [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],
@@ -149,6 +153,7 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`bash --norc -c 'printf %s "$1"' sh ${V}`, "bash"],
     [`"$A3S_TEST_DIR"/bin/tool; printf %s ${V}`, "sh"],
     [`x=1; printf %s ${V} "$x"`, "sh"],
+    [`find . -maxdepth 0 -name ${V} -print; printf %s ${V}`, "sh"],
     [`printf %s \\\n  ${V} \\\n`, "sh"],
   ])("%s stays accepted, and prints the value", (template, shell) => {
     const compiled = new CommandTemplate({ command: template });
