@@ -1,4 +1,5 @@
 import { HookError } from "@a3s-lab/hooks-core";
+import { raceAbort as raceAbortWith } from "@a3s-lab/hooks-core/internal";
 
 /** The error of an aborted call: the signal's reason as a `HookError` (`ABORTED`). */
 export function aborted(signal: AbortSignal): HookError {
@@ -8,22 +9,7 @@ export function aborted(signal: AbortSignal): HookError {
   );
 }
 
-/** Wait for `promise`, or reject at once when `signal` aborts. */
+/** Wait for `promise`, or reject at once when `signal` aborts, with {@link aborted}'s error. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(aborted(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceAbortWith(promise, signal, aborted);
 }

@@ -37,3 +37,21 @@ export function sleep(
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/**
+ * Wait for `promise`, or reject as soon as `signal` aborts, with `reason(signal)` (the signal's
+ * own reason unless a caller maps it to its error). The abort listener is removed either way.
+ */
+export function raceAbort<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  reason: (signal: AbortSignal) => unknown = (s) => s.reason,
+): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(reason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(reason(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

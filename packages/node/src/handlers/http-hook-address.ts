@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { HookError } from "@a3s-lab/hooks-core";
+import { raceAbort } from "@a3s-lab/hooks-core/internal";
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -131,7 +132,7 @@ export async function checkedAddresses(
   const addresses: ResolvedAddress[] =
     literal !== 0
       ? [{ address: host, family: literal === 6 ? 6 : 4 }]
-      : [...(await untilAborted(options.resolve(host), options.signal))];
+      : [...(await raceAbort(options.resolve(host), options.signal))];
   if (addresses.length === 0) {
     throw new HookError("HANDLER_FAILED", `the request failed: ${host} resolves to no address`);
   }
@@ -177,13 +178,4 @@ export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunct
       else callback(null, first.address, first.family);
     });
   };
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

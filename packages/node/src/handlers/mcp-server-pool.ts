@@ -1,4 +1,5 @@
 import { HookError } from "@a3s-lab/hooks-core";
+import { raceAbort } from "@a3s-lab/hooks-core/internal";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { LoadedMcpServer, McpServerConfig } from "../settings/mcp-servers.js";
@@ -147,25 +148,6 @@ function abortError(signal: AbortSignal): HookError {
       });
 }
 
-/** Wait for `promise`, or for `signal`, whichever comes first. */
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
 /**
  * The MCP servers of some settings, for `mcp_tool` hooks. Nothing starts until a hook calls a
  * tool; a server then stays up for later calls. A server that exits is started again on the
@@ -276,7 +258,7 @@ export function createMcpServerPool(
       if (!slot) {
         throw new HookError("UNAVAILABLE", `no MCP server named "${server}" is configured`);
       }
-      const client = await raceSignal(connect(slot), signal);
+      const client = await raceAbort(connect(slot), signal, abortError);
       try {
         return (await client.callTool({ name: tool, arguments: args }, undefined, {
           signal,
