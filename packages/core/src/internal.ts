@@ -23,7 +23,7 @@ export { normalizeRegistration } from "./registration.js";
 export { suggestEvent, unknownEventMessage } from "./suggest-event.js";
 export type { CompiledTemplate, Escaper, PlaceholderContext } from "./template.js";
 export { compileTemplate, renderTemplate } from "./template.js";
-export { defaultTimers, raceAbort, sleep } from "./timers.js";
+export { callAborted, defaultTimers, raceAbort, sleep } from "./timers.js";
 export {
   describeZodIssue,
   formatPath,

@@ -1,3 +1,4 @@
+import { HookError } from "./hook-error.js";
 /**
  * The clock and timers the engine uses. Inject fakes in tests; the default reads the globals
  * at call time, so `vi.useFakeTimers()` works too.
@@ -36,6 +37,14 @@ export function sleep(
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** The error of a call `signal` aborted: its reason as a `HookError` (`ABORTED`). */
+export function callAborted(signal: AbortSignal): HookError {
+  return HookError.from(
+    signal.reason ?? new HookError("ABORTED", "the call was aborted"),
+    "ABORTED",
+  );
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   WIRE_HEADERS,
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
-import { checkPlaintextHost } from "@a3s-lab/hooks-core/internal";
+import { callAborted as aborted, checkPlaintextHost } from "@a3s-lab/hooks-core/internal";
 import {
   type ChannelCredentials,
   type ChannelOptions,
@@ -60,13 +60,6 @@ const TYPES: Record<UnaryMethod, [WireMessageType, WireMessageType, "hooks" | "a
 
 type Callback = (error: ServiceError | null, response: unknown) => void;
 type Stub = Client & Record<string, (...args: unknown[]) => unknown>;
-
-function aborted(signal: AbortSignal): HookError {
-  return HookError.from(
-    signal.reason ?? new HookError("ABORTED", "the call was aborted"),
-    "ABORTED",
-  );
-}
 
 /**
  * `host:port` or `[v6]:port`, optionally after `dns:` or `dns:///`: the targets whose host is
