@@ -1,11 +1,11 @@
 import { ASSIGNMENT, dequote } from "../shell-commands.js";
-import { KEEPS_COMMAND, RUNNERS } from "../shell-words.js";
+import { KEEPS_COMMAND, RUNNERS, SHELLS, SPECIAL_VARIABLES, STARTS_SHELL } from "../shell-words.js";
 
 /** Longer commands are not split (a rule then matches, and the hook runs). */
 export const MAX_SPLIT_COMMAND_CHARS = 65_536;
 
-/** Words after a command runner (`sudo`, `timeout 5`, `sh -c`) each tried as the start of the real command. */
-const MAX_RUNNER_WORDS = 8;
+/** A command runner with more words after it than this is not followed. */
+const MAX_RUNNER_WORDS = 64;
 
 /**
  * A program word bash rewrites before it runs it: parameter expansion (`$x`, `${IFS}`, `$'…'`),
@@ -14,23 +14,110 @@ const MAX_RUNNER_WORDS = 8;
  */
 const EXPANDED_WORD = /[$`{*?["']|\\\n/;
 
+/** The same, for a word after a runner: quotes there are removed before it is judged. */
+const EXPANDED_RUNNER_WORD = /[$`{*?[]|\\\n/;
+
+/**
+ * An argument the shell rewrites: the command text from there on is not what runs, so the
+ * words before it are compared with a rule as a prefix of any text (`git $SUB` may be `git push`).
+ */
+const OPEN_WORD = /[$`{*?[]|\\\n/;
+
+/** `${NAME}`, `${1}`, `${#}`: a parameter expansion without operators, subscripts or indirection. */
+const SIMPLE_PARAM = /\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$!@*-])\}/y;
+
+/**
+ * Programs that run code the splitter does not read: code in a string or on standard input,
+ * code kept for later (`trap`, `alias`, functions), callbacks, a file sourced into the shell,
+ * arithmetic and variable names whose array subscripts bash evaluates (`let`, `[[`), and
+ * programs run for every input line or file (`xargs`, `parallel`). A command naming one of
+ * these is never judged "not matching".
+ */
+const RUNS_UNREAD_CODE = new Set(
+  [
+    "eval trap source . alias unalias function coproc hash enable fc bind complete compgen",
+    "mapfile readarray let [[ (( xargs parallel exec",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+/**
+ * Interpreters and tools that take code as an argument or on standard input (`python3 -c`,
+ * `node -e`, `perl -e`, awk's `system()`, sed's `e` command, `vim -c '!…'`, `sqlite3 '.shell'`).
+ * Any use of one is unsure: which of their arguments is code cannot be told without each one's
+ * grammar.
+ */
+const INTERPRETER =
+  /^(?:python[\d.]*|pypy[\d.]*|node(?:js)?|deno|bun|tsx|ts-node|zx|perl[\d.]*|ruby[\d.]*|irb|php[\d.]*|lua[\d.]*|luajit|tclsh[\d.]*|wish|expect|Rscript|julia|osascript|pwsh|powershell|awk|gawk|mawk|nawk|busybox|toybox|sed|gsed|ed|ex|vi|vim|nvim|emacs|gdb|lldb|jshell|groovy|scala|erl|escript|elixir|iex|ghci|runghc|racket|guile|sbcl|clisp|ocaml|sqlite3|psql|mysql|make|gmake|m4|dc|bc)$/;
+
+/** Package-manager front ends that run a program named in their arguments (`npm exec rm`, `uv run`). */
+const PACKAGE_RUNNERS = new Set("npm pnpm yarn bun uv poetry pipx pdm hatch cargo".split(" "));
+
+/**
+ * git subcommands that run commands given in their arguments or in the configuration
+ * (`rebase -x`, `bisect run`, `submodule foreach`, `config alias.x '!…'`).
+ */
+const GIT_RUNS = new Set(
+  "config rebase bisect submodule filter-branch difftool mergetool send-email daemon archimport cvsimport p4 svn".split(
+    " ",
+  ),
+);
+
+/**
+ * Builtins that evaluate a variable name's array subscript (`a[$(…)]`) or whose option makes them
+ * do so (`printf -v`, `test -v`, `declare -i`): unsure when an argument could be such a name.
+ */
+const NAMES_VARIABLES = new Set(
+  "declare typeset local export readonly read unset getopts wait printf test".split(" "),
+);
+
+/** What a command splits into: texts a rule is matched against, and texts only its start is known of. */
+export interface SplitCommand {
+  /** Whole simple commands, as written and with quotes removed. */
+  readonly texts: string[];
+  /**
+   * Starts of simple commands whose next word the shell rewrites (`git $SUB`): any text that
+   * starts with one of these could run, so a rule that could match such a text matches.
+   */
+  readonly open: string[];
+}
+
+interface Out {
+  texts: Set<string>;
+  open: Set<string>;
+}
+
 /**
  * The texts a Bash permission rule is tested against for one shell command: each simple
  * command of a list or pipeline (`a && b`, `a; b`, `a | b`, `( a )`, `{ a; }`, `$(a)`,
- * `` `a` ``, `<(a)`), without leading `NAME=value` assignments, reserved words and
- * redirections, in its words as written and with quotes removed. For a command runner
- * (`sudo`, `timeout 5`, `env`, `nohup`, `sh -c '…'`, `eval`, …) each of the next few words is
- * also tried as the start of the command, since which word is the program cannot be told
- * without each runner's options. A command named by its path is also tried by its file name.
+ * `` `a` ``), without leading reserved words and redirections, in its words as written and with
+ * quotes removed. For a command runner (`sudo`, `timeout 5`, `nice`, `command -p --`, …) every
+ * later word is also tried as the start of the command, since which word is the program cannot
+ * be told without each runner's options. A command named by its path is also tried by its file
+ * name; `sh -c '…'` with literal code is read as that code.
  *
- * Undefined when the command is not followed: an unclosed quote, a here-document, a command
- * substitution inside double quotes, a command over {@link MAX_SPLIT_COMMAND_CHARS}, or a
- * program the shell only learns by expanding its word (see {@link EXPANDED_WORD}), including a
- * substitution where the program's name goes (`$(echo rm) -rf /`). Callers treat that as
- * "could be anything".
+ * Undefined ("could be anything") whenever the command could run code the splitter did not
+ * read: an unclosed quote, a here-document, process substitution, arithmetic, `${…}` with
+ * operators, a command substitution inside double quotes, a program the shell only learns by
+ * expanding its word, a program run with variables set for it, a shell reading standard input
+ * or a script, `eval`, `trap`, `source`, functions, `find -exec`, `xargs`, interpreters,
+ * git options before the subcommand, or a command over {@link MAX_SPLIT_COMMAND_CHARS}.
  */
+export function splitBashCommand(command: string): SplitCommand | undefined {
+  const out: Out = { texts: new Set(), open: new Set() };
+  if (!split(command, out)) return undefined;
+  return { texts: [...out.texts], open: [...out.open] };
+}
+
+/** {@link splitBashCommand}'s whole texts alone, or undefined when it is unsure. */
 export function bashSubcommands(command: string): string[] | undefined {
-  if (command.length > MAX_SPLIT_COMMAND_CHARS) return undefined;
+  return splitBashCommand(command)?.texts;
+}
+
+/** Adds `command`'s texts to `out`; false when it is unsure. */
+function split(command: string, out: Out): boolean {
+  if (command.length > MAX_SPLIT_COMMAND_CHARS) return false;
   const commands: string[][] = [];
   let words: string[] = [];
   let word = "";
@@ -68,6 +155,12 @@ export function bashSubcommands(command: string): string[] | undefined {
     inWord = true;
     dropNext = outer.dropNext;
   };
+  /** A `$` at `i` that starts `${…}`: the index of its `}`, or -1 when it has operators. */
+  const simpleParam = (i: number) => {
+    SIMPLE_PARAM.lastIndex = i;
+    const m = SIMPLE_PARAM.exec(command);
+    return m ? i + m[0].length - 1 : -1;
+  };
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
     if (c === "'" || (c === "$" && command[i + 1] === "'")) {
@@ -76,7 +169,7 @@ export function bashSubcommands(command: string): string[] | undefined {
       for (i++; i < command.length && command[i] !== "'"; i++) {
         if (c === "$" && command[i] === "\\") i++;
       }
-      if (i >= command.length) return undefined;
+      if (i >= command.length) return false;
       word += command.slice(start, i + 1);
       inWord = true;
     } else if (c === '"') {
@@ -84,9 +177,14 @@ export function bashSubcommands(command: string): string[] | undefined {
       for (i++; i < command.length && command[i] !== '"'; i++) {
         const d = command[i];
         if (d === "\\") i++;
-        else if (d === "`" || (d === "$" && command[i + 1] === "(")) return undefined;
+        else if (d === "`" || (d === "$" && (command[i + 1] === "(" || command[i + 1] === "[")))
+          return false;
+        else if (d === "$" && command[i + 1] === "{") {
+          i = simpleParam(i);
+          if (i === -1) return false;
+        }
       }
-      if (i >= command.length) return undefined;
+      if (i >= command.length) return false;
       word += command.slice(start, i + 1);
       inWord = true;
     } else if (c === "\\") {
@@ -99,10 +197,10 @@ export function bashSubcommands(command: string): string[] | undefined {
       while (i < command.length && command[i] !== "\n") i++;
       endCommand();
     } else if ((c === "<" || c === ">") && command[i + 1] === "(") {
-      openSubstitution("$(");
-      i++;
+      // Process substitution: its output is a file name another program may run or source.
+      return false;
     } else if (c === "<" || c === ">") {
-      if (command.startsWith("<<", i) && command[i + 2] !== "<") return undefined;
+      if (command.startsWith("<<", i) && command[i + 2] !== "<") return false;
       // `2>`: the fd number belongs to the redirection.
       if (/^\d+$/.test(word)) {
         word = "";
@@ -122,8 +220,18 @@ export function bashSubcommands(command: string): string[] | undefined {
       if (command[i + 1] === ">") i++;
       dropNext = true;
     } else if (c === "$" && command[i + 1] === "(") {
+      // `$((…))` is arithmetic, whose array subscripts bash evaluates.
+      if (command[i + 2] === "(") return false;
       openSubstitution("$(");
       i++;
+    } else if (c === "$" && command[i + 1] === "[") {
+      return false;
+    } else if (c === "$" && command[i + 1] === "{") {
+      const end = simpleParam(i);
+      if (end === -1) return false;
+      word += command.slice(i, end + 1);
+      inWord = true;
+      i = end;
     } else if (c === "`") {
       if (open.at(-1)?.kind === "`") closeSubstitution();
       else openSubstitution("`");
@@ -134,6 +242,8 @@ export function bashSubcommands(command: string): string[] | undefined {
         endCommand();
       }
     } else if (c === "(") {
+      // `((…))` is arithmetic; `f() {…}` defines a function and `a=(…)` an array.
+      if (command[i + 1] === "(" || inWord || words.length > 0) return false;
       endCommand();
       open.push(null);
     } else if (";&|\n".includes(c)) {
@@ -144,52 +254,133 @@ export function bashSubcommands(command: string): string[] | undefined {
     }
   }
   // Unclosed: bash would not run it.
-  if (open.length > 0) return undefined;
+  if (open.length > 0) return false;
   endCommand();
-  const out = new Set<string>();
-  for (const simple of commands) if (!candidates(simple, out)) return undefined;
-  return [...out];
+  for (const simple of commands) if (!candidates(simple, out)) return false;
+  return true;
 }
 
-/** Adds a simple command's texts to `out`; false when its program cannot be told. */
-function candidates(words: readonly string[], out: Set<string>): boolean {
+/** Adds a simple command's texts to `out`; false when what it runs cannot be told. */
+function candidates(words: readonly string[], out: Out): boolean {
   let start = 0;
-  while (
-    start < words.length &&
-    (ASSIGNMENT.test(words[start]!) || KEEPS_COMMAND.has(words[start]!))
-  ) {
+  while (start < words.length && KEEPS_COMMAND.has(words[start]!)) {
+    // `coproc NAME { …; }`: the name is not the program.
+    if (words[start] === "coproc") return false;
     start++;
   }
+  let assigned = false;
+  for (; start < words.length && ASSIGNMENT.test(words[start]!); start++) {
+    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(words[start]!)![0];
+    // `a[…]=` evaluates its subscript; PS4, BASH_ENV and their kin are evaluated or run later.
+    if (words[start]![name.length] === "[" || SPECIAL_VARIABLES.has(name)) return false;
+    assigned = true;
+  }
   if (start >= words.length) return true;
-  // A `case` pattern's `)` is not told from a subshell's: its commands are not followed.
+  // Variables set for one program change what it runs: LD_PRELOAD, BASH_ENV, GIT_*, PAGER, ….
+  if (assigned) return false;
   if (EXPANDED_WORD.test(words[start]!) || words[start] === "case") return false;
-  const add = (from: number) => {
-    const rest = words.slice(from);
-    out.add(rest.join(" "));
-    const plain = rest.map(dequote);
-    out.add(plain.join(" "));
-    const name = plain[0]!;
-    if (name.includes("/"))
-      out.add([name.slice(name.lastIndexOf("/") + 1), ...plain.slice(1)].join(" "));
-  };
-  add(start);
+  return program(words, start, out, false);
+}
+
+/** The simple command that starts at `words[start]`; `inRunner` when a runner already tries every later word. */
+function program(words: readonly string[], start: number, out: Out, inRunner: boolean): boolean {
   const name = dequote(words[start]!);
   const base = name.slice(name.lastIndexOf("/") + 1);
-  if (RUNNERS.has(base) || base === "eval") {
-    const last = Math.min(words.length, start + 1 + MAX_RUNNER_WORDS);
-    for (let i = start + 1; i < last; i++) {
-      // `sh -c 'rm -rf /'` and `eval "rm x"`: the quoted word is itself a command.
-      const inner = dequote(words[i]!);
-      if (/^['"]/.test(words[i]!) && /\s/.test(inner)) {
-        const nested = bashSubcommands(inner);
-        if (!nested) return false;
-        for (const n of nested) out.add(n);
-      } else if (EXPANDED_WORD.test(words[i]!.replace(/['"]/g, ""))) {
-        // Any of these words may be the program (`sudo r* -rf /`).
-        return false;
-      }
-      add(i);
+  const args = words.slice(start + 1);
+  if (RUNS_UNREAD_CODE.has(base) || INTERPRETER.test(base)) return false;
+  if (NAMES_VARIABLES.has(base) && !namesAreLiteral(base, args)) return false;
+  if (base === "find" && args.some((w) => /^-(?:exec|execdir|ok|okdir)$/.test(dequote(w)))) {
+    return false;
+  }
+  if (base === "git") {
+    const sub = dequote(args[0] ?? "");
+    // `git -C . push`, `git -c alias.x='!…' x`, `git --no-pager push`: options before the subcommand.
+    if (sub.startsWith("-") || GIT_RUNS.has(sub)) return false;
+  }
+  if (STARTS_SHELL.has(base) && startsShell(base, args)) return false;
+  add(words, start, out);
+  if (SHELLS.has(base)) return shellCode(args, out);
+  if (inRunner || !(RUNNERS.has(base) || PACKAGE_RUNNERS.has(base))) return true;
+  if (args.length > MAX_RUNNER_WORDS) return false;
+  for (let i = start + 1; i < words.length; i++) {
+    const word = words[i]!;
+    // `env A=1 rm`, `sudo FOO=1 rm`: variables set for the program.
+    if (ASSIGNMENT.test(dequote(word))) return false;
+    // Any of these words may be the program (`sudo r* -rf /`).
+    if (EXPANDED_RUNNER_WORD.test(word)) return false;
+    const inner = dequote(word);
+    // `env -S 'rm x'`, `su -c 'rm x'`, `watch 'rm x'`: a quoted word that is itself a command.
+    if (/^['"]/.test(word) && /\s/.test(inner) && !split(inner, out)) return false;
+    if (!program(words, i, out, true)) return false;
+  }
+  return true;
+}
+
+/** Adds the texts of the simple command from `words[from]` on. */
+function add(words: readonly string[], from: number, out: Out): void {
+  let rest = words.slice(from);
+  const openAt = rest.findIndex((w, i) => i > 0 && OPEN_WORD.test(w));
+  const target = openAt === -1 ? out.texts : out.open;
+  if (openAt !== -1) rest = rest.slice(0, openAt);
+  target.add(rest.join(" "));
+  const plain = rest.map(dequote);
+  target.add(plain.join(" "));
+  const name = plain[0]!;
+  if (name.includes("/"))
+    target.add([name.slice(name.lastIndexOf("/") + 1), ...plain.slice(1)].join(" "));
+}
+
+/**
+ * A shell's arguments: only `sh -c 'literal code'` (after flags that take no argument) is read,
+ * as that code. A shell reading standard input (`| sh`, `sh <<<`, `sh -s`), a script file, or
+ * code made by an expansion is unsure.
+ */
+function shellCode(args: readonly string[], out: Out): boolean {
+  let code = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const word = args[i]!;
+    if (word === "--") {
+      i++;
+      break;
     }
+    if (/^-[abcefhklmnprtuvxBCEHP]+$/.test(word)) code ||= word.includes("c");
+    else if (!/^--(?:norc|noprofile|posix|noediting)$/.test(word)) break;
+  }
+  const text = args[i];
+  if (!code || text === undefined) return false;
+  const literal = /^'([^']*)'$/.exec(text)?.[1] ?? /^"([^"$`\\]*)"$/.exec(text)?.[1];
+  if (literal !== undefined) return split(literal, out);
+  return /^[^$`'"\\{}*?[\]]+$/.test(text) && split(text, out);
+}
+
+/** Whether a runner that starts a shell when given no command (`sudo -s`, `su`, `ssh host`) does so. */
+function startsShell(base: string, args: readonly string[]): boolean {
+  if (base !== "sudo" && base !== "doas") return true;
+  return args.length === 0 || args.some((w) => /^-[A-Za-z]*[si]|^--(?:shell|login)$/.test(w));
+}
+
+/**
+ * Whether the variable names a builtin of {@link NAMES_VARIABLES} is given are plain: no
+ * expansion that could become a name with a subscript (`read "$x"`) or an option (`printf $x`),
+ * no subscript, and none of the options that make it evaluate one (`printf -v`, `test -v`,
+ * `declare -i`).
+ */
+function namesAreLiteral(base: string, args: readonly string[]): boolean {
+  if (base === "printf" || base === "test") {
+    const first = args[0] ?? "";
+    if (base === "printf" && (/^-/.test(dequote(first)) || /[$`]/.test(first))) return false;
+    if (base === "test" && args.some((w) => /^-[vR]$/.test(dequote(w)) || /[$`]/.test(w))) {
+      return false;
+    }
+    return true;
+  }
+  for (const word of args) {
+    if (ASSIGNMENT.test(word)) {
+      if (word.slice(0, word.indexOf("=")).includes("[")) return false;
+      continue;
+    }
+    if (/[$`[\\]/.test(word) || /^[-+][A-Za-z]*[iaAn]/.test(word)) return false;
   }
   return true;
 }

@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import { eventSpecs, HookError, type HookEvent, type HookEventName } from "@a3s-lab/hooks-core";
 import { compileMatcher, type RegexTest } from "@a3s-lab/hooks-core/internal";
 import { linearRegex } from "../linear-regex.js";
-import { bashSubcommands } from "./bash-subcommands.js";
+import { splitBashCommand } from "./bash-subcommands.js";
 
 /** A compiled permission rule: true when a tool call is one the rule describes. */
 export type PermissionRuleTest = (event: HookEvent) => boolean;
@@ -182,28 +182,43 @@ function bashRule(spec: string, field: string, rule: string): PermissionRuleTest
   const text = spec.trim().replace(/\s+/g, " ");
   if (text === "") throw invalid(field, rule, "an empty command");
   let test: RegexTest | ((command: string) => boolean);
+  // The rule as literal pieces around `*`, and whether " anything" may follow the last one.
+  let body = text;
+  let tail = false;
   if (!text.includes("*")) {
     test = (command: string) => command === text;
   } else {
     let source: string;
     if (text.endsWith(":*") && !text.slice(0, -2).includes("*")) {
-      source = `${escapeRegex(text.slice(0, -2))}(?: [\\s\\S]*)?`;
+      body = text.slice(0, -2);
+      tail = true;
+      source = `${escapeRegex(body)}(?: [\\s\\S]*)?`;
     } else if (text.endsWith(" *")) {
-      source = `${wildcards(text.slice(0, -2))}(?: [\\s\\S]*)?`;
+      body = text.slice(0, -2);
+      tail = true;
+      source = `${wildcards(body)}(?: [\\s\\S]*)?`;
     } else {
       source = wildcards(text);
     }
     test = linearRegex(`^${source}$`);
   }
   const matches = typeof test === "function" ? test : (c: string) => test.test(c);
+  const pieces = body.split("*");
+  const first = pieces[0]!;
+  // Whether some text starting with `start` matches: `start` is still within the first literal
+  // piece, or has passed it and a `*` can take the rest, or has passed the whole rule before " …".
+  const couldStartWith = (start: string) =>
+    first.startsWith(start) ||
+    (pieces.length > 1 && start.startsWith(first)) ||
+    (tail && (start === first || start.startsWith(`${first} `)));
   return (e) => {
     if ((e as { tool?: string }).tool !== "Bash") return false;
     const command = (e as { args?: { command?: unknown } }).args?.command;
     if (typeof command !== "string") return true;
-    const subcommands = bashSubcommands(command);
+    const split = splitBashCommand(command);
     // Not followed: the hook runs, as it would without the condition.
-    if (subcommands === undefined) return true;
-    return subcommands.some(matches);
+    if (split === undefined) return true;
+    return split.texts.some(matches) || split.open.some(couldStartWith);
   };
 }
 
