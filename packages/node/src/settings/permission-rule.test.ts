@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createEvent, HookError } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
 import { bashSubcommands } from "./bash-subcommands.js";
@@ -227,5 +230,56 @@ describe("compilePermissionRule: paths, domains, MCP", () => {
     expect(ifAppliesTo("PermissionRequest")).toBe(true);
     expect(ifAppliesTo("SessionStart")).toBe(false);
     expect(ifAppliesTo("Stop")).toBe(false);
+  });
+});
+
+describe("compilePermissionRule: paths through symbolic links", () => {
+  it("judges the path the tool acts on: links inside the project are followed, unsure ones run the hook", () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "a3s-links-")));
+    try {
+      const project = join(root, "project");
+      mkdirSync(join(project, "secrets"), { recursive: true });
+      mkdirSync(join(project, "src"));
+      mkdirSync(join(root, "outside"));
+      writeFileSync(join(project, "secrets/key"), "k");
+      writeFileSync(join(project, "src/a.ts"), "");
+      symlinkSync("secrets", join(project, "alias"));
+      symlinkSync("secrets/key", join(project, "key-link"));
+      symlinkSync("src", join(project, "code"));
+      symlinkSync("missing", join(project, "dangling"));
+      symlinkSync("loop", join(project, "loop"));
+      symlinkSync(join(root, "outside"), join(project, "out"));
+      // The project named through a link of its own: paths are judged as the rule spells them.
+      symlinkSync(project, join(root, "project-link"));
+      const at = (projectDir: string, text: string) =>
+        compilePermissionRule(text, { projectDir, home: root });
+      const read = at(project, "Read(./secrets/**)");
+      const edit = at(project, "Edit(./secrets/**)");
+      for (const [name, args] of [
+        ["Read", { file_path: "alias/key" }],
+        ["Read", { file_path: join(project, "key-link") }],
+        ["Grep", { pattern: "k", path: "alias" }],
+        ["Grep", { pattern: "k", path: "key-link" }],
+        ["Glob", { pattern: "*", path: join(project, "alias") }],
+        ["Read", { file_path: "dangling" }],
+        ["Read", { file_path: "loop/x" }],
+        ["Read", { file_path: "out/x" }],
+      ] as const) {
+        expect(read(tool(name, args)), `${name} ${JSON.stringify(args)}`).toBe(true);
+      }
+      for (const file_path of ["alias/key", "key-link", "alias/new-file", "dangling"]) {
+        expect(edit(tool("Write", { file_path, content: "" })), file_path).toBe(true);
+        expect(edit(tool("Edit", { file_path })), file_path).toBe(true);
+      }
+      // Links that stay clear of the rule are still told apart.
+      expect(read(tool("Read", { file_path: "code/a.ts" }))).toBe(false);
+      expect(edit(tool("Write", { file_path: "code/new.ts", content: "" }))).toBe(false);
+      expect(read(tool("Grep", { pattern: "k", path: "code" }))).toBe(false);
+      const viaLink = at(join(root, "project-link"), "Read(./secrets/**)");
+      expect(viaLink(tool("Read", { file_path: join(project, "alias/key") }))).toBe(true);
+      expect(viaLink(tool("Read", { file_path: join(project, "src/a.ts") }))).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,6 @@
+import { lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { eventSpecs, HookError, type HookEvent, type HookEventName } from "@a3s-lab/hooks-core";
 import { compileMatcher, type RegexTest } from "@a3s-lab/hooks-core/internal";
 import { linearRegex } from "../linear-regex.js";
@@ -271,12 +272,7 @@ function pathRule(
   const literal = pattern.split("/");
   const firstGlob = literal.findIndex((part) => /[*?[\]{}\\!]/.test(part));
   const root = resolve(base, ...literal.slice(0, firstGlob === -1 ? -1 : firstGlob));
-  return (e) => {
-    const args = (e as { args?: Record<string, unknown> }).args;
-    const path = args ? pathOf(args) : undefined;
-    // A reader with no path (Grep, Glob) searches the project: it may reach what the rule names.
-    if (path === undefined) return true;
-    const absolute = isAbsolute(path) ? path : resolve(projectDir, path);
+  const judge = (e: HookEvent, args: Record<string, unknown> | undefined, absolute: string) => {
     if (test({ ...e, args: { file_path: absolute } } as HookEvent)) return true;
     if (!SEARCH_TOOLS.has((e as { tool?: string }).tool ?? "")) return false;
     // A search from a directory reaches everything below it: a pattern that matches at any
@@ -285,6 +281,71 @@ function pathRule(
     const glob = args?.pattern;
     return typeof glob === "string" && (/^[/~]/.test(glob) || glob.split("/").includes(".."));
   };
+  return (e) => {
+    const args = (e as { args?: Record<string, unknown> }).args;
+    const path = args ? pathOf(args) : undefined;
+    // A reader with no path (Grep, Glob) searches the project: it may reach what the rule names.
+    if (path === undefined) return true;
+    const absolute = isAbsolute(path) ? path : resolve(projectDir, path);
+    if (judge(e, args, absolute)) return true;
+    // The tool follows symbolic links: `alias/key` with `alias -> secrets` reads `secrets/key`.
+    const resolved = resolvedPaths(absolute, projectDir);
+    // Unsure where it leads (dangling, a loop, out of the project, unreadable): the hook runs.
+    if (resolved === undefined) return true;
+    return resolved.some((p) => p !== absolute && judge(e, args, p));
+  };
+}
+
+/**
+ * The path `absolute` names once symbolic links are followed (for a file that does not exist
+ * yet, its nearest existing folder is), also spelled from `projectDir` as given when it is
+ * inside the project's real path. Undefined when that cannot be told: a dangling link, a loop,
+ * an error other than "no such file", or a link inside the project that leads out of it.
+ */
+function resolvedPaths(absolute: string, projectDir: string): string[] | undefined {
+  let real: string;
+  try {
+    real = realOrMissing(absolute);
+  } catch {
+    return undefined;
+  }
+  if (real === absolute) return [absolute];
+  let realProject: string;
+  try {
+    realProject = realpathSync.native(projectDir);
+  } catch {
+    return undefined;
+  }
+  const fromProject = within(real, realProject)
+    ? projectDir + real.slice(realProject.length)
+    : undefined;
+  if (within(absolute, projectDir) && fromProject === undefined) return undefined;
+  return fromProject === undefined ? [real] : [real, fromProject];
+}
+
+/** `realpath`, or for a path that does not exist yet, its nearest existing folder's plus the rest. */
+function realOrMissing(absolute: string): string {
+  try {
+    return realpathSync.native(absolute);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  // A link whose target is missing would create that target: refused (thrown) as unsure.
+  lstatMissing(absolute);
+  const parent = dirname(absolute);
+  if (parent === absolute) throw new Error("no existing folder");
+  return join(realOrMissing(parent), basename(absolute));
+}
+
+/** Throws unless nothing at all (not even a dangling link) is at `path`. */
+function lstatMissing(path: string): void {
+  try {
+    lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  throw new Error("a dangling link");
 }
 
 /** Whether `path` is `dir` or below it. */
