@@ -7,8 +7,11 @@ import {
   DECLARES,
   EVALUATES,
   EVALUATING_DECLARE,
+  INERT_BUILTINS,
+  INTERPRETER,
   PATH_FROM_VARIABLE,
   RUNNERS,
+  SHELL_BUILTINS,
   SHELL_FLAGS,
   SHELL_OPTIONS_WITH_ARGUMENT,
   SHELL_SHORT_FLAGS,
@@ -67,6 +70,45 @@ export interface CommandState {
   argumentCount: number;
   /** Set when it runs a command named in its arguments. */
   runner: Runner | undefined;
+  /** Its first argument, quotes removed. */
+  firstArgument: string | undefined;
+  /** A literal `--` argument was seen: later words are operands, never options. */
+  endOfOptions: boolean;
+}
+
+/**
+ * Whether a word, from its start up to a placeholder (or through an expansion), begins with a
+ * literal character that is not `-` or `+`: then no value can make it an option word.
+ */
+export function literalStart(text: string): boolean {
+  const head = /^(?:'[^']*'|"[^"$`\\]*"|[^'"$`\\])*/.exec(text)![0];
+  return /^[^-+]/.test(dequote(head));
+}
+
+/**
+ * Why a placeholder (or, in a whole-template scan, an expansion) that is argument `index` of the
+ * running simple command is not proven inert; undefined when it is. Only a few builtins never
+ * evaluate their arguments, and an interpreter runs them. Any other program gets one argument, as
+ * in the exec form.
+ */
+export function notInert(l: CommandState, index: number, literal: boolean): string | undefined {
+  const command = l.command ?? "";
+  if (SHELL_BUILTINS.has(command)) {
+    if (!INERT_BUILTINS.has(command)) {
+      return `an argument of the builtin \`${command}\` (builtins other than echo, printf and cd may evaluate an argument as code, arithmetic or a variable name, or read it as an option)`;
+    }
+    if (command === "printf" && index <= (l.firstArgument === "--" ? 1 : 0)) {
+      return "the format of `printf` (a value there could be `-v` or a format)";
+    }
+    return undefined;
+  }
+  if (INTERPRETER.test(command)) {
+    return `an argument of \`${command}\`, which runs code given in its arguments`;
+  }
+  // Any other program gets the value as one argument, as the exec form would pass it; what it
+  // makes of an option-like value is its own (a literal `--` before the placeholder prevents it).
+  void literal;
+  return undefined;
 }
 
 /** A command runner's state, when `name` (a base name) is one. */
@@ -111,10 +153,14 @@ export function runnerArgument(r: Runner, text: string, scan: Scan): void {
     case "code":
       r.phase = code(r, text, scan);
       return;
-    case "script":
-      r.phase = expands(text) || dequote(text).startsWith("-") ? "opaque" : "data";
+    case "script": {
+      const program = dequote(text).slice(dequote(text).lastIndexOf("/") + 1);
+      // `npx node -e {{v}}`: the program npx runs could itself run its arguments as code.
+      const runsCode = INTERPRETER.test(program) || RUNNERS.has(program);
+      r.phase = expands(text) || dequote(text).startsWith("-") || runsCode ? "opaque" : "data";
       if (readsStdin(text)) r.stdin = true;
       break;
+    }
     case "options":
       options(r, text, scan);
       break;
@@ -195,6 +241,15 @@ export function checkAssignment(text: string): void {
 export function checkArgument(l: CommandState, text: string): void {
   const command = l.command ?? "";
   const word = dequote(text);
+  // A shell's `$0`, `$1`, … are judged where its literal code reads them.
+  const shellData =
+    l.runner !== undefined && SHELLS.has(l.runner.name) && l.runner.phase === "data";
+  if (expands(text) && !shellData && !(DECLARES.has(command) && ASSIGNMENT.test(text))) {
+    const why = notInert(l, l.argumentCount - 1, literalStart(text));
+    if (why !== undefined) {
+      evaluates(`an expansion in ${why}, where a value stored earlier could be read`);
+    }
+  }
   if (DECLARES.has(command)) {
     if (EVALUATING_DECLARE.test(text) || (text.includes("$") && !ASSIGNMENT.test(text))) {
       evaluates(

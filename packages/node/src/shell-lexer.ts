@@ -14,6 +14,8 @@ import {
   dequote,
   evaluates,
   globs,
+  literalStart,
+  notInert,
   runnerArgument,
   type Scan,
   startRunner,
@@ -101,6 +103,8 @@ function level(kind: Level["kind"], scan: Scan): Level {
     ampRedirect: false,
     runner: undefined,
     argumentCount: 0,
+    firstArgument: undefined,
+    endOfOptions: false,
   };
 }
 
@@ -159,6 +163,8 @@ function endWord(l: Level, source: string, end: number): void {
   l.atCommand = false;
   l.command = base;
   l.argumentCount = 0;
+  l.firstArgument = undefined;
+  l.endOfOptions = false;
   if (CODE_ARGUMENTS.has(name)) l.code = name;
   // By the file name: `/usr/bin/xargs` is still xargs (and a path named `eval` is refused too).
   if (l.scan.whole && Object.hasOwn(EVALUATES, base)) {
@@ -184,9 +190,11 @@ function argument(l: Level, text: string): void {
     return;
   }
   l.argumentCount++;
+  if (l.argumentCount === 1) l.firstArgument = dequote(text);
+  if (dequote(text) === "--") l.endOfOptions = true;
   if (l.code === "[[" && text === "]]") l.code = undefined;
   if (l.options?.option.test(text) && (l.phase !== "rest" || !l.options.leading)) l.phase = "code";
-  else if (!(text.startsWith("-") && l.phase !== "rest")) l.phase = "rest";
+  else if (!(text.startsWith("-") && text !== "--" && l.phase !== "rest")) l.phase = "rest";
   if (l.runner) runnerArgument(l.runner, text, l.scan);
   else if (l.command === "find" && FIND_RUNS.test(dequote(text))) {
     // The words after it name a program and its arguments: as in a runner's, to the end.
@@ -319,7 +327,10 @@ function refusal(l: Level, source: string): string | undefined {
   if (l.phase === "options") {
     return "a placeholder where the value could be read as an option of the command";
   }
-  return undefined;
+  // The words after a shell's literal `-c` code are its `$0`, `$1`, …, judged where the code reads them.
+  if (l.runner !== undefined && SHELLS.has(l.runner.name)) return undefined;
+  const why = notInert(l, l.argumentCount, literalStart(source.slice(l.word)));
+  return why === undefined ? undefined : `a placeholder in ${why}`;
 }
 
 /**

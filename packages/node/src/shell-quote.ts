@@ -67,11 +67,15 @@ export function checkShellTemplate(source: string): void {
     const what = error.reason.startsWith(AFTER) ? error.reason.slice(AFTER.length) : error.reason;
     throw new HookError(
       "TEMPLATE_ERROR",
-      `template: {{${name}}} cannot be used in a template that also has ${what}: a value stored in a variable, in $1 or in a file could reach it`,
+      `template: {{${name}}} cannot be used in a template that also has ${what}: a value stored in a variable, in $1 or in a file could reach it; ${SAFE_ALTERNATIVES}`,
       { details: { variable: name } },
     );
   }
 }
+
+/** What a refusal suggests instead: ways to hand a value to a hook that no shell reads as code. */
+const SAFE_ALTERNATIVES =
+  "pass the value another way: the exec form (`command` with `args`, each value one argument, after a literal `--`), the event's JSON on the hook's stdin, or an environment variable the hook reads";
 
 function checkNul(value: string): void {
   if (value.includes("\0")) {
@@ -133,7 +137,7 @@ export const shellEscaper: Escaper = (value, { name, prefix }: PlaceholderContex
   if (context.kind === "unsupported") {
     throw new HookError(
       "TEMPLATE_ERROR",
-      `template: {{${name}}} cannot be quoted safely: ${context.reason}`,
+      `template: {{${name}}} cannot be quoted safely: ${context.reason}; ${SAFE_ALTERNATIVES}`,
       { details: { variable: name } },
     );
   }

@@ -111,3 +111,36 @@ export const SPECIAL_VARIABLES = new Set(
  * A `/` after the variable means a path, never a builtin like `eval`.
  */
 export const PATH_FROM_VARIABLE = /^"?\$(?:\{[A-Za-z_]\w*\}|[A-Za-z_]\w*)"?\/[^$`]*$/;
+
+/**
+ * Interpreters and tools that take code as an argument or on standard input (`python3 -c`,
+ * `node -e`, `perl -e`, awk's `system()`, sed's `e` command, `vim -c '!…'`, `sqlite3 '.shell'`).
+ * Which of their arguments is code cannot be told without each one's grammar.
+ */
+export const INTERPRETER =
+  /^(?:python[\d.]*|pypy[\d.]*|node(?:js)?|deno|bun|tsx|ts-node|zx|perl[\d.]*|ruby[\d.]*|irb|php[\d.]*|lua[\d.]*|luajit|tclsh[\d.]*|wish|expect|Rscript|julia|osascript|pwsh|powershell|awk|gawk|mawk|nawk|busybox|toybox|sed|gsed|ed|ex|vi|vim|nvim|emacs|gdb|lldb|jshell|groovy|scala|erl|escript|elixir|iex|ghci|runghc|racket|guile|sbcl|clisp|ocaml|sqlite3|psql|mysql|make|gmake|m4|dc|bc)$/;
+
+/**
+ * The builtins and reserved words of bash and dash that take arguments. Which of them evaluates
+ * an argument (as code, arithmetic, or a variable name with a subscript) is a closed question,
+ * so a placeholder or an expansion is accepted only in the arguments of the few in
+ * {@link INERT_BUILTINS}; every other builtin's arguments are refused.
+ */
+export const SHELL_BUILTINS = new Set(
+  [
+    "alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs",
+    "disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let",
+    "local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt",
+    "source suspend test times trap true type typeset ulimit umask unalias unset wait . : [ [[",
+    "for select case function time coproc",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+/**
+ * Builtins that never evaluate their arguments: `echo` prints them, `printf` prints them after
+ * its format (its format and `-v` are not inert), `cd` changes to a folder, `:`, `true` and
+ * `false` ignore them.
+ */
+export const INERT_BUILTINS = new Set("echo printf cd : true false".split(" "));

@@ -20,6 +20,10 @@ import {
   createCommandHook,
 } from "./create-command-hook.js";
 
+/** How every template refusal ends: the ways to pass a value that no shell reads. */
+const ALTERNATIVES =
+  "; pass the value another way: the exec form (`command` with `args`, each value one argument, after a literal `--`), the event's JSON on the hook's stdin, or an environment variable the hook reads";
+
 const fixtures = resolve(import.meta.dirname, "../../test/fixtures/hooks");
 const fixture = (name: string) => join(fixtures, name);
 
@@ -549,7 +553,7 @@ describe("template variables", () => {
     expect(unknown.message).toContain("unknown variable {{tool_nme}}; known variables: tool_name");
     const comment = error(() => createCommandHook({ command: "true # {{message}}" }));
     expect(comment.message).toBe(
-      "template: {{message}} cannot be quoted safely: a placeholder inside a # comment",
+      `template: {{message}} cannot be quoted safely: a placeholder inside a # comment${ALTERNATIVES}`,
     );
     expect(error(() => createCommandHook({ args: ["{{tool_name}}"] })).message).toBe(
       "args[0]: the program name cannot contain {{variables}}",

@@ -62,12 +62,12 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`x=prefix${V}; echo $((x))`, SUBSCRIPT, "assignment"],
     [`x="$(printf %s ${V})"; echo $((x))`, SUBSCRIPT, "assignment"],
     [`set -- ${V}; echo $(( $1 ))`, SUBSCRIPT, "arithmetic"],
-    [`for i in ${V}; do [[ $i -eq 1 ]]; done`, SUBSCRIPT, "[["],
+    [`for i in ${V}; do [[ $i -eq 1 ]]; done`, SUBSCRIPT, "`for`"],
     [`printf %s ${V} > f; read -r x < f; echo $((x))`, SUBSCRIPT, "read"],
-    [`for i in ${V}; do echo "\${HOME:i}"; done`, SUBSCRIPT, "${…}"],
+    [`for i in ${V}; do echo "\${HOME:i}"; done`, SUBSCRIPT, "`for`"],
     [`a=(1); unset ${V}`, SUBSCRIPT, "array"],
     [`unset ${V}`, SUBSCRIPT, "unset"],
-    [`for OPTIND in ${V}; do :; done`, SUBSCRIPT, "OPTIND"],
+    [`for OPTIND in ${V}; do :; done`, SUBSCRIPT, "`for`"],
     // Options that take their own argument before `-c`.
     [`bash -o errexit -c ${V}`, "touch CANARY", "-c code"],
     [`bash -O extglob -c ${V}`, "touch CANARY", "-c code"],
@@ -93,10 +93,10 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`nice -n 5 ${V} CANARY`, "touch", "nice"],
     [`timeout 5 ${V} CANARY`, "touch", "timeout"],
     [`command -p ${V} CANARY`, "touch", "command"],
-    [`set -- ${V}; nice -n 5 "$1" CANARY`, "touch", "nice"],
+    [`set -- ${V}; nice -n 5 "$1" CANARY`, "touch", "`set`"],
     [`printf %s ${V} | xargs -I{} {} CANARY`, "touch", "xargs"],
     [`printf %s ${V} | /usr/bin/xargs -I{} {} CANARY`, "touch", "xargs"],
-    [`set -- ${V}; hash -p "$1" ls; ls CANARY`, "/usr/bin/touch", "hash"],
+    [`set -- ${V}; hash -p "$1" ls; ls CANARY`, "/usr/bin/touch", "`set`"],
     [`set -- ${V}; function f { eval "$1"; }; f "$1"`, "touch CANARY", "eval"],
     [`set -- ${V}; coproc c { eval "$1"; }; wait`, "touch CANARY", "eval"],
     [`mksh -T /dev/null -c ${V}`, "touch CANARY", "-c code"],
@@ -110,7 +110,7 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`cat <\\\n<EOF\n${V}\nEOF`, "$(touch CANARY)", "line continuation"],
     // bash expands `{a,b}` and `{1..3}` into several words before it runs them.
     ["{eval,} " + V, "touch CANARY", "brace expansion"],
-    [`set -- ${V}; {eval,} "$1"`, "touch CANARY", "brace expansion"],
+    [`set -- ${V}; {eval,} "$1"`, "touch CANARY", "`set`"],
     [`declare {-i,} x; set -- ${V}; x=$1`, SUBSCRIPT, "brace expansion"],
     // A glob pattern picks the program from the file system: `/bin/s[h]` is `/bin/sh`.
     [`/bin/s[h] -c ${V}`, "touch CANARY", "glob"],
@@ -121,7 +121,7 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     // bash reads `{name}>file` as a redirection that stores the descriptor in `name`: the
     // next word is the command.
     [`{fd}>/dev/null eval ${V}`, "touch CANARY", "eval"],
-    [`{fd}</dev/null declare -i x; set -- ${V}; x=$1`, SUBSCRIPT, "declare"],
+    [`{fd}</dev/null declare -i x; set -- ${V}; x=$1`, SUBSCRIPT, "`set`"],
     // bash reads `&>file` as a redirection of the running command; sh ends the command there
     // (in the background) and starts another one.
     [`declare &>/dev/null -i x=${V}`, SUBSCRIPT, "&>"],
@@ -129,12 +129,12 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     // bash builtins that run a command, expand a word list or assign to a variable name.
     [`jobs -x ${V} CANARY`, "touch", "jobs"],
     [`compgen -W ${V}`, "$(touch CANARY)", "compgen"],
-    [`set -- ${V}; compgen -W "$1"`, "$(touch CANARY)", "compgen"],
-    [`set -- ${V}; sleep 0 & wait -n -p "$1"`, SUBSCRIPT, "wait -p"],
+    [`set -- ${V}; compgen -W "$1"`, "$(touch CANARY)", "`set`"],
+    [`set -- ${V}; sleep 0 & wait -n -p "$1"`, SUBSCRIPT, "`set`"],
     // find runs the program after -exec (and -execdir, -ok, -okdir) with the words up to `;`.
     [`find . -maxdepth 0 -exec ${V} CANARY ';'`, "touch", "find -exec"],
     [`find . -maxdepth 0 -execdir sh -c ${V} ';'`, "touch CANARY", "find -exec"],
-    [`set -- ${V}; find . -maxdepth 0 -exec "$1" CANARY ';'`, "touch", "find -exec"],
+    [`set -- ${V}; find . -maxdepth 0 -exec "$1" CANARY ';'`, "touch", "`set`"],
     // A value that is the output of a command substitution still lands where that sits.
     [`$(printf %s ${V}) CANARY`, "touch", "command name"],
     [`eval "$(printf %s ${V})"`, "touch CANARY", "eval"],
@@ -153,7 +153,7 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     [`bash --norc -c 'printf %s "$1"' sh ${V}`, "bash"],
     [`"$A3S_TEST_DIR"/bin/tool; printf %s ${V}`, "sh"],
     [`x=1; printf %s ${V} "$x"`, "sh"],
-    [`find . -maxdepth 0 -name ${V} -print; printf %s ${V}`, "sh"],
+    [`find . -maxdepth 0 -name pre${V} -print; printf %s ${V}`, "sh"],
     [`printf %s \\\n  ${V} \\\n`, "sh"],
   ])("%s stays accepted, and prints the value", (template, shell) => {
     const compiled = new CommandTemplate({ command: template });
@@ -162,6 +162,62 @@ describe("placeholders whose value could reach code elsewhere in the template ar
     const result = spawnSync(file, args, { cwd: dir, encoding: "utf8", timeout: 10_000 });
     expect(result.stdout.startsWith(value)).toBe(true);
     expect(existsSync(canary)).toBe(false);
+  });
+});
+
+describe("a value that becomes an option word or a variable name is refused, under sh and bash", () => {
+  const A = "{{tool_args.a}}";
+  const B = "{{tool_args.b}}";
+  /** The check's decision, and whether running the template with these values made the canary. */
+  const attemptArgs = (template: string, args: Record<string, string>, shell: string) => {
+    let compiled: CommandTemplate;
+    try {
+      compiled = new CommandTemplate({ command: template });
+    } catch (error) {
+      return { refused: error };
+    }
+    const e = createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args });
+    const { file, args: argv } = compiled.render(e, { cwd: dir, shell, valueLimit: 16_384 });
+    spawnSync(file, argv, { cwd: dir, stdio: "ignore", timeout: 10_000 });
+    return { ran: true, canary: existsSync(canary) };
+  };
+  const OPTION = "-v x[$(touch${IFS}CANARY)]";
+  const SPLIT = { a: "-v", b: "x[$(touch${IFS}CANARY)]" };
+  it.each([
+    [`bash -c 'test $1' _ ${A}`, { a: OPTION }, "test"],
+    [`bash -c 'printf "$1"' _ ${A}`, { a: OPTION }, "printf"],
+    [`bash -c 'printf $1' _ ${A}`, { a: OPTION }, "printf"],
+    [`sh -c 'test $1' _ ${A}`, { a: OPTION }, "test"],
+    [`test ${A} ${B}`, SPLIT, "test"],
+    [`[ ${A} ${B} ]`, SPLIT, "["],
+    [`set -- ${A}; test $1`, { a: OPTION }, "set"],
+    [`set -- ${A}; printf "$1" x`, { a: "-vx[$(touch${IFS}CANARY)]" }, "set"],
+    [`for w in ${A}; do test $w; done`, { a: OPTION }, "for"],
+    [`printf ${A} x`, { a: "-vx[$(touch${IFS}CANARY)]" }, "option"],
+    [`printf -- ${A} x`, { a: "%s" }, "format of `printf`"],
+    [`python3 -c ${A}`, { a: "import os; os.system('touch CANARY')" }, "python3"],
+    [`perl -e ${A}`, { a: "system('touch CANARY')" }, "perl"],
+    [`cd . && printf %s ${A} > v; x=$(cat v); test $x`, { a: OPTION }, "expansion"],
+  ] as const)("%s", (template, values, why) => {
+    for (const shell of ["sh", "bash"]) {
+      const outcome = attemptArgs(template, values, shell);
+      expect(outcome).not.toHaveProperty("canary", true);
+      expect(HookError.is(outcome.refused, "TEMPLATE_ERROR")).toBe(true);
+      const message = (outcome.refused as Error).message;
+      expect(message).toContain(why);
+      // The refusal names what to use instead.
+      expect(message).toMatch(/args/);
+    }
+  });
+
+  it.each([
+    [`printf '%s\\n' ${A} ${B}`, "sh"],
+    [`echo ${A} ${B}`, "bash"],
+    [`bash -c 'printf "%s\\n" "$1" "$2"' _ ${A} ${B}`, "bash"],
+    [`git --version -- ${A} ${B}`, "sh"],
+    [`ls ./${A} 2>/dev/null; printf %s ${B}`, "bash"],
+  ])("%s stays accepted and runs nothing", (template, shell) => {
+    expect(attemptArgs(template, SPLIT, shell)).toEqual({ ran: true, canary: false });
   });
 });
 

@@ -1,5 +1,12 @@
 import { ASSIGNMENT, dequote } from "../shell-commands.js";
-import { KEEPS_COMMAND, RUNNERS, SHELLS, SPECIAL_VARIABLES, STARTS_SHELL } from "../shell-words.js";
+import {
+  INTERPRETER,
+  KEEPS_COMMAND,
+  RUNNERS,
+  SHELLS,
+  SPECIAL_VARIABLES,
+  STARTS_SHELL,
+} from "../shell-words.js";
 
 /** Longer commands are not split (a rule then matches, and the hook runs). */
 export const MAX_SPLIT_COMMAND_CHARS = 65_536;
@@ -41,15 +48,6 @@ const RUNS_UNREAD_CODE = new Set(
     .join(" ")
     .split(" "),
 );
-
-/**
- * Interpreters and tools that take code as an argument or on standard input (`python3 -c`,
- * `node -e`, `perl -e`, awk's `system()`, sed's `e` command, `vim -c '!…'`, `sqlite3 '.shell'`).
- * Any use of one is unsure: which of their arguments is code cannot be told without each one's
- * grammar.
- */
-const INTERPRETER =
-  /^(?:python[\d.]*|pypy[\d.]*|node(?:js)?|deno|bun|tsx|ts-node|zx|perl[\d.]*|ruby[\d.]*|irb|php[\d.]*|lua[\d.]*|luajit|tclsh[\d.]*|wish|expect|Rscript|julia|osascript|pwsh|powershell|awk|gawk|mawk|nawk|busybox|toybox|sed|gsed|ed|ex|vi|vim|nvim|emacs|gdb|lldb|jshell|groovy|scala|erl|escript|elixir|iex|ghci|runghc|racket|guile|sbcl|clisp|ocaml|sqlite3|psql|mysql|make|gmake|m4|dc|bc)$/;
 
 /** Package-manager front ends that run a program named in their arguments (`npm exec rm`, `uv run`). */
 const PACKAGE_RUNNERS = new Set("npm pnpm yarn bun uv poetry pipx pdm hatch cargo".split(" "));

@@ -8,6 +8,10 @@ import { loadHookSettings } from "./load-hook-settings.js";
 import { trustProject } from "./project-trust.js";
 import { formatProblem } from "./settings-problem.js";
 
+/** How every template refusal ends: the ways to pass a value that no shell reads. */
+const ALTERNATIVES =
+  "; pass the value another way: the exec form (`command` with `args`, each value one argument, after a literal `--`), the event's JSON on the hook's stdin, or an environment variable the hook reads";
+
 /**
  * A path that turns into something else the moment the loader first looks at it: right after a
  * `stat` of it, or right before an `open`.
@@ -311,15 +315,17 @@ describe("problems", () => {
     const at = (i: number) =>
       `error: ~/.claude/settings.json: hooks.PreToolUse[0].hooks[${i}].command:`;
     const backslash =
-      "{{tool_args.command}} cannot be quoted safely: a placeholder right after a backslash, which would escape the value's quoting";
+      "{{tool_args.command}} cannot be quoted safely: a placeholder right after a backslash, which would escape the value's quoting" +
+      ALTERNATIVES;
     const dollar =
-      "{{tool_args.command}} cannot be quoted safely: a placeholder right after `$`, which would join the value to an expansion or quote";
+      "{{tool_args.command}} cannot be quoted safely: a placeholder right after `$`, which would join the value to an expansion or quote" +
+      ALTERNATIVES;
     expect(lines(settings)).toEqual([
       `${at(0)} template: ${backslash}`,
       `${at(1)} template: ${backslash}`,
       `${at(2)} template: ${dollar}`,
       `${at(3)} template: ${dollar}`,
-      `${at(4)} template: {{tool_name}} cannot be quoted safely: a placeholder in a command name (the value would choose the program)`,
+      `${at(4)} template: {{tool_name}} cannot be quoted safely: a placeholder in a command name (the value would choose the program)${ALTERNATIVES}`,
     ]);
     expect(settings.hooks.map((h) => h.definition.command)).toEqual(["echo {{tool_args.command}}"]);
   });
