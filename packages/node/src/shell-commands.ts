@@ -45,6 +45,8 @@ export interface Scan {
    * subscripts, …): each one is refused, since a value may reach it through a variable.
    */
   readonly whole: boolean;
+  /** Scanning a shell's literal `-c` code, whose `$1`, `$2`, … hold the values. */
+  readonly nested?: boolean;
   /** Scans the literal code of `sh -c '…'` the same way; throws {@link Unsupported}. */
   readonly checkCode: (code: string) => void;
 }
@@ -64,6 +66,8 @@ export function evaluates(what: string): never {
 
 /** What a whole-template scan needs to know about the running simple command. */
 export interface CommandState {
+  /** The scan it belongs to. */
+  readonly scan: Scan;
   /** Its name, once known. */
   command: string | undefined;
   /** Its arguments so far. */
@@ -77,25 +81,21 @@ export interface CommandState {
 }
 
 /**
- * Whether a word, from its start up to a placeholder (or through an expansion), begins with a
- * literal character that is not `-` or `+`: then no value can make it an option word.
- */
-export function literalStart(text: string): boolean {
-  const head = /^(?:'[^']*'|"[^"$`\\]*"|[^'"$`\\])*/.exec(text)![0];
-  return /^[^-+]/.test(dequote(head));
-}
-
-/**
  * Why a placeholder (or, in a whole-template scan, an expansion) that is argument `index` of the
  * running simple command is not proven inert; undefined when it is. Only a few builtins never
  * evaluate their arguments, and an interpreter runs them. Any other program gets one argument, as
  * in the exec form.
  */
-export function notInert(l: CommandState, index: number, literal: boolean): string | undefined {
+export function notInert(l: CommandState, index: number, placeholder: boolean): string | undefined {
   const command = l.command ?? "";
   if (SHELL_BUILTINS.has(command)) {
     if (!INERT_BUILTINS.has(command)) {
       return `an argument of the builtin \`${command}\` (builtins other than echo, printf and cd may evaluate an argument as code, arithmetic or a variable name, or read it as an option)`;
+    }
+    // `cd {{v}} && ./tool`: the value would pick the folder a relative program is run from.
+    // Outside a shell's `-c` code an expansion cannot hold a value, so `cd "$DIR"` is fine there.
+    if (command === "cd" && (placeholder || l.scan.nested === true)) {
+      return "an argument of `cd` (the value would choose the folder relative programs run from)";
     }
     if (command === "printf" && index <= (l.firstArgument === "--" ? 1 : 0)) {
       return "the format of `printf` (a value there could be `-v` or a format)";
@@ -107,7 +107,6 @@ export function notInert(l: CommandState, index: number, literal: boolean): stri
   }
   // Any other program gets the value as one argument, as the exec form would pass it; what it
   // makes of an option-like value is its own (a literal `--` before the placeholder prevents it).
-  void literal;
   return undefined;
 }
 
@@ -245,7 +244,7 @@ export function checkArgument(l: CommandState, text: string): void {
   const shellData =
     l.runner !== undefined && SHELLS.has(l.runner.name) && l.runner.phase === "data";
   if (expands(text) && !shellData && !(DECLARES.has(command) && ASSIGNMENT.test(text))) {
-    const why = notInert(l, l.argumentCount - 1, literalStart(text));
+    const why = notInert(l, l.argumentCount - 1, false);
     if (why !== undefined) {
       evaluates(`an expansion in ${why}, where a value stored earlier could be read`);
     }

@@ -14,7 +14,6 @@ import {
   dequote,
   evaluates,
   globs,
-  literalStart,
   notInert,
   runnerArgument,
   type Scan,
@@ -251,7 +250,13 @@ export function scanWhole(source: string): void {
 }
 
 const PREFIX: Scan = { whole: false, checkCode: () => {} };
-const WHOLE: Scan = { whole: true, checkCode: scanWhole };
+const WHOLE: Scan = { whole: true, checkCode: scanNested };
+const NESTED: Scan = { whole: true, nested: true, checkCode: scanNested };
+
+/** A shell's literal `-c` code, scanned like a whole template: its `$1`, `$2`, … hold the values. */
+function scanNested(source: string): void {
+  scan(`${source}\n`, NESTED);
+}
 
 function scan(source: string, mode: Scan): ShellContext {
   const stack: Frame[] = [level("top", mode)];
@@ -329,7 +334,7 @@ function refusal(l: Level, source: string): string | undefined {
   }
   // The words after a shell's literal `-c` code are its `$0`, `$1`, …, judged where the code reads them.
   if (l.runner !== undefined && SHELLS.has(l.runner.name)) return undefined;
-  const why = notInert(l, l.argumentCount, literalStart(source.slice(l.word)));
+  const why = notInert(l, l.argumentCount, true);
   return why === undefined ? undefined : `a placeholder in ${why}`;
 }
 

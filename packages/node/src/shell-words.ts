@@ -140,7 +140,7 @@ export const SHELL_BUILTINS = new Set(
 
 /**
  * Builtins that never evaluate their arguments: `echo` prints them, `printf` prints them after
- * its format (its format and `-v` are not inert), `cd` changes to a folder, `:`, `true` and
- * `false` ignore them.
+ * its format (its format and `-v` are not inert), `cd` changes to a folder (which picks where a
+ * relative program runs from, so it takes no value), `:`, `true` and `false` ignore them.
  */
 export const INERT_BUILTINS = new Set("echo printf cd : true false".split(" "));

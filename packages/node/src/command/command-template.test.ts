@@ -198,6 +198,8 @@ describe("a value that becomes an option word or a variable name is refused, und
     [`python3 -c ${A}`, { a: "import os; os.system('touch CANARY')" }, "python3"],
     [`perl -e ${A}`, { a: "system('touch CANARY')" }, "perl"],
     [`cd . && printf %s ${A} > v; x=$(cat v); test $x`, { a: OPTION }, "expansion"],
+    [`mkdir -p d && cd ${A} && ./t`, { a: "d" }, "`cd`"],
+    [`bash -c 'cd "$1" && ./t' _ ${A}`, { a: "d" }, "`cd`"],
   ] as const)("%s", (template, values, why) => {
     for (const shell of ["sh", "bash"]) {
       const outcome = attemptArgs(template, values, shell);
@@ -216,6 +218,7 @@ describe("a value that becomes an option word or a variable name is refused, und
     [`bash -c 'printf "%s\\n" "$1" "$2"' _ ${A} ${B}`, "bash"],
     [`git --version -- ${A} ${B}`, "sh"],
     [`ls ./${A} 2>/dev/null; printf %s ${B}`, "bash"],
+    [`cd "$HOME" && printf %s ${A} ${B}`, "sh"],
   ])("%s stays accepted and runs nothing", (template, shell) => {
     expect(attemptArgs(template, SPLIT, shell)).toEqual({ ran: true, canary: false });
   });
