@@ -191,7 +191,7 @@ describe("bashSubcommands under real dash and bash", () => {
           }
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 15 },
     );
 
   it("never judges Bash(rm:*) not matching when rm ran", () => {
