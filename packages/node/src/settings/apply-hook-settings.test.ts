@@ -102,10 +102,58 @@ describe("applyHookSettings", () => {
         hook: expect.objectContaining({ source: user, matcher: "Bash" }),
         reason: "duplicate",
         message: expect.stringMatching(
-          /^same command as hooks\.preToolUse\.guard in .*extra\.json, which runs instead$/,
+          /^same command, identical in every field, as hooks\.preToolUse\.guard in .*extra\.json, which runs instead$/,
         ),
       },
     ]);
+  });
+
+  it("runs both copies of a command that differ in any other field", async () => {
+    const guard = `echo ran >> ${JSON.stringify(join(root, "runs"))}; echo no >&2; exit 2`;
+    write(join(home, ".claude/settings.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ command: guard }] }] },
+    });
+    const copies = [{ async: true }, { timeout: 0.001 }, { cwd: "/nonexistent" }, { env: {} }];
+    for (const [i, extra] of copies.entries()) {
+      const explicit = write(join(root, `copy${i}.json`), {
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ command: guard, ...extra }] }] },
+      });
+      const settings = await loadHookSettings({
+        cwd,
+        home,
+        files: [explicit],
+        managedSettings: [],
+      });
+      const plan = planHookSettings(settings);
+      expect(plan.skipped).toEqual([]);
+      expect(plan.apply).toHaveLength(2);
+    }
+    // The weakened copy comes first, yet the user's guard still runs and blocks.
+    const explicit = write(join(root, "async.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ command: guard, async: true }] }] },
+    });
+    const settings = await loadHookSettings({ cwd, home, files: [explicit], managedSettings: [] });
+    const engine = new HookEngine(engineOptionsFromSettings(settings));
+    using _handle = applyHookSettings(engine, settings, { projectDir: cwd });
+    expect((await engine.fire(bash("rm -rf x"))).action).toBe("block");
+  });
+
+  it("keeps the host's own hooks on when a user file says disableAllHooks", async () => {
+    write(join(home, ".claude/settings.json"), {
+      disableAllHooks: true,
+      hooks: { PreToolUse: [group("Bash", "exit 0")] },
+    });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
+    const engine = new HookEngine(engineOptionsFromSettings(settings));
+    engine.register({
+      event: "PreToolUse",
+      name: "host-policy",
+      handler: () => ({ action: "block", reason: "host says no" }),
+    });
+    using handle = applyHookSettings(engine, settings);
+    expect(handle.applied).toEqual([]);
+    const result = await engine.fire(bash("rm -rf x"));
+    expect([result.action, result.reason]).toEqual(["block", "host says no"]);
   });
 
   it("skips everything, saying where, when disableAllHooks or enabled:false is set", async () => {
@@ -119,7 +167,8 @@ describe("applyHookSettings", () => {
     expect(handle.skipped.map((s) => [s.reason, s.message])).toEqual([
       ["disabled", `hooks are turned off by "disableAllHooks": true in ~/.claude/settings.json`],
     ]);
-    expect(engineOptionsFromSettings(settings)).toEqual({ enabled: false });
+    // The engine stays on for the host's own hooks: a user file governs its own.
+    expect(engineOptionsFromSettings(settings)).toEqual({});
   });
 
   it("reports untrusted project hooks as skipped, never silently", async () => {

@@ -1,8 +1,13 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { engineOptionsFromSettings, planHookSettings } from "./apply-hook-settings.js";
+import {
+  applyHookSettings,
+  engineOptionsFromSettings,
+  planHookSettings,
+} from "./apply-hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
 import { defaultManagedSettingsFiles } from "./managed-settings.js";
 
@@ -103,6 +108,54 @@ describe("the managed scope", () => {
       ["disabled", expect.stringContaining("(managed hooks still run)")],
     ]);
     expect(engineOptionsFromSettings(settings).enabled).toBeUndefined();
+  });
+
+  it("a lower scope's engine options never weaken a managed hook", async () => {
+    write(managedFile, { hooks: hooks("echo managed says no >&2; exit 2") });
+    write(join(home, ".claude/settings.json"), {
+      hooks: { defaultTimeout: 1, failBehavior: "continue", maxTotalHooks: 1, maxHooksPerEvent: 1 },
+    });
+    const settings = await load();
+    const engine = new HookEngine(engineOptionsFromSettings(settings));
+    using handle = applyHookSettings(engine, settings, { projectDir: cwd });
+    expect(handle.skipped).toEqual([]);
+    expect(engine.list().map((h) => [h.timeout, h.failBehavior])).toEqual([[60_000, "continue"]]);
+    const result = await engine.fire(
+      createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "rm -rf /" } }),
+    );
+    expect([result.action, result.reason]).toEqual(["block", "managed says no"]);
+  });
+
+  it("a lower scope's hook limits bound its own hooks, never the managed ones", async () => {
+    write(managedFile, { hooks: hooks("managed-1") });
+    write(join(home, ".claude/settings.json"), {
+      hooks: { maxTotalHooks: 1, ...hooks("user-1") },
+    });
+    const settings = await load();
+    expect(engineOptionsFromSettings(settings)).toEqual({});
+    const plan = planHookSettings(settings);
+    expect(plan.apply.map((h) => h.definition.command)).toEqual(["managed-1"]);
+    expect(plan.skipped.map((s) => [s.hook.definition.command, s.reason])).toEqual([
+      ["user-1", "limit"],
+    ]);
+  });
+
+  it("a managed defaultTimeout and failBehavior apply to managed hooks and the engine", async () => {
+    write(managedFile, {
+      hooks: { defaultTimeout: 2000, failBehavior: "block", ...hooks("managed") },
+    });
+    write(join(home, ".claude/settings.json"), { hooks: hooks("user") });
+    const settings = await load();
+    expect(engineOptionsFromSettings(settings)).toEqual({
+      defaultTimeoutMs: 2000,
+      failBehavior: "block",
+    });
+    const engine = new HookEngine(engineOptionsFromSettings(settings));
+    using _handle = applyHookSettings(engine, settings, { projectDir: cwd });
+    expect(engine.list().map((h) => [h.timeout, h.failBehavior])).toEqual([
+      [2000, "block"],
+      [2000, "block"],
+    ]);
   });
 
   it("a managed disableAllHooks turns every hook off", async () => {

@@ -241,19 +241,3 @@ export function policySkip(
   }
   return undefined;
 }
-
-/** True when the settings turn every hook off, managed ones included (the engine may be disabled). */
-export function allHooksOff(settings: HookSettings): boolean {
-  const { options, optionSources } = settings;
-  const key =
-    options.disableAllHooks === true
-      ? "disableAllHooks"
-      : options.enabled === false
-        ? "enabled"
-        : undefined;
-  if (key === undefined) return false;
-  return (
-    scopeOf(settings, optionSources[key]) === "managed" ||
-    !settings.hooks.some((h) => h.scope === "managed")
-  );
-}
