@@ -1,4 +1,14 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
@@ -9,7 +19,7 @@ import {
   planHookSettings,
 } from "./apply-hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
-import { defaultManagedSettingsFiles } from "./managed-settings.js";
+import { defaultManagedSettingsFiles, unsafeManagedPath } from "./managed-settings.js";
 
 let root: string;
 let cwd: string;
@@ -175,9 +185,78 @@ describe("the managed scope", () => {
       expect.objectContaining({
         file: managedFile,
         severity: "error",
-        message: expect.stringContaining("every user may write this file"),
+        message: expect.stringContaining(`every user may write ${managedFile}`),
       }),
     ]);
+  });
+
+  it("checks ownership and write bits along the whole resolved path, as sshd's StrictModes", async () => {
+    write(managedFile, { hooks: hooks("planted") });
+    const refusedFor = async () => {
+      const settings = await load();
+      expect(settings.hooks).toEqual([]);
+      expect(settings.problems).toHaveLength(1);
+      expect(settings.problems[0]).toMatchObject({ file: managedFile, severity: "error" });
+      return settings.problems[0]!.message;
+    };
+    // A group-writable file, its group-writable folder, a group-writable folder further up.
+    chmodSync(managedFile, 0o664);
+    expect(await refusedFor()).toContain(`its group may write ${managedFile}`);
+    chmodSync(managedFile, 0o644);
+    chmodSync(etc, 0o775);
+    expect(await refusedFor()).toContain(`its group may write ${etc} (a folder on its path)`);
+    chmodSync(etc, 0o755);
+    chmodSync(join(root, "etc"), 0o770);
+    expect(await refusedFor()).toContain(`its group may write ${join(root, "etc")}`);
+    chmodSync(join(root, "etc"), 0o755);
+    // The folder holding the file is refused even with the sticky bit: anyone may add files.
+    chmodSync(etc, 0o1777);
+    expect(await refusedFor()).toContain(`every user may write ${etc}`);
+    chmodSync(etc, 0o755);
+    // Another user's file, or another user's symbolic link in its place.
+    chownSync(managedFile, 4321, 0);
+    expect(await refusedFor()).toContain(`${managedFile} is owned by uid 4321`);
+    chownSync(managedFile, 0, 0);
+    expect((await load()).hooks).toHaveLength(1);
+  });
+
+  it("follows symbolic links: each link and its target are checked", async () => {
+    const open = join(root, "open");
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    const real = write(join(open, "policy.json"), { hooks: hooks("planted") });
+    symlinkSync(real, managedFile);
+    let settings = await load();
+    expect(settings.hooks).toEqual([]);
+    expect(settings.problems[0]?.message).toContain(`every user may write ${open}`);
+    // A link to a safe place is fine; the same link owned by another user is not.
+    chmodSync(open, 0o755);
+    expect((await load()).hooks).toHaveLength(1);
+    lchownSync(managedFile, 4321, 0);
+    settings = await load();
+    expect(settings.hooks).toEqual([]);
+    expect(settings.problems[0]?.message).toContain(`${managedFile} is owned by uid 4321`);
+    // A link to a folder swapped in above the file is followed too.
+    rmSync(managedFile);
+    renameSync(etc, join(root, "etc-real"));
+    write(join(root, "etc-real/managed-settings.json"), { hooks: hooks("via-folder-link") });
+    symlinkSync(open, etc);
+    renameSync(join(root, "etc-real/managed-settings.json"), join(open, "managed-settings.json"));
+    chmodSync(open, 0o757);
+    settings = await load();
+    expect(settings.hooks).toEqual([]);
+    expect(settings.problems[0]?.message).toContain(`every user may write ${open}`);
+  });
+
+  it("accepts a file the given user owns, and names a folder another user owns", async () => {
+    const file = write(join(root, "mine/managed-settings.json"), {});
+    chownSync(file, 4321, 0);
+    expect(await unsafeManagedPath(file, { uid: 4321 })).toBeUndefined();
+    expect(await unsafeManagedPath(file, { uid: 1 })).toContain(`${file} is owned by uid 4321`);
+    chownSync(join(root, "mine"), 99, 0);
+    expect(await unsafeManagedPath(file, { uid: 4321 })).toContain(
+      `${join(root, "mine")} is owned by uid 99`,
+    );
   });
 
   it("a managed http policy cannot be widened by other files; without one, lists merge", async () => {
