@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
@@ -136,6 +136,38 @@ describe("applyHookSettings", () => {
     const engine = new HookEngine(engineOptionsFromSettings(settings));
     using _handle = applyHookSettings(engine, settings, { projectDir: cwd });
     expect((await engine.fire(bash("rm -rf x"))).action).toBe("block");
+  });
+
+  it("passes a host secret to command hooks only when a user file lists it, never a project file", async () => {
+    const out = join(root, "env.txt");
+    const hook = { hooks: { Stop: [group(undefined, `env > ${JSON.stringify(out)}`)] } };
+    const env = { PATH: process.env.PATH, A3S_TOKEN: "t0ken", OPENAI_API_KEY: "sk-openai" };
+    const stop = createEvent("Stop", { sessionId: "s", stopHookActive: false });
+    const runWith = async (files: string[]) => {
+      const settings = await loadHookSettings({ cwd, home, files, managedSettings: [] });
+      const engine = new HookEngine();
+      using _handle = applyHookSettings(engine, settings, { projectDir: cwd, env });
+      await engine.fire(stop);
+      return { settings, env: readFileSync(out, "utf8") };
+    };
+    write(join(home, ".claude/settings.json"), hook);
+    expect((await runWith([])).env).not.toMatch(/t0ken|sk-openai/);
+    write(join(home, ".claude/settings.json"), {
+      ...hook,
+      commandHookAllowedSecrets: ["OPENAI_API_KEY"],
+    });
+    const allowed = (await runWith([])).env;
+    expect(allowed).toContain("OPENAI_API_KEY=sk-openai\n");
+    expect(allowed).not.toContain("t0ken");
+    write(join(home, ".claude/settings.json"), hook);
+    const project = write(join(cwd, ".claude/settings.json"), {
+      commandHookAllowedSecrets: ["A3S_TOKEN"],
+    });
+    const { settings, env: fromProject } = await runWith([]);
+    expect(fromProject).not.toContain("t0ken");
+    expect(settings.problems).toContainEqual(
+      expect.objectContaining({ file: project, path: "commandHookAllowedSecrets" }),
+    );
   });
 
   it("keeps the host's own hooks on when a user file says disableAllHooks", async () => {

@@ -12,7 +12,7 @@ import type { McpServerPool } from "../handlers/mcp-tool-hook.js";
 import { linearRegex } from "../linear-regex.js";
 import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
-import { httpPolicyFor, policySkip } from "./managed-settings.js";
+import { allowedSecretsFor, httpPolicyFor, policySkip } from "./managed-settings.js";
 import { ifAppliesTo } from "./permission-rule.js";
 import {
   type SettingsHookOptions,
@@ -260,6 +260,7 @@ export function applyHookSettings(
       failBehavior: failBehaviorFor(hook),
       defaultTimeoutMs: fromSettings !== undefined ? Math.ceil(fromSettings) : undefined,
       httpPolicy: httpPolicyFor(settings, hook),
+      allowedSecrets: allowedSecretsFor(settings, hook),
     };
     const refused =
       hook.definition.type === "http"

@@ -110,6 +110,12 @@ export interface HookSettings {
    * managed lists only.
    */
   httpHookPolicy?: { allowedUrls?: string[]; allowedEnvVars?: string[] };
+  /**
+   * `commandHookAllowedSecrets` for hooks that are not managed: the host secrets their command
+   * hooks still inherit (none by default). Set like the http lists: a managed file's list, else
+   * the user's and explicit files' together; never by a project's files.
+   */
+  commandHookAllowedSecrets?: string[];
   /** The directories the settings were loaded for, to show paths relative to them. */
   cwd?: string;
   /** The home directory the user settings were read from. */

@@ -376,6 +376,8 @@ function applyPolicy(
   if (Object.keys(policy).length > 0) settings.managedPolicy = policy;
   const allowedUrls = policyList("allowedHttpHookUrls", policy, files);
   const allowedEnvVars = policyList("httpHookAllowedEnvVars", policy, files);
+  const allowedSecrets = policyList("commandHookAllowedSecrets", policy, files);
+  if (allowedSecrets) settings.commandHookAllowedSecrets = allowedSecrets;
   if (allowedUrls || allowedEnvVars) {
     settings.httpHookPolicy = {
       ...(allowedUrls ? { allowedUrls } : {}),

@@ -34,6 +34,8 @@ export interface ManagedPolicy {
   allowedHttpHookUrls?: { value: string[]; file: string };
   /** Variables http hooks may put in headers; a managed value cannot be widened by any other file. */
   httpHookAllowedEnvVars?: { value: string[]; file: string };
+  /** Host secrets command hooks still inherit; a managed value cannot be widened by any other file. */
+  commandHookAllowedSecrets?: { value: string[]; file: string };
 }
 
 /** The policy keys of one file, as read. */
@@ -41,12 +43,17 @@ export type PolicyKeys = { [K in keyof ManagedPolicy]?: NonNullable<ManagedPolic
 
 /** Keys honoured in managed files only. */
 const MANAGED_ONLY = ["allowManagedHooksOnly"] as const;
-const STRING_LISTS = ["allowedHttpHookUrls", "httpHookAllowedEnvVars"] as const;
+const STRING_LISTS = [
+  "allowedHttpHookUrls",
+  "httpHookAllowedEnvVars",
+  "commandHookAllowedSecrets",
+] as const;
 
 /**
  * Read the policy keys at the top of one settings file. `allowManagedHooksOnly` outside a
  * managed file is a warning and ignored (a project cannot make itself the only source), and
- * so are `allowedHttpHookUrls` and `httpHookAllowedEnvVars` in a project's files.
+ * so are `allowedHttpHookUrls`, `httpHookAllowedEnvVars` and `commandHookAllowedSecrets` in a
+ * project's files (a cloned repository must not ask for the user's secrets).
  */
 export function readPolicyKeys(
   record: Record<string, unknown>,
@@ -260,6 +267,16 @@ export function httpPolicyFor(settings: HookSettings, hook: SettingsHook): HttpH
     ...(urls ? { allowedUrls: urls } : {}),
     ...(vars ? { allowedEnvVars: vars } : {}),
   };
+}
+
+/**
+ * The host secrets one command hook inherits: a managed hook only those the managed files
+ * list, any other hook those of `commandHookAllowedSecrets` (see `HOST_SECRET_VARIABLES`).
+ */
+export function allowedSecretsFor(settings: HookSettings, hook: SettingsHook): string[] {
+  if (hook.scope === "managed")
+    return settings.managedPolicy?.commandHookAllowedSecrets?.value ?? [];
+  return settings.commandHookAllowedSecrets ?? [];
 }
 
 /** Why the settings' policy keeps a hook from running, if it does. */
