@@ -309,6 +309,32 @@ export function applyHookSettings(
       });
     }
   }
+  // A trusted project hook whose definition or script changed is untrusted; one that fails
+  // closed must not become a hole by changing (a guard.sh rewritten to exit 0): it stays, and
+  // blocks every firing it matches until the change is reviewed and trusted.
+  if (settings.project?.changed) {
+    for (const skip of skipped) {
+      if (skip.reason !== "untrusted") continue;
+      const hook = skip.hook;
+      if ((definedFailBehavior(hook.definition) ?? failBehaviorFor(hook)) !== "block") continue;
+      const ctx: SettingsRegistrationContext = {
+        matcher: withCondition(hook, {
+          cwd: options.projectDir ?? settings.cwd,
+          home: settings.home,
+        }),
+        failBehavior: "block",
+        defaultTimeoutMs: undefined,
+        httpPolicy: {},
+      };
+      const why = new HookError("UNAVAILABLE", skip.message);
+      try {
+        register(unavailableStandIn(hook, ctx, why), hook);
+        skip.message += "; it fails closed, so every firing it matches blocks";
+      } catch {
+        // Past the engine's limits: it stays listed as skipped.
+      }
+    }
+  }
   const unregister = () => {
     for (const handle of handles.splice(0)) handle.unregister();
     // Closing only stops processes; a failure to do so has nobody left to tell.

@@ -2,6 +2,7 @@ import type { HookEventName, ToolMatcher } from "@a3s-lab/hooks-core";
 import type { SettingsHookDefinition, SettingsHookType } from "../handlers/settings-handler.js";
 import type { ManagedPolicy } from "./managed-settings.js";
 import type { LoadedMcpServer } from "./mcp-servers.js";
+import type { TrustedScript } from "./project-scripts.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import type { SettingsOptions } from "./settings-schema.js";
 
@@ -80,6 +81,8 @@ export interface ProjectTrustState {
   hooks: number;
   /** True when the project was trusted before, with other definitions. */
   changed: boolean;
+  /** The project files its command hooks run, with their hashes (part of `hash`). */
+  scripts?: TrustedScript[];
 }
 
 /** Everything `loadHookSettings` found. */
