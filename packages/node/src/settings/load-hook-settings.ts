@@ -218,6 +218,7 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     hooks: projectHooks,
     changed: entry !== undefined && entry.hash !== hash,
     scripts,
+    options: projectOptions(project),
   };
   settings.project = state;
   if (storeProblem && hasProjectSettings) {
@@ -282,6 +283,20 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
   applyPolicy(settings, loaded, managed.problems);
   settings.problems.push(...httpPolicyProblems(settings));
   return settings;
+}
+
+/** The options the project's files set, each from the first that sets it (what trust covers). */
+function projectOptions(files: readonly LoadedFile[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const file of files) {
+    for (const [key, value] of Object.entries(file.options)) {
+      if (value !== undefined && out[key] === undefined) out[key] = value;
+    }
+    if (file.disableAllHooks !== undefined && out.disableAllHooks === undefined) {
+      out.disableAllHooks = file.disableAllHooks;
+    }
+  }
+  return out;
 }
 
 function mergeOptions(settings: HookSettings, file: LoadedFile): void {

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import type { HookSettings, SettingsHook } from "./hook-settings.js";
+import type { SettingsHook } from "./hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
 import type { McpServerConfig } from "./mcp-servers.js";
 import type { TrustedScript } from "./project-scripts.js";
@@ -32,7 +32,7 @@ export interface TrustedProject {
   /** The project files its command hooks run, with the hashes now trusted. */
   scripts: TrustedScript[];
   /** The project's engine options now trusted (`defaultTimeout`, `failBehavior`, …). */
-  options: HookSettings["options"];
+  options: Record<string, unknown>;
   /** The project's MCP servers now trusted: name and what starts it (command or URL). */
   mcpServers: { name: string; runs: string }[];
 }
@@ -72,11 +72,7 @@ export async function trustProject(options: ProjectTrustOptions): Promise<Truste
     problems: settings.problems.filter((p) => projectFiles.has(p.file) && p.path !== ""),
     storePath,
     scripts: project.scripts ?? [],
-    options: Object.fromEntries(
-      Object.entries(settings.optionSources)
-        .filter(([, file]) => projectFiles.has(file))
-        .map(([key]) => [key, settings.options[key as keyof HookSettings["options"]]]),
-    ),
+    options: project.options ?? {},
     mcpServers: (settings.mcpServers ?? [])
       .filter((s) => s.scope === "project")
       .map((s) => ({ name: s.name, runs: describeServer(s.config) })),
