@@ -102,7 +102,7 @@ describe("applyHookSettings", () => {
         hook: expect.objectContaining({ source: user, matcher: "Bash" }),
         reason: "duplicate",
         message: expect.stringMatching(
-          /^same command, identical in every field, as hooks\.preToolUse\.guard in .*extra\.json, which runs instead$/,
+          /^same command as hooks\.preToolUse\.guard in .*extra\.json \(identical in every field\), which runs instead$/,
         ),
       },
     ]);

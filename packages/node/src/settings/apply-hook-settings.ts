@@ -14,6 +14,7 @@ import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
 import { allowedSecretsFor, httpPolicyFor, policySkip } from "./managed-settings.js";
 import { ifAppliesTo } from "./permission-rule.js";
+import { changedSinceTrust } from "./project-scripts.js";
 import {
   type SettingsHookOptions,
   type SettingsRegistrationContext,
@@ -157,7 +158,7 @@ export function planHookSettings(settings: HookSettings): SettingsPlan {
       plan.skipped.push({
         hook,
         reason: "duplicate",
-        message: `same ${hook.type === "command" ? "command" : `${hook.type} hook`}, identical in every field, as ${earlier.path} in ${displayPath(earlier.source, where)}, which runs instead`,
+        message: `same ${hook.type === "command" ? "command" : `${hook.type} hook`} as ${earlier.path} in ${displayPath(earlier.source, where)} (identical in every field), which runs instead`,
       });
       continue;
     }
@@ -298,6 +299,9 @@ export function applyHookSettings(
       // Refused or unavailable, a fail-closed hook must not become a hole: it stays, and blocks.
       registration = unavailableStandIn(hook, ctx, cannotRun.error);
     }
+    if (hook.scope === "project" && settings.project?.trusted && registration) {
+      registration = checkedAgainstTrust(registration, hook, settings.project);
+    }
     try {
       register(registration!, hook);
     } catch (error) {
@@ -342,6 +346,36 @@ export function applyHookSettings(
     ownPool = undefined;
   };
   return { applied, skipped, unregister, [Symbol.dispose]: unregister };
+}
+
+/**
+ * A trusted project hook that checks, before each run, that the project files it runs and the
+ * folders holding the settings are still what was trusted; when not, the run fails (naming the
+ * path) and the hook's fail behaviour applies: a fail-closed guard blocks.
+ */
+function checkedAgainstTrust(
+  registration: HookRegistration,
+  hook: SettingsHook,
+  project: NonNullable<HookSettings["project"]>,
+): HookRegistration {
+  const inner = registration.handler;
+  const trusted = {
+    scripts: project.scripts ?? [],
+    ...(project.folders ? { folders: project.folders } : {}),
+  };
+  return {
+    ...registration,
+    handler: async (event, ctx) => {
+      const changed = await changedSinceTrust(hook, project.dir, trusted);
+      if (changed !== undefined) {
+        throw new HookError(
+          "UNAVAILABLE",
+          `${hook.name}: ${changed} changed since the project was trusted; review it and run "a3s-hooks trust"`,
+        );
+      }
+      return inner(event as never, ctx);
+    },
+  };
 }
 
 /** A fail-closed hook that cannot run in this host: every firing it matches fails, so it blocks. */

@@ -147,3 +147,27 @@ export async function projectFolders(projectDir: string): Promise<Record<string,
   }
   return out;
 }
+
+/**
+ * What changed, since the load that trusted them, in the project files one hook runs and the
+ * folders holding the settings: the first path whose hash or identity differs, or undefined.
+ * Checked before each run, so a script rewritten during a session is caught at once, not at
+ * the next load.
+ */
+export async function changedSinceTrust(
+  hook: SettingsHook,
+  projectDir: string,
+  trusted: { scripts: readonly TrustedScript[]; folders?: Readonly<Record<string, string>> },
+): Promise<string | undefined> {
+  if (trusted.folders) {
+    const now = await projectFolders(projectDir);
+    for (const [name, identity] of Object.entries(trusted.folders)) {
+      if (now[name] !== identity) return name;
+    }
+  }
+  const expected = new Map(trusted.scripts.map((s) => [s.path, s.hash]));
+  for (const script of await projectScripts([hook], projectDir)) {
+    if (expected.get(script.path) !== script.hash) return script.path;
+  }
+  return undefined;
+}

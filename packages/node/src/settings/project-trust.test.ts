@@ -209,6 +209,27 @@ describe("project trust", () => {
       ]);
     });
 
+    it("a guard script rewritten during a session is caught before its next run", async () => {
+      await trustGuard({ command: ".claude/hooks/guard.sh", onFailure: "block" });
+      const settings = await load();
+      const engine = new HookEngine();
+      using _handle = applyHookSettings(engine, settings, { projectDir: cwd });
+      const rm = createEvent("PreToolUse", {
+        sessionId: "s",
+        tool: "Bash",
+        args: { command: "rm -rf /" },
+      });
+      expect((await engine.fire(rm)).reason).toBe("guard says no");
+      write(guard(), "#!/bin/sh\nexit 0\n");
+      const result = await engine.fire(rm);
+      expect([result.action, result.reason]).toEqual([
+        "block",
+        expect.stringContaining(
+          `${join(".claude", "hooks", "guard.sh")} changed since the project was trusted`,
+        ),
+      ]);
+    });
+
     it("a script the command names that did not exist, added later, is a change", async () => {
       write(projectFile(), settingsWith("python3 scripts/check.py"));
       await trustProject({ cwd, home });
