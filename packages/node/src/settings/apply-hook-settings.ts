@@ -349,9 +349,9 @@ export function applyHookSettings(
 }
 
 /**
- * A trusted project hook that checks, before each run, that the project files it runs and the
- * folders holding the settings are still what was trusted; when not, the run fails (naming the
- * path) and the hook's fail behaviour applies: a fail-closed guard blocks.
+ * A trusted project hook that checks, before each run, that the project files it runs are
+ * still what was trusted; when not, the run fails (naming the path) and the hook's fail
+ * behaviour applies: a fail-closed guard blocks.
  */
 function checkedAgainstTrust(
   registration: HookRegistration,
@@ -359,10 +359,7 @@ function checkedAgainstTrust(
   project: NonNullable<HookSettings["project"]>,
 ): HookRegistration {
   const inner = registration.handler;
-  const trusted = {
-    scripts: project.scripts ?? [],
-    ...(project.folders ? { folders: project.folders } : {}),
-  };
+  const trusted = project.scripts ?? [];
   return {
     ...registration,
     handler: async (event, ctx) => {

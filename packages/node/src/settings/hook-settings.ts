@@ -83,8 +83,6 @@ export interface ProjectTrustState {
   changed: boolean;
   /** The project files its command hooks run, with their hashes (part of `hash`). */
   scripts?: TrustedScript[];
-  /** The identity of the folders holding the project's settings (part of `hash`). */
-  folders?: Record<string, string>;
   /** The options the project's files set (`defaultTimeout`, `failBehavior`, …; part of `hash`). */
   options?: Record<string, unknown>;
 }

@@ -218,7 +218,6 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     hooks: projectHooks,
     changed: entry !== undefined && entry.hash !== hash,
     scripts,
-    ...(folders ? { folders } : {}),
     options: projectOptions(project),
   };
   settings.project = state;

@@ -149,23 +149,17 @@ export async function projectFolders(projectDir: string): Promise<Record<string,
 }
 
 /**
- * What changed, since the load that trusted them, in the project files one hook runs and the
- * folders holding the settings: the first path whose hash or identity differs, or undefined.
- * Checked before each run, so a script rewritten during a session is caught at once, not at
- * the next load.
+ * Which of the project files one hook runs changed since the load that trusted them: the
+ * first path whose hash differs, or undefined. Checked before each run, so a script rewritten
+ * during a session is caught at once, not at the next load. (A folder swapped for an identical
+ * copy runs the same files; a later edit of the copy is caught here like any other.)
  */
 export async function changedSinceTrust(
   hook: SettingsHook,
   projectDir: string,
-  trusted: { scripts: readonly TrustedScript[]; folders?: Readonly<Record<string, string>> },
+  trusted: readonly TrustedScript[],
 ): Promise<string | undefined> {
-  if (trusted.folders) {
-    const now = await projectFolders(projectDir);
-    for (const [name, identity] of Object.entries(trusted.folders)) {
-      if (now[name] !== identity) return name;
-    }
-  }
-  const expected = new Map(trusted.scripts.map((s) => [s.path, s.hash]));
+  const expected = new Map(trusted.map((s) => [s.path, s.hash]));
   for (const script of await projectScripts([hook], projectDir)) {
     if (expected.get(script.path) !== script.hash) return script.path;
   }
