@@ -202,6 +202,8 @@ export async function unsafeManagedPath(
   path: string,
   check: PathOwnerCheck = {},
 ): Promise<string | undefined> {
+  // Windows has no owner uid or mode bits to read here; its ACLs are the administrator's.
+  if (process.platform === "win32") return undefined;
   const uid = check.uid ?? process.getuid?.();
   const visited: { path: string; mode: number; dir: boolean }[] = [];
   let links = 0;
