@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { HookEngine } from "@a3s-lab/hooks-core";
@@ -99,6 +99,22 @@ describe("CLAUDE_ENV_FILE in the demo agent", () => {
     const session = await agent.createSession({ workdir: root });
     const file = envFiles.pathFor({ eventType: "SessionStart", sessionId: session.id } as never)!;
     await agent.respond(session, `bash: echo "touch '${marker}'" >> '${file}'`);
+    await agent.respond(session, "bash: echo later-ran");
+    const seen = JSON.stringify(outputs);
+    expect(seen).toMatch(/CLAUDE_ENV_FILE .*changed after the hooks given it finished/);
+    expect(seen).not.toContain("later-ran");
+    expect(() => realpathSync(marker)).toThrow();
+    await agent.endSession(session);
+  });
+
+  it("a cd that fires CwdChanged with no hooks does not seal what the agent's Bash appended", async () => {
+    const marker = path.join(root, "injected-ran");
+    mkdirSync(path.join(root, "sub"));
+    const { agent, outputs } = await agentWith(`echo 'export FOO=bar' >> "$CLAUDE_ENV_FILE"`);
+    const session = await agent.createSession({ workdir: root });
+    const file = await envFiles.create(session.id);
+    await agent.respond(session, `bash: echo "touch '${marker}'" >> '${file}'`);
+    await agent.respond(session, "bash: cd sub");
     await agent.respond(session, "bash: echo later-ran");
     const seen = JSON.stringify(outputs);
     expect(seen).toMatch(/CLAUDE_ENV_FILE .*changed after the hooks given it finished/);

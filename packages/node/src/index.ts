@@ -119,6 +119,8 @@ export type {
   SettingsHookDefinitions,
   SettingsHookType,
 } from "./handlers/settings-handler.js";
+/** The host's secrets no hook, server or tool command is handed (with the exceptions beside it). */
+export { HOST_SECRET_VARIABLES } from "./host-secrets.js";
 export type { AsyncRewake, SettingsHookOptions } from "./settings/settings-hook-registration.js";
 
 // ── For hosts: the model behind prompt and agent hooks ───────────────────────────────

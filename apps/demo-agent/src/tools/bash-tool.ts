@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { HOST_SECRET_VARIABLES } from "@a3s-lab/hooks-node";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";
 import { defineTool } from "./tool.js";
@@ -10,15 +11,10 @@ export const BASH_MAX_TIMEOUT = 600_000;
 export const BASH_OUTPUT_LIMIT = 100_000;
 
 /**
- * Credentials the agent holds that a command it runs for a model must not see: the hook
- * server's token and the model providers' keys (the agent's and its prompt hooks').
+ * Credentials the agent holds that a command it runs for a model must not see: the host's
+ * secrets, one list shared with the hooks (the hook server's token and the model keys).
  */
-export const HIDDEN_VARIABLES: readonly string[] = [
-  "A3S_TOKEN",
-  "OPENAI_API_KEY",
-  "OPENAI_ADMIN_KEY",
-  "A3S_HOOKS_MODEL_API_KEY",
-];
+export const HIDDEN_VARIABLES: readonly string[] = [...HOST_SECRET_VARIABLES];
 
 /** The variable that carries the session's env-file text into the shell. */
 const ENV_PRELUDE = "A3S_SESSION_ENV_PRELUDE";

@@ -12,7 +12,10 @@ export interface TrustArgs {
   json?: boolean;
 }
 
-/** `a3s-hooks trust`: record the hash of the project's hook definitions; print what is trusted. */
+/**
+ * `a3s-hooks trust`: record the hash of the project's hook definitions, options, MCP servers
+ * and the project files its hooks run; print all of it.
+ */
 export async function trustCommand(args: TrustArgs, io: CliIo): Promise<number> {
   const home = resolve(io.home ?? homedir());
   // Load first: a bad --cwd is reported the same way as in the other commands.
@@ -50,6 +53,9 @@ export async function trustCommand(args: TrustArgs, io: CliIo): Promise<number> 
           previousHash: trusted.previousHash ?? null,
           store: displayPath(trusted.storePath, where),
           hooks: trusted.hooks.map((h) => describeHook(h, where)),
+          options: trusted.options,
+          mcpServers: trusted.mcpServers,
+          scripts: trusted.scripts,
         },
         null,
         2,
@@ -61,6 +67,19 @@ export async function trustCommand(args: TrustArgs, io: CliIo): Promise<number> 
     `Trusted ${trusted.hooks.length} hook(s) of ${trusted.dir}${project.changed ? " (changed since last trusted)" : ""}:`,
     ...trusted.hooks.map((h) => `  ${describeHook(h, where)}`),
   ];
+  const options = Object.entries(trusted.options);
+  if (options.length > 0) {
+    out.push("Options:", ...options.map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`));
+  }
+  if (trusted.mcpServers.length > 0) {
+    out.push("MCP servers:", ...trusted.mcpServers.map((m) => `  ${m.name}: ${m.runs}`));
+  }
+  if (trusted.scripts.length > 0) {
+    out.push(
+      "Project files the hooks run:",
+      ...trusted.scripts.map((f) => `  ${f.path} ${f.hash}`),
+    );
+  }
   if (trusted.problems.length > 0) {
     out.push(
       "These parts have problems and stay off:",
@@ -69,7 +88,7 @@ export async function trustCommand(args: TrustArgs, io: CliIo): Promise<number> 
   }
   out.push(
     `Hash ${trusted.hash}, recorded in ${displayPath(trusted.storePath, where)}.`,
-    "Any change to these definitions needs trust again.",
+    "Any change to these definitions, options, servers or files needs trust again.",
   );
   io.stdout.write(`${out.join("\n")}\n`);
   return 0;

@@ -81,6 +81,35 @@ describe("stdin, environment and working directory", () => {
     expect(readFileSync(join(dir, "pwd.txt"), "utf8").trim()).toBe(join(dir, "sub"));
   });
 
+  it("leave the host's secrets out of a hook's environment unless allowedSecrets names them", async () => {
+    const secrets = {
+      A3S_TOKEN: "t0ken",
+      A3S_HOOKS_MODEL_API_KEY: "sk-hooks",
+      OPENAI_API_KEY: "sk-openai",
+      OPENAI_ADMIN_KEY: "sk-admin",
+    };
+    const envOf = async (options: { allowedSecrets?: string[] }, shell: string) => {
+      const out = join(dir, `env-${shell}.txt`);
+      const hook = createCommandExecutor(
+        {
+          command: `env > ${JSON.stringify(out)}`,
+          ...(shell === "bash" ? { shell: "bash" as const } : {}),
+        },
+        { projectDir: dir, env: { PATH: process.env.PATH, ...secrets }, ...options },
+      );
+      expect((await hook.run(bash("ls"))).error).toBeUndefined();
+      return readFileSync(out, "utf8");
+    };
+    for (const shell of ["sh", "bash"]) {
+      const env = await envOf({}, shell);
+      for (const value of Object.values(secrets)) expect(env).not.toContain(value);
+      expect(env).toMatch(/^PATH=/m);
+    }
+    const allowed = await envOf({ allowedSecrets: ["OPENAI_API_KEY"] }, "sh");
+    expect(allowed).toContain("OPENAI_API_KEY=sk-openai\n");
+    expect(allowed).not.toContain("t0ken");
+  });
+
   it("still start, and block, when the session id is too long for an environment variable", async () => {
     const engine = engineWith(
       commandHookRegistration({ event: "PreToolUse", command: "echo no >&2; exit 2" }),

@@ -14,6 +14,7 @@ import {
 import { renamedOption, validate } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 import { definedFailBehavior } from "../handlers/hook-common.js";
+import { withoutHostSecrets } from "../host-secrets.js";
 import { commandTraceparent } from "../otel/trace-context.js";
 import {
   type CommandHookDefinition,
@@ -31,8 +32,17 @@ export interface CommandHookOptions {
   projectDir?: string;
   /** Where hooks run when their definition gives no `cwd`. Default the project directory. */
   cwd?: string;
-  /** The environment hooks start from. Default `process.env`. */
+  /**
+   * The environment hooks start from. Default `process.env`. The host's secrets in it
+   * (`HOST_SECRET_VARIABLES`: `A3S_TOKEN`, the model keys) are left out unless `allowedSecrets`
+   * names them.
+   */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Host secrets (names from `HOST_SECRET_VARIABLES`) these hooks still inherit. Default none:
+   * a hook's stderr becomes the reason the model reads, so a careless hook would hand it over.
+   */
+  allowedSecrets?: readonly string[];
   /**
    * Bytes kept of each of stdout and stderr; the rest is read and discarded. Default 1 MiB.
    * On an event that can block, exit 0 with stdout over the cap is a block (an answer that
@@ -149,6 +159,7 @@ const optionsSchema = z.object({
   projectDir: z.string().min(1).optional(),
   cwd: z.string().min(1).optional(),
   env: z.record(z.string(), z.string().optional()).optional(),
+  allowedSecrets: z.array(z.string()).readonly().optional(),
   maxOutputBytes: positiveInt.optional(),
   defaultTimeoutMs: positiveInt.max(2_147_483_647).optional(),
   killGraceMs: z.number().int().nonnegative().optional(),
@@ -182,7 +193,9 @@ export class CommandHook {
   /** The core hook handler: run the command, answer or throw a HookError. */
   readonly handler: HookHandler;
   readonly #envFile: CommandHookOptions["envFile"];
-  readonly #options: Required<Omit<CommandHookOptions, "onRun" | "env" | "cwd" | "envFile">> & {
+  readonly #options: Required<
+    Omit<CommandHookOptions, "onRun" | "env" | "cwd" | "envFile" | "allowedSecrets">
+  > & {
     onRun?: (report: CommandRunReport) => void;
   };
   readonly #cwd: string;
@@ -203,7 +216,7 @@ export class CommandHook {
       );
     }
     this.definition = definition;
-    const { env, cwd, onRun, envFile, projectDir: root, ...rest } = options;
+    const { env, cwd, onRun, envFile, projectDir: root, allowedSecrets, ...rest } = options;
     this.#envFile = envFile;
     this.#options = { ...DEFAULTS, ...stripUndefined(rest), projectDir: root ?? process.cwd() };
     if (definition.shell === "bash") this.#options.shell = "bash";
@@ -211,7 +224,7 @@ export class CommandHook {
     const projectDir = resolve(this.#options.projectDir);
     this.#cwd = resolve(projectDir, definition.cwd ?? cwd ?? projectDir);
     this.#env = {
-      ...stripUndefined(env ?? process.env),
+      ...withoutHostSecrets(env ?? process.env, "command-hook", allowedSecrets),
       A3S_PROJECT_DIR: projectDir,
       CLAUDE_PROJECT_DIR: projectDir,
       ...definition.env,

@@ -3,6 +3,7 @@ import { request as httpsRequest } from "node:https";
 import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
 import { z } from "zod";
 import { interpretOutput } from "../command/interpret-result.js";
+import { HOST_SECRET_VARIABLES } from "../host-secrets.js";
 import type { SettingsHandler } from "./handler.js";
 import { type HookCommonFields, secondsSchema } from "./hook-common.js";
 import {
@@ -86,7 +87,7 @@ export interface HttpHookDefinition extends HookCommonFields {
   headers?: Record<string, string>;
   /**
    * Variables header values may use. Any other reference becomes an empty string, as does one
-   * of the host's secrets (`A3S_TOKEN`, `A3S_HOOKS_MODEL_API_KEY`, `OPENAI_API_KEY`) even when listed.
+   * of the host's secrets (`HOST_SECRET_VARIABLES`: `A3S_TOKEN`, the model keys) even when listed.
    */
   allowedEnvVars?: string[];
 }
@@ -189,17 +190,6 @@ export function checkHttpHook(
   }
   return problems;
 }
-
-/**
- * The host's own secrets: the hook server's token and the hooks' model keys. No http hook's
- * header is ever filled from them, whatever `allowedEnvVars` lists; a header naming one is a
- * load warning and is sent empty.
- */
-export const HOST_SECRET_VARIABLES: ReadonlySet<string> = new Set([
-  "A3S_TOKEN",
-  "A3S_HOOKS_MODEL_API_KEY",
-  "OPENAI_API_KEY",
-]);
 
 /** True when `url` matches one of the patterns (`*` is any run of characters, the rest literal). */
 export function urlAllowed(url: string, patterns: readonly string[]): boolean {

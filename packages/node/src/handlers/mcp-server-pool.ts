@@ -2,6 +2,7 @@ import { HookError } from "@a3s-lab/hooks-core";
 import { raceAbort } from "@a3s-lab/hooks-core/internal";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { withoutHostSecrets } from "../host-secrets.js";
 import type { LoadedMcpServer, McpServerConfig } from "../settings/mcp-servers.js";
 import type { McpServerPool, McpToolCallResult } from "./mcp-tool-hook.js";
 
@@ -20,7 +21,7 @@ export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 /** Options of `createMcpServerPool`. */
 export interface McpServerPoolOptions {
   /**
-   * The environment stdio servers inherit (without `A3S_TOKEN` and `A3S_HOOKS_MODEL_API_KEY`).
+   * The environment stdio servers inherit (without the host's secrets: see `HOST_SECRET_VARIABLES`).
    * Default `process.env`.
    */
   env?: Readonly<Record<string, string | undefined>>;
@@ -83,21 +84,15 @@ export async function loadMcpSdk(
 }
 
 /**
- * The environment a stdio server gets: the host's without `A3S_TOKEN` and
- * `A3S_HOOKS_MODEL_API_KEY`, plus its own `env`.
+ * The environment a stdio server gets: the host's without its secrets (`HOST_SECRET_VARIABLES`,
+ * with the exception written there: `OPENAI_API_KEY` when it is not the hooks' model key), plus
+ * its own `env`.
  */
 export function mcpServerEnv(
   inherited: Readonly<Record<string, string | undefined>>,
   own: Readonly<Record<string, string>>,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(inherited)) if (v !== undefined) env[k] = v;
-  Object.assign(env, own);
-  // The hook server's token lets its holder register hooks, and the hooks' model key is paid
-  // for by the host: a tool server has no use for either.
-  delete env.A3S_TOKEN;
-  delete env.A3S_HOOKS_MODEL_API_KEY;
-  return env;
+  return { ...withoutHostSecrets(inherited, "mcp-server"), ...own };
 }
 
 /** The last `max` bytes of a stream, as text. */

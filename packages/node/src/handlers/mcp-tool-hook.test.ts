@@ -190,6 +190,35 @@ describe("an mcp_tool hook against a real MCP server over stdio", () => {
     expect(await env("OWN")).toBe("mine");
   });
 
+  it("does not hand the server OPENAI_API_KEY when it is the hooks' model key", async () => {
+    const envOf = async (extra: Record<string, string>, name: string) => {
+      const pool = createMcpServerPool(
+        [server("policy", stdio(process.execPath, [DECISION_SERVER]))],
+        {
+          env: {
+            ...process.env,
+            OPENAI_API_KEY: "sk-openai",
+            OPENAI_ADMIN_KEY: "sk-admin",
+            ...extra,
+          },
+        },
+      );
+      pools.push(pool);
+      return (
+        (await run(pool, { server: "policy", tool: "env", input: { name } })) as {
+          systemMessage: string;
+        }
+      ).systemMessage;
+    };
+    // No key of the hooks' own: OPENAI_API_KEY is theirs, and stays in the host.
+    expect(await envOf({ A3S_HOOKS_MODEL_API_KEY: "" }, "OPENAI_API_KEY")).toBe("(unset)");
+    expect(await envOf({}, "OPENAI_ADMIN_KEY")).toBe("(unset)");
+    // The hooks pay with their own key: OPENAI_API_KEY is the user's, for the user's servers.
+    expect(await envOf({ A3S_HOOKS_MODEL_API_KEY: "sk-hooks" }, "OPENAI_API_KEY")).toBe(
+      "sk-openai",
+    );
+  });
+
   it("fails the in-flight call with UNAVAILABLE and the server's stderr when it crashes, then restarts it", async () => {
     const pool = decisionPool();
     await expect(run(pool, { server: "policy", tool: "crash" })).rejects.toMatchObject({

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
@@ -102,10 +102,90 @@ describe("applyHookSettings", () => {
         hook: expect.objectContaining({ source: user, matcher: "Bash" }),
         reason: "duplicate",
         message: expect.stringMatching(
-          /^same command as hooks\.preToolUse\.guard in .*extra\.json, which runs instead$/,
+          /^same command as hooks\.preToolUse\.guard in .*extra\.json \(identical in every field\), which runs instead$/,
         ),
       },
     ]);
+  });
+
+  it("runs both copies of a command that differ in any other field", async () => {
+    const guard = `echo ran >> ${JSON.stringify(join(root, "runs"))}; echo no >&2; exit 2`;
+    write(join(home, ".claude/settings.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ command: guard }] }] },
+    });
+    const copies = [{ async: true }, { timeout: 0.001 }, { cwd: "/nonexistent" }, { env: {} }];
+    for (const [i, extra] of copies.entries()) {
+      const explicit = write(join(root, `copy${i}.json`), {
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ command: guard, ...extra }] }] },
+      });
+      const settings = await loadHookSettings({
+        cwd,
+        home,
+        files: [explicit],
+        managedSettings: [],
+      });
+      const plan = planHookSettings(settings);
+      expect(plan.skipped).toEqual([]);
+      expect(plan.apply).toHaveLength(2);
+    }
+    // The weakened copy comes first, yet the user's guard still runs and blocks.
+    const explicit = write(join(root, "async.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ command: guard, async: true }] }] },
+    });
+    const settings = await loadHookSettings({ cwd, home, files: [explicit], managedSettings: [] });
+    const engine = new HookEngine(engineOptionsFromSettings(settings));
+    using _handle = applyHookSettings(engine, settings, { projectDir: cwd });
+    expect((await engine.fire(bash("rm -rf x"))).action).toBe("block");
+  });
+
+  it("passes a host secret to command hooks only when a user file lists it, never a project file", async () => {
+    const out = join(root, "env.txt");
+    const hook = { hooks: { Stop: [group(undefined, `env > ${JSON.stringify(out)}`)] } };
+    const env = { PATH: process.env.PATH, A3S_TOKEN: "t0ken", OPENAI_API_KEY: "sk-openai" };
+    const stop = createEvent("Stop", { sessionId: "s", stopHookActive: false });
+    const runWith = async (files: string[]) => {
+      const settings = await loadHookSettings({ cwd, home, files, managedSettings: [] });
+      const engine = new HookEngine();
+      using _handle = applyHookSettings(engine, settings, { projectDir: cwd, env });
+      await engine.fire(stop);
+      return { settings, env: readFileSync(out, "utf8") };
+    };
+    write(join(home, ".claude/settings.json"), hook);
+    expect((await runWith([])).env).not.toMatch(/t0ken|sk-openai/);
+    write(join(home, ".claude/settings.json"), {
+      ...hook,
+      commandHookAllowedSecrets: ["OPENAI_API_KEY"],
+    });
+    const allowed = (await runWith([])).env;
+    expect(allowed).toContain("OPENAI_API_KEY=sk-openai\n");
+    expect(allowed).not.toContain("t0ken");
+    write(join(home, ".claude/settings.json"), hook);
+    const project = write(join(cwd, ".claude/settings.json"), {
+      commandHookAllowedSecrets: ["A3S_TOKEN"],
+    });
+    const { settings, env: fromProject } = await runWith([]);
+    expect(fromProject).not.toContain("t0ken");
+    expect(settings.problems).toContainEqual(
+      expect.objectContaining({ file: project, path: "commandHookAllowedSecrets" }),
+    );
+  });
+
+  it("keeps the host's own hooks on when a user file says disableAllHooks", async () => {
+    write(join(home, ".claude/settings.json"), {
+      disableAllHooks: true,
+      hooks: { PreToolUse: [group("Bash", "exit 0")] },
+    });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
+    const engine = new HookEngine(engineOptionsFromSettings(settings));
+    engine.register({
+      event: "PreToolUse",
+      name: "host-policy",
+      handler: () => ({ action: "block", reason: "host says no" }),
+    });
+    using handle = applyHookSettings(engine, settings);
+    expect(handle.applied).toEqual([]);
+    const result = await engine.fire(bash("rm -rf x"));
+    expect([result.action, result.reason]).toEqual(["block", "host says no"]);
   });
 
   it("skips everything, saying where, when disableAllHooks or enabled:false is set", async () => {
@@ -119,7 +199,8 @@ describe("applyHookSettings", () => {
     expect(handle.skipped.map((s) => [s.reason, s.message])).toEqual([
       ["disabled", `hooks are turned off by "disableAllHooks": true in ~/.claude/settings.json`],
     ]);
-    expect(engineOptionsFromSettings(settings)).toEqual({ enabled: false });
+    // The engine stays on for the host's own hooks: a user file governs its own.
+    expect(engineOptionsFromSettings(settings)).toEqual({});
   });
 
   it("reports untrusted project hooks as skipped, never silently", async () => {

@@ -9,12 +9,12 @@ import { definedFailBehavior } from "../handlers/hook-common.js";
 import { checkHttpHook } from "../handlers/http-hook.js";
 import { createMcpServerPool } from "../handlers/mcp-server-pool.js";
 import type { McpServerPool } from "../handlers/mcp-tool-hook.js";
-import { describeDefinition } from "../handlers/settings-handler.js";
 import { linearRegex } from "../linear-regex.js";
 import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
-import { allHooksOff, httpPolicyFor, policySkip } from "./managed-settings.js";
+import { allowedSecretsFor, httpPolicyFor, policySkip } from "./managed-settings.js";
 import { ifAppliesTo } from "./permission-rule.js";
+import { changedSinceTrust } from "./project-scripts.js";
 import {
   type SettingsHookOptions,
   type SettingsRegistrationContext,
@@ -76,16 +76,44 @@ export interface SettingsHandle extends Disposable {
   unregister(): void;
 }
 
-function dedupKey(hook: SettingsHook): string {
-  const d = hook.definition;
-  const what =
-    hook.type !== "command"
-      ? [hook.type, describeDefinition(d), d]
-      : d.command !== undefined
-        ? ["sh", d.command]
-        : ["exec", ...(d.args ?? [])];
-  return JSON.stringify([hook.event, hook.matcher ?? "*", hook.if ?? "", what]);
+function stable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stable);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
 }
+
+/**
+ * Two hooks are the same only when every field is: a copy of a guard with the same command but
+ * `async: true`, a tiny timeout or another `cwd` is another hook, and both run (else a lower
+ * scope's copy could stand in for the guard and weaken it).
+ */
+function dedupKey(hook: SettingsHook): string {
+  // `type` is left out of the definition: a command hook may spell it or not.
+  const { type: _type, ...definition } = hook.definition as unknown as Record<string, unknown>;
+  return JSON.stringify(
+    stable([hook.event, hook.matcher ?? "*", hook.if ?? "", hook.type, definition]),
+  );
+}
+
+/** The value of an engine-wide option when a managed file set it, else undefined. */
+function managedOption<K extends keyof HookSettings["options"]>(
+  settings: HookSettings,
+  key: K,
+): HookSettings["options"][K] | undefined {
+  const source = settings.optionSources[key];
+  return settings.files.some((f) => f.path === source && f.scope === "managed")
+    ? settings.options[key]
+    : undefined;
+}
+
+/** The engine's own default fail behaviour: what a managed hook gets when no managed file sets one. */
+const BUILT_IN_FAIL_BEHAVIOR = "continue" as const;
 
 /**
  * Decide, without registering anything, which hooks run and which do not (and why): off when
@@ -130,7 +158,16 @@ export function planHookSettings(settings: HookSettings): SettingsPlan {
       plan.skipped.push({
         hook,
         reason: "duplicate",
-        message: `same ${hook.type === "command" ? "command" : `${hook.type} hook`} as ${earlier.path} in ${displayPath(earlier.source, where)}, which runs instead`,
+        message: `same ${hook.type === "command" ? "command" : `${hook.type} hook`} as ${earlier.path} in ${displayPath(earlier.source, where)} (identical in every field), which runs instead`,
+      });
+      continue;
+    }
+    const limit = hook.scope === "managed" ? undefined : lowerScopeLimit(settings, plan, hook);
+    if (limit) {
+      plan.skipped.push({
+        hook,
+        reason: "limit",
+        message: `"${limit.key}": ${limit.value} in ${displayPath(limit.file, where)} is reached`,
       });
       continue;
     }
@@ -138,6 +175,28 @@ export function planHookSettings(settings: HookSettings): SettingsPlan {
     plan.apply.push(hook);
   }
   return plan;
+}
+
+/**
+ * A hook limit set by a user, project or explicit file that this hook would pass. Such a limit
+ * bounds that file's peers only: the engine is never given it, so it can neither keep a managed
+ * hook from registering nor stop the host's own hooks.
+ */
+function lowerScopeLimit(
+  settings: HookSettings,
+  plan: SettingsPlan,
+  hook: SettingsHook,
+): { key: "maxHooksPerEvent" | "maxTotalHooks"; value: number; file: string } | undefined {
+  for (const key of ["maxHooksPerEvent", "maxTotalHooks"] as const) {
+    const value = settings.options[key];
+    if (value === undefined || managedOption(settings, key) !== undefined) continue;
+    const count =
+      key === "maxTotalHooks"
+        ? plan.apply.length
+        : plan.apply.filter((h) => h.event === hook.event).length;
+    if (count >= value) return { key, value, file: settings.optionSources[key] ?? "settings" };
+  }
+  return undefined;
 }
 
 /**
@@ -162,7 +221,17 @@ export function applyHookSettings(
   const applied: AppliedHook[] = [];
   const skipped = [...plan.skipped];
   const handles: HookHandle[] = [];
-  const fromSettings = settings.options.defaultTimeout;
+  // Engine-wide options from user, project and explicit files never reach a managed hook: it
+  // runs with the managed files' values or the built-in defaults (a user's defaultTimeout of
+  // 1 ms must not time out, and so let through, a managed guard).
+  const timeoutFor = (hook: SettingsHook) =>
+    hook.scope === "managed"
+      ? managedOption(settings, "defaultTimeout")
+      : settings.options.defaultTimeout;
+  const failBehaviorFor = (hook: SettingsHook) =>
+    hook.scope === "managed"
+      ? (managedOption(settings, "failBehavior") ?? BUILT_IN_FAIL_BEHAVIOR)
+      : settings.options.failBehavior;
   // mcp_tool hooks call the servers the settings configure, unless the host brings its own
   // pool; one made here is this handle's, closed with it (servers start on first call only).
   let ownPool: McpServerPool | undefined;
@@ -183,14 +252,16 @@ export function applyHookSettings(
     applied.push({ hook, id: handle.id });
   };
   for (const hook of plan.apply) {
+    const fromSettings = timeoutFor(hook);
     const ctx: SettingsRegistrationContext = {
       matcher: withCondition(hook, {
         cwd: options.projectDir ?? settings.cwd,
         home: settings.home,
       }),
-      failBehavior: settings.options.failBehavior,
+      failBehavior: failBehaviorFor(hook),
       defaultTimeoutMs: fromSettings !== undefined ? Math.ceil(fromSettings) : undefined,
       httpPolicy: httpPolicyFor(settings, hook),
+      allowedSecrets: allowedSecretsFor(settings, hook),
     };
     const refused =
       hook.definition.type === "http"
@@ -228,6 +299,9 @@ export function applyHookSettings(
       // Refused or unavailable, a fail-closed hook must not become a hole: it stays, and blocks.
       registration = unavailableStandIn(hook, ctx, cannotRun.error);
     }
+    if (hook.scope === "project" && settings.project?.trusted && registration) {
+      registration = checkedAgainstTrust(registration, hook, settings.project);
+    }
     try {
       register(registration!, hook);
     } catch (error) {
@@ -239,6 +313,32 @@ export function applyHookSettings(
       });
     }
   }
+  // A trusted project hook whose definition or script changed is untrusted; one that fails
+  // closed must not become a hole by changing (a guard.sh rewritten to exit 0): it stays, and
+  // blocks every firing it matches until the change is reviewed and trusted.
+  if (settings.project?.changed) {
+    for (const skip of skipped) {
+      if (skip.reason !== "untrusted") continue;
+      const hook = skip.hook;
+      if ((definedFailBehavior(hook.definition) ?? failBehaviorFor(hook)) !== "block") continue;
+      const ctx: SettingsRegistrationContext = {
+        matcher: withCondition(hook, {
+          cwd: options.projectDir ?? settings.cwd,
+          home: settings.home,
+        }),
+        failBehavior: "block",
+        defaultTimeoutMs: undefined,
+        httpPolicy: {},
+      };
+      const why = new HookError("UNAVAILABLE", skip.message);
+      try {
+        register(unavailableStandIn(hook, ctx, why), hook);
+        skip.message += "; it fails closed, so every firing it matches blocks";
+      } catch {
+        // Past the engine's limits: it stays listed as skipped.
+      }
+    }
+  }
   const unregister = () => {
     for (const handle of handles.splice(0)) handle.unregister();
     // Closing only stops processes; a failure to do so has nobody left to tell.
@@ -246,6 +346,33 @@ export function applyHookSettings(
     ownPool = undefined;
   };
   return { applied, skipped, unregister, [Symbol.dispose]: unregister };
+}
+
+/**
+ * A trusted project hook that checks, before each run, that the project files it runs are
+ * still what was trusted; when not, the run fails (naming the path) and the hook's fail
+ * behaviour applies: a fail-closed guard blocks.
+ */
+function checkedAgainstTrust(
+  registration: HookRegistration,
+  hook: SettingsHook,
+  project: NonNullable<HookSettings["project"]>,
+): HookRegistration {
+  const inner = registration.handler;
+  const trusted = project.scripts ?? [];
+  return {
+    ...registration,
+    handler: async (event, ctx) => {
+      const changed = await changedSinceTrust(hook, project.dir, trusted);
+      if (changed !== undefined) {
+        throw new HookError(
+          "UNAVAILABLE",
+          `${hook.name}: ${changed} changed since the project was trusted; review it and run "a3s-hooks trust"`,
+        );
+      }
+      return inner(event as never, ctx);
+    },
+  };
 }
 
 /** A fail-closed hook that cannot run in this host: every firing it matches fails, so it blocks. */
@@ -270,15 +397,33 @@ function unavailableStandIn(
   return registration;
 }
 
-/** The engine options the settings ask for (`new HookEngine(engineOptionsFromSettings(s))`). */
+/**
+ * The engine options the settings ask for (`new HookEngine(engineOptionsFromSettings(s))`).
+ * Settings files govern settings-file hooks only: a user's or project's `disableAllHooks` (or
+ * `enabled: false`) turns their hooks off in `applyHookSettings`, never the engine, so the
+ * host's own in-process hooks keep running; only a managed file's may turn the engine off (as
+ * Claude Code, where a managed `disableAllHooks` turns every hook off). Hook limits come from
+ * managed files only (a lower scope's limit bounds its own hooks, in `planHookSettings`), and so
+ * do `defaultTimeout` and `failBehavior`: a lower scope's apply to its own hooks (through
+ * `applyHookSettings`), never to the host's or the managed ones. `auditLevel` is passed on
+ * from any file: it changes what is recorded, not what a hook decides.
+ */
 export function engineOptionsFromSettings(settings: HookSettings): HookEngineOptions {
-  const o = settings.options;
   const out: HookEngineOptions = {};
-  if (allHooksOff(settings)) out.enabled = false;
-  if (o.maxHooksPerEvent !== undefined) out.maxHooksPerEvent = o.maxHooksPerEvent;
-  if (o.maxTotalHooks !== undefined) out.maxTotalHooks = o.maxTotalHooks;
-  if (o.defaultTimeout !== undefined) out.defaultTimeoutMs = o.defaultTimeout;
-  if (o.failBehavior !== undefined) out.failBehavior = o.failBehavior;
-  if (o.auditLevel !== undefined) out.auditLevel = o.auditLevel;
+  if (
+    managedOption(settings, "disableAllHooks") === true ||
+    managedOption(settings, "enabled") === false
+  ) {
+    out.enabled = false;
+  }
+  const perEvent = managedOption(settings, "maxHooksPerEvent");
+  const total = managedOption(settings, "maxTotalHooks");
+  if (perEvent !== undefined) out.maxHooksPerEvent = perEvent;
+  if (total !== undefined) out.maxTotalHooks = total;
+  const timeout = managedOption(settings, "defaultTimeout");
+  const failBehavior = managedOption(settings, "failBehavior");
+  if (timeout !== undefined) out.defaultTimeoutMs = timeout;
+  if (failBehavior !== undefined) out.failBehavior = failBehavior;
+  if (settings.options.auditLevel !== undefined) out.auditLevel = settings.options.auditLevel;
   return out;
 }

@@ -2,6 +2,7 @@ import type { HookEventName, ToolMatcher } from "@a3s-lab/hooks-core";
 import type { SettingsHookDefinition, SettingsHookType } from "../handlers/settings-handler.js";
 import type { ManagedPolicy } from "./managed-settings.js";
 import type { LoadedMcpServer } from "./mcp-servers.js";
+import type { TrustedScript } from "./project-scripts.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import type { SettingsOptions } from "./settings-schema.js";
 
@@ -80,6 +81,10 @@ export interface ProjectTrustState {
   hooks: number;
   /** True when the project was trusted before, with other definitions. */
   changed: boolean;
+  /** The project files its command hooks run, with their hashes (part of `hash`). */
+  scripts?: TrustedScript[];
+  /** The options the project's files set (`defaultTimeout`, `failBehavior`, …; part of `hash`). */
+  options?: Record<string, unknown>;
 }
 
 /** Everything `loadHookSettings` found. */
@@ -110,6 +115,12 @@ export interface HookSettings {
    * managed lists only.
    */
   httpHookPolicy?: { allowedUrls?: string[]; allowedEnvVars?: string[] };
+  /**
+   * `commandHookAllowedSecrets` for hooks that are not managed: the host secrets their command
+   * hooks still inherit (none by default). Set like the http lists: a managed file's list, else
+   * the user's and explicit files' together; never by a project's files.
+   */
+  commandHookAllowedSecrets?: string[];
   /** The directories the settings were loaded for, to show paths relative to them. */
   cwd?: string;
   /** The home directory the user settings were read from. */

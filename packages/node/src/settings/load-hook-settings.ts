@@ -26,6 +26,7 @@ import {
   readMcpServers,
 } from "./mcp-servers.js";
 import { type ParsedHooksBlock, parseHooksBlock } from "./parse-hooks-block.js";
+import { projectFolders, projectScripts } from "./project-scripts.js";
 import { readRegularFile } from "./read-regular-file.js";
 import { httpPolicyProblems } from "./settings-hook-registration.js";
 import type { SettingsProblem } from "./settings-problem.js";
@@ -101,7 +102,9 @@ async function realOrSame(path: string): Promise<string> {
  *
  * Hooks from every file add up; scalar options come from the first file that sets them. A bad
  * file (or a bad part of one) is reported in `problems` and the rest still loads. Hooks from the
- * project's own files are marked untrusted until `trustProject` records their hash; options from
+ * project's own files are marked untrusted until `trustProject` records their hash (of the
+ * definitions, options, MCP servers, the project scripts the commands name and the identity of
+ * the folders holding the settings: a change to any is a change); options from
  * untrusted project files are ignored (a cloned repository must not be able to switch the
  * user's hooks off).
  *
@@ -172,8 +175,15 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
   };
 
   const project = loaded.filter((f) => f.info.scope === "project" && f.info.loaded);
+  const projectHookList = project.flatMap((f) => f.hooks);
+  // Trust covers what the hooks run: the project files their commands name, and the folders
+  // holding the settings (a `.claude` swapped for a link to a copy is not what was trusted).
+  const scripts =
+    projectHookList.length > 0 ? await projectScripts(projectHookList, projectDir) : [];
+  const folders = projectHookList.length > 0 ? await projectFolders(projectDir) : undefined;
   // MCP servers join the hash only when there are some, so trust given before stays valid.
   const hash = hashDefinitions([
+    ...(folders ? [{ runs: { scripts, folders } }] : []),
     ...project.map((f) => ({
       file: relative(projectDir, f.info.path),
       hooks: f.hooks.map((h) => ({
@@ -207,6 +217,8 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     trusted,
     hooks: projectHooks,
     changed: entry !== undefined && entry.hash !== hash,
+    scripts,
+    options: projectOptions(project),
   };
   settings.project = state;
   if (storeProblem && hasProjectSettings) {
@@ -271,6 +283,20 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
   applyPolicy(settings, loaded, managed.problems);
   settings.problems.push(...httpPolicyProblems(settings));
   return settings;
+}
+
+/** The options the project's files set, each from the first that sets it (what trust covers). */
+function projectOptions(files: readonly LoadedFile[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const file of files) {
+    for (const [key, value] of Object.entries(file.options)) {
+      if (value !== undefined && out[key] === undefined) out[key] = value;
+    }
+    if (file.disableAllHooks !== undefined && out.disableAllHooks === undefined) {
+      out.disableAllHooks = file.disableAllHooks;
+    }
+  }
+  return out;
 }
 
 function mergeOptions(settings: HookSettings, file: LoadedFile): void {
@@ -376,6 +402,8 @@ function applyPolicy(
   if (Object.keys(policy).length > 0) settings.managedPolicy = policy;
   const allowedUrls = policyList("allowedHttpHookUrls", policy, files);
   const allowedEnvVars = policyList("httpHookAllowedEnvVars", policy, files);
+  const allowedSecrets = policyList("commandHookAllowedSecrets", policy, files);
+  if (allowedSecrets) settings.commandHookAllowedSecrets = allowedSecrets;
   if (allowedUrls || allowedEnvVars) {
     settings.httpHookPolicy = {
       ...(allowedUrls ? { allowedUrls } : {}),

@@ -1,10 +1,25 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { engineOptionsFromSettings, planHookSettings } from "./apply-hook-settings.js";
+import {
+  applyHookSettings,
+  engineOptionsFromSettings,
+  planHookSettings,
+} from "./apply-hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
-import { defaultManagedSettingsFiles } from "./managed-settings.js";
+import { defaultManagedSettingsFiles, unsafeManagedPath } from "./managed-settings.js";
 
 let root: string;
 let cwd: string;
@@ -105,6 +120,54 @@ describe("the managed scope", () => {
     expect(engineOptionsFromSettings(settings).enabled).toBeUndefined();
   });
 
+  it("a lower scope's engine options never weaken a managed hook", async () => {
+    write(managedFile, { hooks: hooks("echo managed says no >&2; exit 2") });
+    write(join(home, ".claude/settings.json"), {
+      hooks: { defaultTimeout: 1, failBehavior: "continue", maxTotalHooks: 1, maxHooksPerEvent: 1 },
+    });
+    const settings = await load();
+    const engine = new HookEngine(engineOptionsFromSettings(settings));
+    using handle = applyHookSettings(engine, settings, { projectDir: cwd });
+    expect(handle.skipped).toEqual([]);
+    expect(engine.list().map((h) => [h.timeout, h.failBehavior])).toEqual([[60_000, "continue"]]);
+    const result = await engine.fire(
+      createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "rm -rf /" } }),
+    );
+    expect([result.action, result.reason]).toEqual(["block", "managed says no"]);
+  });
+
+  it("a lower scope's hook limits bound its own hooks, never the managed ones", async () => {
+    write(managedFile, { hooks: hooks("managed-1") });
+    write(join(home, ".claude/settings.json"), {
+      hooks: { maxTotalHooks: 1, ...hooks("user-1") },
+    });
+    const settings = await load();
+    expect(engineOptionsFromSettings(settings)).toEqual({});
+    const plan = planHookSettings(settings);
+    expect(plan.apply.map((h) => h.definition.command)).toEqual(["managed-1"]);
+    expect(plan.skipped.map((s) => [s.hook.definition.command, s.reason])).toEqual([
+      ["user-1", "limit"],
+    ]);
+  });
+
+  it("a managed defaultTimeout and failBehavior apply to managed hooks and the engine", async () => {
+    write(managedFile, {
+      hooks: { defaultTimeout: 2000, failBehavior: "block", ...hooks("managed") },
+    });
+    write(join(home, ".claude/settings.json"), { hooks: hooks("user") });
+    const settings = await load();
+    expect(engineOptionsFromSettings(settings)).toEqual({
+      defaultTimeoutMs: 2000,
+      failBehavior: "block",
+    });
+    const engine = new HookEngine(engineOptionsFromSettings(settings));
+    using _handle = applyHookSettings(engine, settings, { projectDir: cwd });
+    expect(engine.list().map((h) => [h.timeout, h.failBehavior])).toEqual([
+      [2000, "block"],
+      [2000, "block"],
+    ]);
+  });
+
   it("a managed disableAllHooks turns every hook off", async () => {
     write(managedFile, { disableAllHooks: true, hooks: hooks("managed-guard") });
     write(join(home, ".claude/settings.json"), { disableAllHooks: false, hooks: hooks("user") });
@@ -122,9 +185,78 @@ describe("the managed scope", () => {
       expect.objectContaining({
         file: managedFile,
         severity: "error",
-        message: expect.stringContaining("every user may write this file"),
+        message: expect.stringContaining(`every user may write ${managedFile}`),
       }),
     ]);
+  });
+
+  it("checks ownership and write bits along the whole resolved path, as sshd's StrictModes", async () => {
+    write(managedFile, { hooks: hooks("planted") });
+    const refusedFor = async () => {
+      const settings = await load();
+      expect(settings.hooks).toEqual([]);
+      expect(settings.problems).toHaveLength(1);
+      expect(settings.problems[0]).toMatchObject({ file: managedFile, severity: "error" });
+      return settings.problems[0]!.message;
+    };
+    // A group-writable file, its group-writable folder, a group-writable folder further up.
+    chmodSync(managedFile, 0o664);
+    expect(await refusedFor()).toContain(`its group may write ${managedFile}`);
+    chmodSync(managedFile, 0o644);
+    chmodSync(etc, 0o775);
+    expect(await refusedFor()).toContain(`its group may write ${etc} (a folder on its path)`);
+    chmodSync(etc, 0o755);
+    chmodSync(join(root, "etc"), 0o770);
+    expect(await refusedFor()).toContain(`its group may write ${join(root, "etc")}`);
+    chmodSync(join(root, "etc"), 0o755);
+    // The folder holding the file is refused even with the sticky bit: anyone may add files.
+    chmodSync(etc, 0o1777);
+    expect(await refusedFor()).toContain(`every user may write ${etc}`);
+    chmodSync(etc, 0o755);
+    // Another user's file, or another user's symbolic link in its place.
+    chownSync(managedFile, 4321, 0);
+    expect(await refusedFor()).toContain(`${managedFile} is owned by uid 4321`);
+    chownSync(managedFile, 0, 0);
+    expect((await load()).hooks).toHaveLength(1);
+  });
+
+  it("follows symbolic links: each link and its target are checked", async () => {
+    const open = join(root, "open");
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    const real = write(join(open, "policy.json"), { hooks: hooks("planted") });
+    symlinkSync(real, managedFile);
+    let settings = await load();
+    expect(settings.hooks).toEqual([]);
+    expect(settings.problems[0]?.message).toContain(`every user may write ${open}`);
+    // A link to a safe place is fine; the same link owned by another user is not.
+    chmodSync(open, 0o755);
+    expect((await load()).hooks).toHaveLength(1);
+    lchownSync(managedFile, 4321, 0);
+    settings = await load();
+    expect(settings.hooks).toEqual([]);
+    expect(settings.problems[0]?.message).toContain(`${managedFile} is owned by uid 4321`);
+    // A link to a folder swapped in above the file is followed too.
+    rmSync(managedFile);
+    renameSync(etc, join(root, "etc-real"));
+    write(join(root, "etc-real/managed-settings.json"), { hooks: hooks("via-folder-link") });
+    symlinkSync(open, etc);
+    renameSync(join(root, "etc-real/managed-settings.json"), join(open, "managed-settings.json"));
+    chmodSync(open, 0o757);
+    settings = await load();
+    expect(settings.hooks).toEqual([]);
+    expect(settings.problems[0]?.message).toContain(`every user may write ${open}`);
+  });
+
+  it("accepts a file the given user owns, and names a folder another user owns", async () => {
+    const file = write(join(root, "mine/managed-settings.json"), {});
+    chownSync(file, 4321, 0);
+    expect(await unsafeManagedPath(file, { uid: 4321 })).toBeUndefined();
+    expect(await unsafeManagedPath(file, { uid: 1 })).toContain(`${file} is owned by uid 4321`);
+    chownSync(join(root, "mine"), 99, 0);
+    expect(await unsafeManagedPath(file, { uid: 4321 })).toContain(
+      `${join(root, "mine")} is owned by uid 99`,
+    );
   });
 
   it("a managed http policy cannot be widened by other files; without one, lists merge", async () => {

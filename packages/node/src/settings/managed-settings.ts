@@ -1,5 +1,5 @@
-import { readdir, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { lstat, readdir, readlink } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
 import type { HttpHookPolicy } from "../handlers/http-hook.js";
 import type { HookSettings, SettingsHook, SettingsScope } from "./hook-settings.js";
@@ -34,6 +34,8 @@ export interface ManagedPolicy {
   allowedHttpHookUrls?: { value: string[]; file: string };
   /** Variables http hooks may put in headers; a managed value cannot be widened by any other file. */
   httpHookAllowedEnvVars?: { value: string[]; file: string };
+  /** Host secrets command hooks still inherit; a managed value cannot be widened by any other file. */
+  commandHookAllowedSecrets?: { value: string[]; file: string };
 }
 
 /** The policy keys of one file, as read. */
@@ -41,12 +43,17 @@ export type PolicyKeys = { [K in keyof ManagedPolicy]?: NonNullable<ManagedPolic
 
 /** Keys honoured in managed files only. */
 const MANAGED_ONLY = ["allowManagedHooksOnly"] as const;
-const STRING_LISTS = ["allowedHttpHookUrls", "httpHookAllowedEnvVars"] as const;
+const STRING_LISTS = [
+  "allowedHttpHookUrls",
+  "httpHookAllowedEnvVars",
+  "commandHookAllowedSecrets",
+] as const;
 
 /**
  * Read the policy keys at the top of one settings file. `allowManagedHooksOnly` outside a
  * managed file is a warning and ignored (a project cannot make itself the only source), and
- * so are `allowedHttpHookUrls` and `httpHookAllowedEnvVars` in a project's files.
+ * so are `allowedHttpHookUrls`, `httpHookAllowedEnvVars` and `commandHookAllowedSecrets` in a
+ * project's files (a cloned repository must not ask for the user's secrets).
  */
 export function readPolicyKeys(
   record: Record<string, unknown>,
@@ -124,14 +131,21 @@ export function policyList(
   return out && [...out];
 }
 
+/** Who may own a managed file and the folders on its way: root, or the user running the host. */
+export interface PathOwnerCheck {
+  /** The uid besides root that may own them. Default `process.getuid()`. */
+  uid?: number;
+}
+
 /**
  * The managed files to read for the given `managed-settings.json` paths, highest precedence
  * first: each file's drop-ins (`managed-settings.d/*.json`, later names first, as later ones
- * win), then the file. A file or folder that every user may write is refused: whoever can write
- * it could give every session hooks that are always trusted.
+ * win), then the file. A file is refused (with a problem naming the offending path) unless its
+ * whole resolved path is safe, as sshd's StrictModes asks: see {@link unsafeManagedPath}.
  */
 export async function managedFiles(
   paths: readonly string[],
+  check: PathOwnerCheck = {},
 ): Promise<{ files: string[]; problems: SettingsProblem[] }> {
   const files: string[] = [];
   const problems: SettingsProblem[] = [];
@@ -142,7 +156,7 @@ export async function managedFiles(
     const dropIns = join(dir, `${basename(path, ".json")}.d`);
     const names = await readdir(dropIns).catch(() => undefined);
     if (names !== undefined) {
-      const why = await openToAll(dropIns);
+      const why = await unsafeManagedPath(dropIns, check);
       if (why) refuse(dropIns, why);
       else {
         const json = names
@@ -157,27 +171,88 @@ export async function managedFiles(
         }
         for (const name of json.slice(-MAX_MANAGED_DROP_INS)) {
           const file = join(dropIns, name);
-          const whyFile = await openToAll(file);
+          const whyFile = await unsafeManagedPath(file, check);
           if (whyFile) refuse(file, whyFile);
           else files.push(file);
         }
       }
     }
-    const whyDir = await openToAll(dir);
-    const whyFile = await openToAll(path);
-    if (whyDir || whyFile) refuse(path, (whyFile ?? whyDir)!);
+    const whyFile = await unsafeManagedPath(path, check);
+    if (whyFile) refuse(path, whyFile);
     else files.push(path);
   }
   return { files, problems };
 }
 
-/** Why a managed path cannot be trusted, or undefined (also when it does not exist). */
-async function openToAll(path: string): Promise<string | undefined> {
-  const st = await stat(path).catch(() => undefined);
-  if (!st) return undefined;
-  // A folder with the sticky bit (/tmp) still lets anyone add files: as bad for a policy folder.
-  if ((st.mode & 0o002) !== 0) {
-    return `every user may write ${st.isDirectory() ? "this folder" : "this file"}, so it is not a policy anyone set: ignored`;
+/** Symbolic links followed on one path at most, as the kernel's ELOOP limit. */
+const MAX_LINKS = 40;
+
+/**
+ * Why a managed path cannot be trusted, naming the offending entry, or undefined (also when it
+ * does not exist). Every entry met while resolving it — each folder from `/` down, each
+ * symbolic link and each link's target, the file itself — must be owned by root or the given
+ * user (default: the one running the host) and writable by no group or other user, as sshd's
+ * StrictModes asks of its configuration. One exception, narrower than "writable": a folder
+ * above the last one that has the sticky bit (`/tmp`) is passed, since nobody but an entry's
+ * owner may rename or remove what it holds, and that entry is checked in turn. The folder
+ * holding the file (or a drop-in folder itself) must not be writable even with the sticky bit:
+ * anyone could add a file there.
+ */
+export async function unsafeManagedPath(
+  path: string,
+  check: PathOwnerCheck = {},
+): Promise<string | undefined> {
+  // Windows has no owner uid or mode bits to read here; its ACLs are the administrator's.
+  if (process.platform === "win32") return undefined;
+  const uid = check.uid ?? process.getuid?.();
+  const visited: { path: string; mode: number; dir: boolean }[] = [];
+  let links = 0;
+  let at = "/";
+  const rootStat = await lstat(at);
+  visited.push({ path: at, mode: rootStat.mode, dir: true });
+  const ownerProblem = (p: string, owner: number) =>
+    uid !== undefined && owner !== 0 && owner !== uid
+      ? `${p} is owned by uid ${owner}, neither root nor this user: not a policy anyone set; ignored`
+      : undefined;
+  const rootOwner = ownerProblem(at, rootStat.uid);
+  if (rootOwner) return rootOwner;
+  const todo = resolve(path)
+    .split(sep)
+    .filter((p) => p !== "");
+  while (todo.length > 0) {
+    const name = todo.shift()!;
+    if (name === ".") continue;
+    if (name === "..") {
+      at = dirname(at);
+      continue;
+    }
+    const next = join(at, name);
+    let st: Awaited<ReturnType<typeof lstat>>;
+    try {
+      st = await lstat(next);
+    } catch {
+      return undefined;
+    }
+    const owner = ownerProblem(next, st.uid);
+    if (owner) return owner;
+    if (st.isSymbolicLink()) {
+      if (++links > MAX_LINKS) return `${next}: too many symbolic links; ignored`;
+      const target = await readlink(next);
+      todo.unshift(...target.split(sep).filter((p) => p !== ""));
+      if (isAbsolute(target)) at = "/";
+      continue;
+    }
+    visited.push({ path: next, mode: st.mode, dir: st.isDirectory() });
+    at = next;
+  }
+  // The entry itself and the folder holding it: no write bit for group or others at all.
+  const last = visited.length - 1;
+  for (const [i, v] of visited.entries()) {
+    if ((v.mode & 0o022) === 0) continue;
+    const sticky = (v.mode & 0o1000) !== 0;
+    if (v.dir && sticky && i < last - 1) continue;
+    const who = (v.mode & 0o002) !== 0 ? "every user" : "its group";
+    return `${who} may write ${v.path}${v.dir ? " (a folder on its path)" : ""}, so it is not a policy anyone set: ignored`;
   }
   return undefined;
 }
@@ -194,6 +269,16 @@ export function httpPolicyFor(settings: HookSettings, hook: SettingsHook): HttpH
     ...(urls ? { allowedUrls: urls } : {}),
     ...(vars ? { allowedEnvVars: vars } : {}),
   };
+}
+
+/**
+ * The host secrets one command hook inherits: a managed hook only those the managed files
+ * list, any other hook those of `commandHookAllowedSecrets` (see `HOST_SECRET_VARIABLES`).
+ */
+export function allowedSecretsFor(settings: HookSettings, hook: SettingsHook): string[] {
+  if (hook.scope === "managed")
+    return settings.managedPolicy?.commandHookAllowedSecrets?.value ?? [];
+  return settings.commandHookAllowedSecrets ?? [];
 }
 
 /** Why the settings' policy keeps a hook from running, if it does. */
@@ -240,20 +325,4 @@ export function policySkip(
     };
   }
   return undefined;
-}
-
-/** True when the settings turn every hook off, managed ones included (the engine may be disabled). */
-export function allHooksOff(settings: HookSettings): boolean {
-  const { options, optionSources } = settings;
-  const key =
-    options.disableAllHooks === true
-      ? "disableAllHooks"
-      : options.enabled === false
-        ? "enabled"
-        : undefined;
-  if (key === undefined) return false;
-  return (
-    scopeOf(settings, optionSources[key]) === "managed" ||
-    !settings.hooks.some((h) => h.scope === "managed")
-  );
 }

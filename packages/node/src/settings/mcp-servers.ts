@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 import { noNul } from "../command/command-definition.js";
-import { HOST_SECRET_VARIABLES } from "../handlers/http-hook.js";
 import { loadMcpSdk } from "../handlers/mcp-server-pool.js";
+import { HOST_SECRET_VARIABLES } from "../host-secrets.js";
 import type { HookSettings, SettingsScope } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
 import { readRegularFile } from "./read-regular-file.js";
@@ -17,7 +17,7 @@ export interface McpStdioServerConfig {
   command: string;
   /** Its arguments, `${VAR}` expanded. */
   args: string[];
-  /** Added to the environment the server inherits (which never includes `A3S_TOKEN`). */
+  /** Added to the environment the server inherits (which never holds the host's secrets). */
   env: Record<string, string>;
 }
 
@@ -145,7 +145,7 @@ export interface McpServersBlock {
  * `{ command, args?, env? }` (`type: "stdio"` optional) and Streamable HTTP servers
  * `{ type: "http", url, headers? }`. `${VAR}` and `${VAR:-default}` in commands, arguments,
  * `env` values, URLs and headers are read from the environment, except the host's secrets
- * (`A3S_TOKEN`, `A3S_HOOKS_MODEL_API_KEY`, `OPENAI_API_KEY`), which count as unset. A bad entry
+ * (`HOST_SECRET_VARIABLES`), which count as unset. A bad entry
  * is a problem naming its JSON path; the other entries still load.
  */
 export function readMcpServers(value: unknown, source: McpServersSource): McpServersBlock {

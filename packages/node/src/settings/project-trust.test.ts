@@ -1,7 +1,19 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { applyHookSettings } from "./apply-hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
 import { isProjectTrusted, trustProject, untrustProject } from "./project-trust.js";
 import { trustStorePath } from "./trust-store.js";
@@ -131,5 +143,113 @@ describe("project trust", () => {
     expect(await untrustProject({ cwd, home })).toBe(true);
     expect(await isProjectTrusted({ cwd, home })).toBe(false);
     expect(await untrustProject({ cwd, home })).toBe(false);
+  });
+
+  describe("covers what the hooks run", () => {
+    const guard = () => join(cwd, ".claude/hooks/guard.sh");
+    const load = () => loadHookSettings({ cwd, home, managedSettings: [] });
+    const fireBash = async (failBehavior?: "block") => {
+      const settings = await load();
+      const engine = new HookEngine();
+      using handle = applyHookSettings(engine, settings, { projectDir: cwd });
+      const result = await engine.fire(
+        createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "rm -rf /" } }),
+      );
+      return { settings, handle: { skipped: [...handle.skipped] }, result, failBehavior };
+    };
+    const trustGuard = async (hook: Record<string, unknown>) => {
+      write(guard(), "#!/bin/sh\necho 'guard says no' >&2\nexit 2\n");
+      chmodSync(guard(), 0o755);
+      write(projectFile(), {
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", ...hook }] }] },
+      });
+      const trusted = await trustProject({ cwd, home });
+      expect((await fireBash()).result.action).toBe("block");
+      return trusted;
+    };
+
+    for (const [form, hook] of [
+      ["$CLAUDE_PROJECT_DIR", { command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }],
+      ["a relative path", { command: ".claude/hooks/guard.sh" }],
+      ["an interpreter's script", { command: "sh .claude/hooks/guard.sh" }],
+      ["the exec form", { command: "sh", args: [".claude/hooks/guard.sh"] }],
+    ] as const) {
+      it(`a guard script rewritten to exit 0 is untrusted (${form}); fail-closed, it blocks`, async () => {
+        const trusted = await trustGuard({ ...hook, onFailure: "block" });
+        expect(trusted.scripts).toEqual([
+          { path: join(".claude", "hooks", "guard.sh"), hash: expect.stringMatching(/^sha256:/) },
+        ]);
+        write(guard(), "#!/bin/sh\nexit 0\n");
+        const { settings, handle, result } = await fireBash();
+        expect(settings.project).toMatchObject({ trusted: false, changed: true });
+        expect([result.action, result.reason]).toEqual([
+          "block",
+          expect.stringContaining("changed"),
+        ]);
+        expect(handle.skipped).toEqual([
+          expect.objectContaining({
+            reason: "untrusted",
+            message: expect.stringContaining("fails closed, so every firing it matches blocks"),
+          }),
+        ]);
+      });
+    }
+
+    it("a guard that fails open and changed is skipped and reported, never silently", async () => {
+      await trustGuard({ command: ".claude/hooks/guard.sh" });
+      write(guard(), "#!/bin/sh\nexit 0\n");
+      const { settings, handle, result } = await fireBash();
+      expect(result.action).toBe("continue");
+      expect(handle.skipped.map((s) => s.reason)).toEqual(["untrusted"]);
+      expect(settings.problems).toEqual([
+        expect.objectContaining({
+          file: projectFile(),
+          message: expect.stringContaining("changed since you trusted them"),
+        }),
+      ]);
+    });
+
+    it("a guard script rewritten during a session is caught before its next run", async () => {
+      await trustGuard({ command: ".claude/hooks/guard.sh", onFailure: "block" });
+      const settings = await load();
+      const engine = new HookEngine();
+      using _handle = applyHookSettings(engine, settings, { projectDir: cwd });
+      const rm = createEvent("PreToolUse", {
+        sessionId: "s",
+        tool: "Bash",
+        args: { command: "rm -rf /" },
+      });
+      expect((await engine.fire(rm)).reason).toBe("guard says no");
+      write(guard(), "#!/bin/sh\nexit 0\n");
+      const result = await engine.fire(rm);
+      expect([result.action, result.reason]).toEqual([
+        "block",
+        expect.stringContaining(
+          `${join(".claude", "hooks", "guard.sh")} changed since the project was trusted`,
+        ),
+      ]);
+    });
+
+    it("a script the command names that did not exist, added later, is a change", async () => {
+      write(projectFile(), settingsWith("python3 scripts/check.py"));
+      await trustProject({ cwd, home });
+      expect((await load()).project?.trusted).toBe(true);
+      write(join(cwd, "scripts/check.py"), "print('hi')\n");
+      expect((await load()).project?.trusted).toBe(false);
+    });
+
+    it("a .claude folder swapped for a link to an identical copy is a change", async () => {
+      await trustGuard({ command: ".claude/hooks/guard.sh", onFailure: "block" });
+      cpSync(join(cwd, ".claude"), join(root, "copy"), { recursive: true });
+      rmSync(join(cwd, ".claude"), { recursive: true });
+      symlinkSync(join(root, "copy"), join(cwd, ".claude"));
+      const { settings, result } = await fireBash();
+      expect(settings.project).toMatchObject({ trusted: false, changed: true });
+      expect(result.action).toBe("block");
+      // A copy put in its place (another folder) is a change too.
+      rmSync(join(cwd, ".claude"));
+      cpSync(join(root, "copy"), join(cwd, ".claude"), { recursive: true });
+      expect((await load()).project?.trusted).toBe(false);
+    });
   });
 });

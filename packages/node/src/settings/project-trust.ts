@@ -2,6 +2,8 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { SettingsHook } from "./hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
+import type { McpServerConfig } from "./mcp-servers.js";
+import type { TrustedScript } from "./project-scripts.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import { readTrustStore, writeTrustStore } from "./trust-store.js";
 
@@ -27,6 +29,12 @@ export interface TrustedProject {
   problems: SettingsProblem[];
   /** The trust store file. */
   storePath: string;
+  /** The project files its command hooks run, with the hashes now trusted. */
+  scripts: TrustedScript[];
+  /** The project's engine options now trusted (`defaultTimeout`, `failBehavior`, …). */
+  options: Record<string, unknown>;
+  /** The project's MCP servers now trusted: name and what starts it (command or URL). */
+  mcpServers: { name: string; runs: string }[];
 }
 
 /**
@@ -63,6 +71,11 @@ export async function trustProject(options: ProjectTrustOptions): Promise<Truste
     hooks: projectHooks.map((h) => ({ ...h, trusted: true })),
     problems: settings.problems.filter((p) => projectFiles.has(p.file) && p.path !== ""),
     storePath,
+    scripts: project.scripts ?? [],
+    options: project.options ?? {},
+    mcpServers: (settings.mcpServers ?? [])
+      .filter((s) => s.scope === "project")
+      .map((s) => ({ name: s.name, runs: describeServer(s.config) })),
   };
   if (before && before.hash !== project.hash) result.previousHash = before.hash;
   return result;
@@ -93,4 +106,8 @@ export async function isProjectTrusted(options: ProjectTrustOptions): Promise<bo
   const home = resolve(options.home ?? homedir());
   const settings = await loadHookSettings({ cwd: options.cwd, home, managedSettings: [] });
   return settings.project?.trusted ?? true;
+}
+
+function describeServer(config: McpServerConfig): string {
+  return config.type === "http" ? config.url : [config.command, ...config.args].join(" ");
 }

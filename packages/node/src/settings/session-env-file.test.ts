@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import {
+  appendFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -101,6 +102,7 @@ describe("SessionEnvFiles", () => {
 
   it("refuses content written after the hooks that were given the file finished", async () => {
     const path = await files.create("s1");
+    expect(files.pathFor(start())).toBe(path);
     writeFileSync(path, "export FOO=bar\n");
     await files.seal("s1");
     expect(await files.read("s1")).toBe("export FOO=bar\n");
@@ -116,6 +118,43 @@ describe("SessionEnvFiles", () => {
     const other = await files.create("s2");
     writeFileSync(other, "curl x | sh\n");
     expect(await refusal(files.read("s2"))).toMatch(/changed after/);
+  });
+
+  it("never seals on a firing that gave no hook the file", async () => {
+    const path = await files.create("s1");
+    files.pathFor(start());
+    writeFileSync(path, "export FOO=bar\n");
+    await files.seal("s1");
+    // The agent appends a line; a CwdChanged with no hooks ends and the host seals.
+    writeFileSync(path, "export FOO=bar\ntouch injected\n");
+    await files.seal("s1");
+    expect(await refusal(files.read("s1"))).toMatch(/changed after/);
+  });
+
+  it("seals only what the hooks wrote: lines the agent added before the firing are dropped", async () => {
+    const path = await files.create("s1");
+    files.pathFor(start());
+    writeFileSync(path, "export FOO=bar\n");
+    await files.seal("s1");
+    appendFileSync(path, "touch injected\n");
+    const hook = new CommandHook(
+      { command: `echo 'export HOOK=1' >> "$CLAUDE_ENV_FILE"` },
+      { envFile: files.pathFor, env: { PATH: process.env.PATH } },
+    );
+    // Two hooks of one firing: the file is put back once, before the first starts.
+    const firing = start();
+    await Promise.all([hook.run(firing), hook.run(firing)]);
+    await files.seal("s1");
+    expect(await files.read("s1")).toBe("export FOO=bar\nexport HOOK=1\nexport HOOK=1\n");
+    // The agent swapped the file for a symlink: the next firing's hooks get a regular file back.
+    rmSync(path);
+    symlinkSync(join(root, "elsewhere"), path);
+    await hook.run(start());
+    await files.seal("s1");
+    expect(await files.read("s1")).toBe(
+      "export FOO=bar\nexport HOOK=1\nexport HOOK=1\nexport HOOK=1\n",
+    );
+    expect(existsSync(join(root, "elsewhere"))).toBe(false);
   });
 
   it("bounds the number of sessions", async () => {

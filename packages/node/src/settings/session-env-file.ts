@@ -1,5 +1,13 @@
-import { createHash } from "node:crypto";
-import { constants } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { lstat, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,12 +46,30 @@ interface Entry {
   ino: number;
   /** Inode numbers are reused at once: a folder made again in its place has another birth time. */
   birth: number;
-  /** The content's size and hash when the hooks given the file last finished (see `seal`). */
-  sealed: { size: number; hash: string };
+  /** The content the hooks given the file left when they last finished (see `seal`). */
+  sealed: string;
+  /** The firing whose hooks were last given the file (its `eventId`). */
+  firing?: string;
+  /** True when a hook was given the file since the last `seal`: only then is there anything to seal. */
+  handed: boolean;
 }
 
-function fingerprint(text: string): { size: number; hash: string } {
-  return { size: text.length, hash: createHash("sha256").update(text).digest("hex") };
+/** The file's text when it is a regular file within the size limit, else undefined. */
+function currentText(path: string, maxBytes: number): string | undefined {
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
+  let fd: number;
+  try {
+    fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -100,7 +126,8 @@ export class SessionEnvFiles implements AsyncDisposable {
       dev: st.dev,
       ino: st.ino,
       birth: st.birthtimeMs,
-      sealed: fingerprint(""),
+      sealed: "",
+      handed: false,
     });
     return path;
   }
@@ -108,23 +135,59 @@ export class SessionEnvFiles implements AsyncDisposable {
   /**
    * The env file for an event's command hooks: the session's path on the events of
    * {@link ENV_FILE_EVENTS}, undefined otherwise (pass as `envFile` to command hooks).
+   *
+   * The first time a firing (an event with its `eventId`) asks, the file is put back to what
+   * the last `seal` recorded before its hook starts: lines the agent's own commands added since
+   * are dropped, so the hooks begin from their own content and `seal` records only what they
+   * wrote. (Synchronous, as command hooks ask for the path just before they start.)
    */
-  readonly pathFor = (event: HookEvent): string | undefined =>
-    ENV_FILE_EVENTS.has(event.eventType as HookEventName)
-      ? this.#sessions.get(event.sessionId)?.path
-      : undefined;
+  readonly pathFor = (event: HookEvent): string | undefined => {
+    if (!ENV_FILE_EVENTS.has(event.eventType as HookEventName)) return undefined;
+    const entry = this.#sessions.get(event.sessionId);
+    if (!entry) return undefined;
+    if (typeof event.eventId === "string" && entry.firing !== event.eventId) {
+      entry.firing = event.eventId;
+      entry.handed = true;
+      this.#restore(entry);
+    }
+    return entry.path;
+  };
+
+  /** Put the file back to the sealed content, unless it already holds exactly that. */
+  #restore(entry: Entry): void {
+    try {
+      const dir = lstatSync(entry.dir);
+      if (!dir.isDirectory() || dir.dev !== entry.dev || dir.ino !== entry.ino) return;
+      if (currentText(entry.path, this.#maxBytes) === entry.sealed) return;
+      // A symlink, a FIFO or changed content: whatever is there is replaced, never followed.
+      rmSync(entry.path, { force: true });
+      const { O_CREAT, O_EXCL, O_WRONLY, O_NOFOLLOW } = constants;
+      const fd = openSync(entry.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, 0o600);
+      try {
+        writeSync(fd, entry.sealed);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // Left as it is: `read` refuses a file that is not the sealed one.
+    }
+  }
 
   /**
-   * Record the session's env file as it is now: call it when the hooks of an event of
-   * {@link ENV_FILE_EVENTS} (the only ones given the file) have finished. `read` refuses
-   * content written at any other time, since only the agent (its own commands run as the
-   * same user) could have written it. A file `read` would refuse is not recorded.
+   * Record what the hooks given the session's env file left there: call it when the hooks of
+   * an event of {@link ENV_FILE_EVENTS} (the only ones given the file) have finished. When no
+   * hook was given the file since the last call (a firing with no hooks), nothing is recorded,
+   * so content the agent wrote meanwhile stays refused. `read` refuses content written at any
+   * other time, since only the agent (its own commands run as the same user) could have
+   * written it. A file `read` would refuse is not recorded.
    */
   async seal(sessionId: string): Promise<void> {
     const entry = this.#sessions.get(sessionId);
-    if (!entry) return;
+    if (!entry?.handed) return;
+    entry.handed = false;
+    delete entry.firing;
     const text = await this.#readChecked(entry).catch(() => undefined);
-    if (text !== undefined) entry.sealed = fingerprint(text);
+    if (text !== undefined) entry.sealed = text;
   }
 
   /**
@@ -137,8 +200,7 @@ export class SessionEnvFiles implements AsyncDisposable {
     const entry = this.#sessions.get(sessionId);
     if (!entry) return "";
     const text = await this.#readChecked(entry);
-    const now = fingerprint(text);
-    if (text !== "" && (now.size !== entry.sealed.size || now.hash !== entry.sealed.hash)) {
+    if (text !== "" && text !== entry.sealed) {
       throw new HookError(
         "INVALID_CONFIG",
         `CLAUDE_ENV_FILE ${entry.path}: changed after the hooks given it finished; nothing of it runs`,

@@ -73,6 +73,8 @@ export interface SettingsRegistrationContext {
   defaultTimeoutMs: number | undefined;
   /** The settings' `allowedHttpHookUrls` and `httpHookAllowedEnvVars`. */
   httpPolicy: HttpHookPolicy;
+  /** The settings' `commandHookAllowedSecrets`, for command hooks when the host gives none. */
+  allowedSecrets?: readonly string[];
 }
 
 /**
@@ -99,11 +101,13 @@ export function settingsHookRegistration(
   let registration: HookRegistration;
   if (d.type === undefined || d.type === "command") {
     const defaultTimeoutMs = commandOptions.defaultTimeoutMs ?? ctx.defaultTimeoutMs;
+    const allowedSecrets = commandOptions.allowedSecrets ?? ctx.allowedSecrets;
     const command = new CommandHook(
       { ...(d as CommandHookDefinition), name: hook.name },
       {
         ...commandOptions,
         ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
+        ...(allowedSecrets !== undefined ? { allowedSecrets } : {}),
         ...(onRun ? { onRun: (report: CommandRunReport) => onRun(report, hook) } : {}),
       },
     );

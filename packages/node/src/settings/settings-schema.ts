@@ -194,6 +194,13 @@ export const settingsFileSchema = z
       .describe(
         "Variables http hooks may use in headers; a managed file's list cannot be widened.",
       ),
+    commandHookAllowedSecrets: z
+      .array(z.string())
+      .max(1024)
+      .optional()
+      .describe(
+        "Host secrets (A3S_TOKEN, the model keys) command hooks still inherit; none by default. Ignored in a project's files; a managed file's list cannot be widened.",
+      ),
     hooks: hooksBlockSchema.optional(),
   })
   .describe("A3S hooks settings (compatible with Claude Code's settings.json).");
