@@ -4,7 +4,7 @@ import type { Model } from "./model.js";
 import type { SkillManager } from "./skill-manager.js";
 import type { ToolCallOutcome } from "./tool-call.js";
 import type { Tool } from "./tools/tool.js";
-import type { WatchedChange } from "./watch-paths.js";
+import type { WatchBudget, WatchedChange } from "./watch-paths.js";
 
 export interface AgentOptions {
   /** The hook engine every event goes through. Default: an engine that knows the tools' schemas and reports every firing. */
@@ -36,6 +36,11 @@ export interface AgentOptions {
    * the agent made it (FileChanged already fired for it in the turn). For logs and tests.
    */
   onWatchSkipped?: ((sessionId: string, file: string, change: WatchedChange) => void) | undefined;
+  /**
+   * The watched files and folders all sessions share, per owner and in all. Default: a
+   * `WatchBudget` with 20,000 entries per owner and 100,000 in all.
+   */
+  watchBudget?: WatchBudget | undefined;
 }
 
 /** Per-session env files (`SessionEnvFiles` of `@a3s-lab/hooks-node`, as the agent uses them). */
@@ -55,6 +60,11 @@ export interface CreateSessionOptions {
   /** SessionStart's `source`: `startup` (default), `resume`, `clear`, … */
   source?: string;
   metadata?: Record<string, unknown>;
+  /**
+   * Who the session's resources are charged to (watched files): the SDK client that asked for
+   * it. Default `"local"`.
+   */
+  owner?: string;
 }
 
 export interface RespondOptions {

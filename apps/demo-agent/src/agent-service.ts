@@ -20,6 +20,12 @@ const CODES: Record<AgentErrorCode, HookErrorCode> = {
   INTERNAL: "INTERNAL",
 };
 
+/**
+ * The most live sessions one SDK client may hold at once: a quarter of what the env files allow
+ * (1024) would still let four clients starve the rest, so far fewer.
+ */
+export const MAX_SESSIONS_PER_CLIENT = 64;
+
 /** An agent failure as the HookError the hook server turns into a status. */
 function toWireError(error: unknown): HookError {
   if (HookError.is(error)) return error;
@@ -56,14 +62,35 @@ function progressOf(update: ProgressUpdate): GenerateEventMessage {
  * the agent's own calls. Sessions live in `workdir` (or a folder inside it a
  * client names; never outside). Any authenticated client may use any session: they share
  * the server's token, and seed 000's auto-format example has one client's hook run tools in
- * a session another client drives.
+ * a session another client drives. One client holds at most `maxSessionsPerClient` live
+ * sessions (default {@link MAX_SESSIONS_PER_CLIENT}; past it `LIMIT_EXCEEDED` naming the
+ * limit), so one client cannot take every session (and env file) from the others; its
+ * sessions' watched files are charged to it in the agent's `WatchBudget`.
  *
  * @example
  * ```ts
  * const server = await createHookServer({ engine: agent.engine, token, agent: createAgentService(agent, { workdir }) });
  * ```
  */
-export function createAgentService(agent: Agent, options: { workdir: string }): AgentService {
+export function createAgentService(
+  agent: Agent,
+  options: { workdir: string; maxSessionsPerClient?: number | undefined },
+): AgentService {
+  const maxSessions = options.maxSessionsPerClient ?? MAX_SESSIONS_PER_CLIENT;
+  /** Who created each live session, by session id. */
+  const creators = new Map<string, string>();
+  /** Creations still running (SessionStart takes time), by client. */
+  const starting = new Map<string, number>();
+  const sessionsOf = (clientId: string) => {
+    const live = new Set(agent.sessions.map((s) => s.id));
+    let count = starting.get(clientId) ?? 0;
+    for (const [id, creator] of creators) {
+      if (!live.has(id))
+        creators.delete(id); // ended some other way than destroySession
+      else if (creator === clientId) count++;
+    }
+    return count;
+  };
   let root: Promise<string> | undefined;
   const session = (id: string) => {
     try {
@@ -95,16 +122,31 @@ export function createAgentService(agent: Agent, options: { workdir: string }): 
         }
         workdir = wanted;
       }
+      if (sessionsOf(ctx.clientId) >= maxSessions) {
+        throw new HookError(
+          "LIMIT_EXCEEDED",
+          `sessions: this client already has ${maxSessions} sessions (maxSessionsPerClient); destroy one first`,
+          { path: ["sessionId"], details: { limit: maxSessions } },
+        );
+      }
+      // Counted while SessionStart runs, so concurrent calls cannot pass the cap together.
+      starting.set(ctx.clientId, (starting.get(ctx.clientId) ?? 0) + 1);
       try {
         const created = await agent.createSession({
           workdir,
           source: "sdk",
+          owner: ctx.clientId,
           ...(request.sessionId ? { id: request.sessionId } : {}),
           metadata: { ...(request.metadata ?? {}), clientId: ctx.clientId },
         });
+        creators.set(created.id, ctx.clientId);
         return { sessionId: created.id };
       } catch (error) {
         throw toWireError(error);
+      } finally {
+        const left = (starting.get(ctx.clientId) ?? 1) - 1;
+        if (left > 0) starting.set(ctx.clientId, left);
+        else starting.delete(ctx.clientId);
       }
     },
 

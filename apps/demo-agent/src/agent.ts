@@ -38,7 +38,7 @@ import {
 } from "./tool-call.js";
 import { builtinTools } from "./tools/builtin-tools.js";
 import { type Tool, type ToolContext, toolSchemasOf } from "./tools/tool.js";
-import { type WatchedChange, WatchPaths } from "./watch-paths.js";
+import { WatchBudget, type WatchedChange, WatchPaths } from "./watch-paths.js";
 import { isInside } from "./workspace-path.js";
 
 const DEFAULT_SYSTEM_PROMPT =
@@ -78,6 +78,9 @@ export class Agent {
   #subagents = 0;
   readonly #sessionEnv: SessionEnv | undefined;
   readonly #onWatchSkipped: AgentOptions["onWatchSkipped"];
+  readonly #watchBudget: WatchBudget;
+  /** Who each session's watches are charged to. */
+  readonly #owners = new Map<string, string>();
 
   constructor(options: AgentOptions = {}) {
     defineDemoEvents();
@@ -101,6 +104,7 @@ export class Agent {
     this.maxSteps = options.maxSteps ?? 25;
     this.#sessionEnv = options.sessionEnv;
     this.#onWatchSkipped = options.onWatchSkipped;
+    this.#watchBudget = options.watchBudget ?? new WatchBudget();
     this.#deps = {
       engine: this.engine,
       tools: this.#tools,
@@ -144,6 +148,7 @@ export class Agent {
     if (start.additionalContext)
       session.messages.push({ role: "system", content: start.additionalContext });
     this.#sessions.set(id, session);
+    this.#owners.set(id, options.owner ?? "local");
     await this.#watch(session, start.event.watchPaths);
     await this.#loadInstructions(session);
     return session;
@@ -171,6 +176,7 @@ export class Agent {
     this.#sessions.delete(session.id);
     await this.#watches.get(session.id)?.close();
     this.#watches.delete(session.id);
+    this.#owners.delete(session.id);
     await this.skills?.unloadAll(this.engine, session);
     await this.engine.fire(createEvent("SessionEnd", { sessionId: session.id, reason }));
     await this.#sessionEnv?.remove(session.id);
@@ -402,6 +408,8 @@ export class Agent {
         },
         {
           onSkipped: onSkipped && ((file, change) => onSkipped(session.id, file, change)),
+          budget: this.#watchBudget,
+          owner: this.#owners.get(session.id),
           // A Notification, as for the other limits the agent applies on its own.
           onLimit: (message) => {
             this.#deps.notify(session, "status", message, "warning").catch(() => {});

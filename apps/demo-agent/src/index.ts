@@ -19,7 +19,7 @@ export type {
   RespondOptions,
 } from "./agent-options.js";
 // ── Hook sources, logs and the CLI ────────────────────────────────────────────
-export { createAgentService } from "./agent-service.js";
+export { createAgentService, MAX_SESSIONS_PER_CLIENT } from "./agent-service.js";
 export type { Compaction } from "./compact-messages.js";
 export { compactMessages } from "./compact-messages.js";
 export type { BudgetAssessment, ContextBudgetOptions } from "./context-budget.js";
@@ -79,3 +79,11 @@ export type { SubagentRequest, Tool, ToolContext } from "./tools/tool.js";
 export { defineTool, parseToolInput, toolSchemasOf, useWorkspace } from "./tools/tool.js";
 export { writeTool } from "./tools/write-tool.js";
 export { Transcript } from "./transcript.js";
+export type { WatchedChange, WatchPathsOptions } from "./watch-paths.js";
+export {
+  MAX_WATCHED_ENTRIES,
+  MAX_WATCHED_ENTRIES_PER_CLIENT,
+  MAX_WATCHED_ENTRIES_TOTAL,
+  WatchBudget,
+  WatchPaths,
+} from "./watch-paths.js";

@@ -22,9 +22,69 @@ export const OWN_WRITE_RECHECK_MS = 150;
  */
 export const MAX_WATCHED_ENTRIES = 10_000;
 
+/** The most files and folders the watches of all sessions of one client cover together. */
+export const MAX_WATCHED_ENTRIES_PER_CLIENT = 20_000;
+
+/** The most files and folders the watches of all sessions cover together, whoever owns them. */
+export const MAX_WATCHED_ENTRIES_TOTAL = 100_000;
+
+/**
+ * The watched entries the sessions of one agent share: at most `perOwner` for the sessions of
+ * one owner (the SDK client that created them, or the local user) and `total` for all, so one
+ * client's sessions (or the hooks answering `watchPaths` for them) cannot take the watches, and
+ * the memory they cost, from everyone else. Each {@link WatchPaths} takes what it watches from
+ * here and gives it back when it drops a folder or closes.
+ */
+export class WatchBudget {
+  readonly perOwner: number;
+  readonly total: number;
+  readonly #byOwner = new Map<string, number>();
+  #used = 0;
+
+  constructor(limits: { perOwner?: number | undefined; total?: number | undefined } = {}) {
+    this.perOwner = limits.perOwner ?? MAX_WATCHED_ENTRIES_PER_CLIENT;
+    this.total = limits.total ?? MAX_WATCHED_ENTRIES_TOTAL;
+  }
+
+  /** Entries in use: all owners', or one owner's. */
+  used(owner?: string): number {
+    return owner === undefined ? this.#used : (this.#byOwner.get(owner) ?? 0);
+  }
+
+  /**
+   * Take `count` entries for `owner`. Returns undefined when they were taken, else a sentence
+   * naming the limit that refused them (nothing is taken then).
+   */
+  take(owner: string, count: number): string | undefined {
+    const mine = this.#byOwner.get(owner) ?? 0;
+    if (mine + count > this.perOwner) {
+      return `the limit of ${this.perOwner} watched files and folders per client (maxWatchedEntriesPerClient)`;
+    }
+    if (this.#used + count > this.total) {
+      return `the limit of ${this.total} watched files and folders for all sessions (maxWatchedEntriesTotal)`;
+    }
+    this.#byOwner.set(owner, mine + count);
+    this.#used += count;
+    return undefined;
+  }
+
+  /** Give back entries `owner` took. */
+  give(owner: string, count: number): void {
+    if (count <= 0) return;
+    const left = (this.#byOwner.get(owner) ?? 0) - count;
+    if (left > 0) this.#byOwner.set(owner, left);
+    else this.#byOwner.delete(owner);
+    this.#used = Math.max(0, this.#used - count);
+  }
+}
+
 export interface WatchPathsOptions {
   /** Overrides {@link MAX_WATCHED_ENTRIES} (tests use a small one). */
   maxWatchedEntries?: number | undefined;
+  /** The budget this session's watches share with the agent's other sessions. */
+  budget?: WatchBudget | undefined;
+  /** Who the session's watches are charged to in `budget`. Default `"local"`. */
+  owner?: string | undefined;
   /** Told, in a sentence for the user, when paths are not watched or no longer watched for the limit. */
   onLimit?: ((message: string) => void) | undefined;
   /**
@@ -58,6 +118,8 @@ export class WatchPaths {
   readonly #onSkipped: WatchPathsOptions["onSkipped"];
   readonly #onLimit: WatchPathsOptions["onLimit"];
   readonly #maxEntries: number;
+  readonly #budget: WatchBudget | undefined;
+  readonly #owner: string;
   /** The watched paths, each with the entries it costs (itself, and a folder's files). */
   readonly #paths = new Map<string, number>();
   /** The entries of all watched paths, kept up to date as files come and go in watched folders. */
@@ -87,6 +149,8 @@ export class WatchPaths {
     this.#onSkipped = options.onSkipped;
     this.#onLimit = options.onLimit;
     this.#maxEntries = options.maxWatchedEntries ?? MAX_WATCHED_ENTRIES;
+    this.#budget = options.budget;
+    this.#owner = options.owner ?? "local";
   }
 
   /** The paths watched so far. */
@@ -104,6 +168,7 @@ export class WatchPaths {
     const fresh: string[] = [];
     let ignored = 0;
     let tooMany = 0;
+    let refusedBy: string | undefined;
     for (const p of paths) {
       const resolved = path.resolve(p);
       if (this.#paths.has(resolved)) continue;
@@ -119,13 +184,19 @@ export class WatchPaths {
         tooMany++;
         continue;
       }
+      const refused = this.#budget?.take(this.#owner, cost);
+      if (refused !== undefined) {
+        refusedBy = refused;
+        tooMany++;
+        continue;
+      }
       this.#entries += cost;
       this.#paths.set(resolved, cost);
       fresh.push(resolved);
     }
     if (tooMany > 0) {
       this.#onLimit?.(
-        `${tooMany} watchPaths not watched: watching them would pass the limit of ${this.#maxEntries} watched files and folders`,
+        `${tooMany} watchPaths not watched: watching them would pass ${refusedBy ?? `the limit of ${this.#maxEntries} watched files and folders`}`,
       );
     }
     ignored += tooMany;
@@ -164,17 +235,28 @@ export class WatchPaths {
     const folder = path.dirname(file);
     const cost = this.#paths.get(folder);
     if (cost === undefined || this.#paths.has(file) || this.#closed) return;
-    this.#paths.set(folder, cost + by);
-    this.#entries += by;
-    if (this.#entries <= this.#maxEntries) return;
+    if (by < 0) {
+      this.#paths.set(folder, cost + by);
+      this.#entries += by;
+      this.#budget?.give(this.#owner, 1);
+      return;
+    }
+    const refused =
+      this.#entries + 1 > this.#maxEntries
+        ? `the limit of ${this.#maxEntries} watched files and folders`
+        : this.#budget?.take(this.#owner, 1);
+    if (refused === undefined) {
+      this.#paths.set(folder, cost + 1);
+      this.#entries += 1;
+      return;
+    }
     this.#paths.delete(folder);
     this.#dropped.add(folder);
     this.#full = true;
-    this.#entries -= cost + by;
+    this.#entries -= cost;
+    this.#budget?.give(this.#owner, cost);
     this.#release(folder);
-    this.#onLimit?.(
-      `${folder} is no longer watched: its files passed the limit of ${this.#maxEntries} watched files and folders`,
-    );
+    this.#onLimit?.(`${folder} is no longer watched: its files passed ${refused}`);
   }
 
   /**
@@ -218,6 +300,8 @@ export class WatchPaths {
 
   /** Stop watching; later changes are ignored. */
   async close(): Promise<void> {
+    if (!this.#closed) this.#budget?.give(this.#owner, this.#entries);
+    this.#entries = 0;
     this.#closed = true;
     for (const timer of this.#rechecks) clearTimeout(timer);
     this.#rechecks.clear();

@@ -24,6 +24,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { checkForwardedRequest, forwardsNotification } from "./client-methods.js";
 import { type CallUpstream, guardedToolCall, type ToolCallContext } from "./guarded-tool-call.js";
 import { createPermissionStep, type PermissionOptions } from "./permission-flow.js";
 import { childEnv, OutputTail, type ServerCommand, serverNameOf } from "./server-command.js";
@@ -109,9 +110,12 @@ function checkOptions(options: McpHookProxyOptions): void {
  * client on the transport given to `connect`, and runs every `tools/call` through the tool
  * flow (PreToolUse, PermissionRequest when asked, the server, PostToolUse or
  * PostToolUseFailure) with tools named `mcp__<server>__<tool>`. SessionStart fires when the
- * client initializes, SessionEnd when it goes. Everything else (resources, prompts,
- * completions, logging, notifications, progress, cancellation, and the server's own requests
- * to the client) passes through untouched.
+ * client initializes, SessionEnd when it goes. The other requests and notifications the MCP
+ * specification gives a client (resources, prompts, completions, logging, tasks, roots,
+ * progress, cancellation) pass through after their shape is checked, as do the server's own
+ * requests to the client; a request with any other method (`Tools/Call`, `tools/call `, a
+ * custom one) is answered `MethodNotFound` and never forwarded, and any other notification
+ * (`tools/call` without an id) is dropped.
  *
  * @example
  * ```ts
@@ -335,6 +339,7 @@ export function createMcpHookProxy(options: McpHookProxyOptions): McpHookProxy {
   });
 
   server.fallbackRequestHandler = async (request, extra) => {
+    checkForwardedRequest(request);
     try {
       const result = await requireUpstream().request(
         { method: request.method, params: request.params } as Request,
@@ -350,6 +355,7 @@ export function createMcpHookProxy(options: McpHookProxyOptions): McpHookProxy {
     }
   };
   server.fallbackNotificationHandler = async (notification) => {
+    if (!forwardsNotification(notification)) return;
     await upstream?.notification(notification as Notification).catch(() => {});
   };
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 import logging
 import time
 import typing
@@ -12,7 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from ._registration import HookContext, LocalHook
-from ._wire import clip_text, failure_response, to_proto_response
+from ._wire import clip_text, failure_response, load_json, to_proto_response
 from .errors import A3sError, ErrorCode
 from .events import HookEvent
 from .response import HookResponse
@@ -53,6 +52,19 @@ class HookRunner:
         return len(self._inflight)
 
     def handle(self, message: Any) -> None:
+        """Start the handler for one firing (or stop one). Never raises: whatever goes wrong with
+        one message is that firing's failure, answered under its hook's fail behaviour, so the
+        stream that carries the other firings goes on."""
+        try:
+            self._handle(message)
+        except Exception as error:  # noqa: BLE001 - one bad message must not end the stream
+            log.exception("a firing could not be handled")
+            hook = self._hooks.get(getattr(message, "hook_id", ""))
+            event_id = getattr(message, "event_id", "")
+            if hook is not None and (hook.id, event_id) not in self._inflight:
+                self._fail(hook, event_id, "INTERNAL", f"the firing could not be handled: {error!r}")
+
+    def _handle(self, message: Any) -> None:
         key = (message.hook_id, message.event_id)
         if message.cancel:
             self._stop(key)
@@ -69,13 +81,13 @@ class HookRunner:
             )
             return
         try:
-            payload = json.loads(bytes(message.payload).decode("utf-8"))
-            event = HookEvent.parse(payload)
+            # Depth is bounded before parsing: json.loads recurses once per level.
+            event = HookEvent.parse(load_json(bytes(message.payload), "payload"))
         except A3sError as error:
             self._fail(hook, message.event_id, error.code, error.message)
             return
-        except (UnicodeDecodeError, ValueError) as error:
-            self._fail(hook, message.event_id, "INVALID_EVENT", f"payload: not UTF-8 JSON: {error}")
+        except (ValueError, RecursionError) as error:
+            self._fail(hook, message.event_id, "INVALID_EVENT", f"payload: {error!r}")
             return
         if event.name != hook.event:
             # A handler typed for one event must never see another.

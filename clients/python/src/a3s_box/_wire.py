@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -84,13 +85,46 @@ def json_bytes(value: Mapping[str, Any] | None, path: str) -> bytes:
         raise A3sError("INVALID_EVENT", f"{path}: not JSON: {error}") from None
 
 
+#: How deep JSON from the agent may nest: the agent's own limit on JSON it accepts
+#: (``MAX_JSON_DEPTH`` in @a3s-lab/hooks-core). Deeper data is refused before it is parsed, so no
+#: message can exhaust the interpreter's stack (``json.loads`` recurses once per level).
+MAX_JSON_DEPTH = 64
+
+# A JSON string (escapes included), so brackets inside strings are not counted.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"{}[]")
+
+
+def json_too_deep(data: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """True when JSON text nests objects and arrays more than ``limit`` levels deep (the outer
+    object is level 1). Read without parsing and without recursion; brackets in strings do not
+    count, and text that is not JSON may be judged too deep (it would not parse anyway)."""
+    depth = 0
+    for byte in _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS):
+        if byte in (0x7B, 0x5B):  # { [
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def load_json(data: bytes, path: str) -> Any:
+    """Parse JSON from the agent: ``LIMIT_EXCEEDED`` naming ``path`` when it nests deeper than
+    :data:`MAX_JSON_DEPTH`, ``INVALID_EVENT`` when it is not UTF-8 JSON."""
+    if json_too_deep(data):
+        raise A3sError("LIMIT_EXCEEDED", f"{path}: nested more than {MAX_JSON_DEPTH} levels deep")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise A3sError("INVALID_EVENT", f"{path}: not UTF-8 JSON: {error}") from None
+
+
 def json_object(data: bytes, path: str) -> dict[str, Any] | None:
     if not data:
         return None
-    try:
-        value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise A3sError("INVALID_EVENT", f"{path}: not UTF-8 JSON: {error}") from None
+    value = load_json(data, path)
     if not isinstance(value, dict):
         raise A3sError("INVALID_EVENT", f"{path}: expected a JSON object")
     return value

@@ -497,6 +497,23 @@ class A3sClient:
             )
         if self._task is None:
             self._task = loop.create_task(self._connection())
+            self._task.add_done_callback(self._connection_ended)
+
+    def _connection_ended(self, task: asyncio.Task[None]) -> None:
+        """The connection task should only end when the client closes or the agent refused it for
+        good. Ended any other way (a bug), the client must not go on saying ``ready`` while nobody
+        answers: it says ``reconnecting`` and starts over."""
+        if self._state in ("closed", "failed") or task.cancelled():
+            return
+        error = task.exception()
+        log.error("the hook connection ended unexpectedly: %r", error)
+        self._emit_error(A3sError("INTERNAL", f"the hook connection ended unexpectedly: {error!r}"))
+        self._call = None
+        self._outbox = None
+        self._set_state("reconnecting")
+        if self._loop is not None and not self._loop.is_closed():
+            self._task = self._loop.create_task(self._connection())
+            self._task.add_done_callback(self._connection_ended)
 
     def _kick(self) -> None:
         """Something changed locally: start, or send it now when connected."""
@@ -538,7 +555,15 @@ class A3sClient:
     async def _connection(self) -> None:
         while self._state != "closed":
             self._set_state("connecting" if self._state == "idle" else "reconnecting")
-            error = await self._attempt()
+            try:
+                error = await self._attempt()
+            except asyncio.CancelledError:
+                raise
+            except Exception as unexpected:  # noqa: BLE001 - a bug must not leave a dead loop "ready"
+                log.exception("the hook stream failed")
+                error = A3sError("INTERNAL", f"the hook stream failed: {unexpected!r}")
+                if self._call is not None:
+                    self._call.cancel()
             self._call = None
             self._outbox = None
             self._sync.disconnected()
@@ -614,6 +639,9 @@ class A3sClient:
             return self._broken or A3sError.from_rpc(error)
         except asyncio.CancelledError:
             return self._broken or A3sError("UNAVAILABLE", "the hook stream was cancelled")
+        except Exception as unexpected:  # noqa: BLE001 - end this stream and reconnect, never hang
+            log.exception("reading the hook stream failed")
+            return self._broken or A3sError("INTERNAL", f"reading the hook stream failed: {unexpected!r}")
         if self._broken:
             return self._broken
         if code == grpc.StatusCode.OK:

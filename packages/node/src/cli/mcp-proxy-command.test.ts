@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CliIo } from "./cli-context.js";
 import { loadMcpPackage, mcpProxyCommand } from "./mcp-proxy-command.js";
@@ -25,22 +27,42 @@ function io(cwd: string) {
   return { io: value, stderr: () => stderr, stdout: () => stdout };
 }
 
+const notFound = async (specifier: string) => {
+  throw Object.assign(new Error(`Cannot find package '${specifier}'`), {
+    code: "ERR_MODULE_NOT_FOUND",
+  });
+};
+
+const repo = resolve(import.meta.dirname, "../../../..");
+
+/** `pnpm a3s-hooks …` as a real process: the CLI from source, run by tsx in `cwd`. */
+function fromSource(args: string[], cwd: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+    const child = spawn(
+      join(repo, "node_modules/.bin/tsx"),
+      ["--conditions=@a3s-lab/source", join(repo, "packages/node/src/cli/main.ts"), ...args],
+      { cwd, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
 describe("a3s-hooks mcp-proxy", () => {
-  it("says which package to install when @a3s-lab/hooks-mcp is missing", async () => {
+  it("says which package to install, and where, when @a3s-lab/hooks-mcp is missing", async () => {
     dir = mkdtempSync(join(tmpdir(), "a3s-no-mcp-"));
-    const missing = async (specifier: string) => {
-      throw Object.assign(new Error(`Cannot find package '${specifier}'`), {
-        code: "ERR_MODULE_NOT_FOUND",
-      });
-    };
     const out = io(dir);
-    const run = mcpProxyCommand(["--", "mcp-server-filesystem", "."], out.io, (cwd) =>
-      loadMcpPackage(cwd, missing),
+    const run = mcpProxyCommand(["--", "mcp-server-filesystem", "."], out.io, () =>
+      loadMcpPackage(notFound, pathToFileURL(join(dir!, "cli", "main.js")).href),
     );
     await expect(run).rejects.toThrow(
       expect.objectContaining({
         name: "CliError",
-        message: "mcp-proxy needs @a3s-lab/hooks-mcp, which is not installed",
+        message: "mcp-proxy needs @a3s-lab/hooks-mcp, which is not installed beside this a3s-hooks",
         hint: expect.stringContaining("npm install @a3s-lab/hooks-mcp"),
       }),
     );
@@ -50,7 +72,7 @@ describe("a3s-hooks mcp-proxy", () => {
     const broken = async () => {
       throw new SyntaxError("Unexpected token in @a3s-lab/hooks-mcp/dist/index.js");
     };
-    await expect(loadMcpPackage("/", broken)).rejects.toThrow(SyntaxError);
+    await expect(loadMcpPackage(broken)).rejects.toThrow(SyntaxError);
   });
 
   it("hands every argument after mcp-proxy, flags included, to the package", async () => {
@@ -61,20 +83,48 @@ describe("a3s-hooks mcp-proxy", () => {
     expect(runMcpProxyCli).toHaveBeenCalledWith(argv, out.io);
   });
 
-  it("finds the package in the project it runs in when it is not beside this one", async () => {
-    // The workspace's examples depend on hooks-mcp; resolve it from there, by file URL.
-    const examples = join(import.meta.dirname, "../../../../examples");
+  it("in a checkout of the repository, loads the sibling package (its source when running from source)", async () => {
     const onlyFiles = async (specifier: string) => {
-      if (!specifier.startsWith("file:")) {
-        throw Object.assign(new Error(`Cannot find package '${specifier}'`), {
-          code: "ERR_MODULE_NOT_FOUND",
-        });
-      }
+      if (!specifier.startsWith("file:")) return notFound(specifier);
       return { runMcpProxyCli: async () => 0, from: specifier };
     };
-    const mcp = (await loadMcpPackage(examples, onlyFiles)) as unknown as { from: string };
-    expect(mcp.from).toMatch(/^file:.*\/packages\/mcp\//);
+    const mcp = (await loadMcpPackage(onlyFiles)) as unknown as { from: string };
+    expect(mcp.from).toBe(pathToFileURL(join(repo, "packages/mcp/src/index.ts")).href);
   });
+
+  it("never imports a @a3s-lab/hooks-mcp from the folder it runs in; from the checkout root it works", async () => {
+    dir = mkdtempSync(join(tmpdir(), "a3s-hostile-cwd-"));
+    const canary = join(dir, "CANARY");
+    const fake = join(dir, "node_modules", "@a3s-lab", "hooks-mcp");
+    mkdirSync(fake, { recursive: true });
+    writeFileSync(
+      join(fake, "package.json"),
+      JSON.stringify({
+        name: "@a3s-lab/hooks-mcp",
+        type: "module",
+        main: "index.js",
+        exports: "./index.js",
+      }),
+    );
+    const plant = `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(canary)}, "ran");
+export async function runMcpProxyCli() { return 0; }`;
+    writeFileSync(join(fake, "index.js"), plant);
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "cloned", type: "module" }));
+    const [hostile, checkout] = await Promise.all([
+      fromSource(["mcp-proxy", "--help"], dir),
+      fromSource(["mcp-proxy", "--help"], repo),
+    ]);
+    expect(existsSync(canary)).toBe(false);
+    // The help goes to stderr: stdout is the MCP stream.
+    expect(hostile).toMatchObject({
+      code: 0,
+      stderr: expect.stringContaining("usage: a3s-hooks mcp-proxy"),
+    });
+    expect(checkout).toMatchObject({
+      code: 0,
+      stderr: expect.stringContaining("usage: a3s-hooks mcp-proxy"),
+    });
+  }, 60_000);
 
   it("is listed in --help", async () => {
     const out = io("/");

@@ -207,7 +207,19 @@ describe("createAgentHandler", () => {
       { type: "agent", prompt: "p" },
       { projectDir: project, agentRunner: async () => "looks good to me" },
     );
-    await expect(garbled(run())).rejects.toMatchObject({ code: "INVALID_OUTPUT" });
+    // Stop can block: an answer with no verdict is a block (the agent goes on), never an allow.
+    expect(await garbled(run())).toMatchObject({
+      action: "block",
+      reason: expect.stringContaining("treated as a block"),
+    });
+    const proseNo = createAgentHandler(
+      { type: "agent", prompt: "p" },
+      {
+        projectDir: project,
+        agentRunner: async () => 'Checked.\n{"ok": false, "reason": "tests fail"}\nThat is all.',
+      },
+    );
+    expect(await proseNo(run())).toEqual({ action: "block", reason: "tests fail" });
   });
 
   it("runs through the default client against a chat-completions server", async () => {

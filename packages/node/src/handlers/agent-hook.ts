@@ -23,8 +23,8 @@ You may first look at the project with the read-only tools Read, Grep and Glob (
  * The handler of one `agent` hook: a verifier that may read the project with Read, Grep and
  * Glob (confined to the project directory, bounded in size) for at most
  * {@link MAX_AGENT_TURNS} model turns, then answers like a `prompt` hook:
- * `{"ok": true}` continues, `{"ok": false, "reason"}` blocks, anything else is
- * `INVALID_OUTPUT`. A host with its own agent passes `agentRunner`; without one, the verifier
+ * `{"ok": true}` continues, `{"ok": false, "reason"}` blocks, and an answer with no verdict is
+ * a block where the event can block (else `INVALID_OUTPUT`). A host with its own agent passes `agentRunner`; without one, the verifier
  * runs on `modelClient`, and without either the factory throws `INVALID_CONFIG` naming the hook.
  */
 export function createAgentHandler(

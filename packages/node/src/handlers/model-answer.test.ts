@@ -9,6 +9,11 @@ import {
 
 const pre = createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: { command: "ls" } });
 const stop = createEvent("Stop", { sessionId: "s", stopHookActive: false });
+const post = createEvent("Notification", {
+  sessionId: "s",
+  message: "m",
+  notificationType: "idle",
+});
 
 function thrown(f: () => unknown): HookError {
   try {
@@ -48,16 +53,35 @@ describe("renderPrompt", () => {
     expect(JSON.parse(inner)).toEqual(hostile);
   });
 
-  it("shortens long string values, each cut marked, so the prompt fits and stays valid JSON", () => {
-    const input = { tool_input: { content: "x".repeat(600_000), file_path: "/a" }, n: 3 };
+  it("shortens long string values to head and tail, the cut marked with where and how much, so the prompt fits and stays valid JSON", () => {
+    const content = `${"h".repeat(300_000)}${"t".repeat(300_000)}`;
+    const input = { tool_input: { content, file_path: "/a" }, n: 3 };
     const text = renderPrompt("Judge: $ARGUMENTS", input);
     expect(text.length).toBeLessThanOrEqual(MAX_PROMPT_CHARS);
     const json = JSON.parse(text.slice("Judge: ".length));
     expect(json.n).toBe(3);
     expect(json.tool_input.file_path).toBe("/a");
-    expect(json.tool_input.content).toMatch(/^x+…\[cut \d+ characters\]$/);
-    const cut = Number(/cut (\d+)/.exec(json.tool_input.content)?.[1]);
-    expect(json.tool_input.content.indexOf("…") + cut).toBe(600_000);
+    const shown: string = json.tool_input.content;
+    const mark = /…\[cut (\d+) characters here, after character (\d+); the end follows\]…/.exec(
+      shown,
+    );
+    expect(mark).not.toBeNull();
+    const [cut, at] = [Number(mark?.[1]), Number(mark?.[2])];
+    const head = shown.slice(0, mark?.index);
+    const tail = shown.slice((mark?.index ?? 0) + (mark?.[0].length ?? 0));
+    expect(head).toBe(content.slice(0, at));
+    expect(tail).toBe(content.slice(at + cut));
+    expect(head.length + cut + tail.length).toBe(600_000);
+    expect(tail.length).toBeGreaterThan(100_000);
+  });
+
+  it("keeps the last line of a long value: the end is never hidden", () => {
+    const content = `${"echo fine\n".repeat(60_000)}rm -rf ~ # the last line\n`;
+    const text = renderPrompt("Judge: $ARGUMENTS", { tool_input: { content } });
+    expect(text.length).toBeLessThanOrEqual(MAX_PROMPT_CHARS);
+    expect(JSON.parse(text.slice("Judge: ".length)).tool_input.content).toContain(
+      "rm -rf ~ # the last line\n",
+    );
   });
 
   it("shortens every $ARGUMENTS copy so the whole prompt fits; short strings stay whole", () => {
@@ -142,22 +166,70 @@ describe("interpretModelAnswer", () => {
   });
 
   it.each([
-    ["prose", "Sure! The command looks fine."],
-    ["prose around the object", 'I think {"ok": true}'],
-    ["an array", "[true]"],
-    ["no ok", '{"reason": "fine"}'],
-    ["ok as a string", '{"ok": "false"}'],
-    ["ok as a number", '{"ok": 1}'],
-    ["a reason that is not a string", '{"ok": false, "reason": {"a": 1}}'],
-    ["empty", ""],
-    ["two objects", '{"ok": true}{"ok": false}'],
-  ])("%s is INVALID_OUTPUT, never an allow", (_what, text) => {
-    expect(thrown(() => interpretModelAnswer(text, pre)).code).toBe("INVALID_OUTPUT");
+    ["followed by a sentence", '{"ok": false, "reason": "deletes home"} I hope this helps!'],
+    ["after prose", 'Looking at the command: {"ok": false, "reason": "deletes home"}'],
+    [
+      "in a ```json fence after prose",
+      'Verdict:\n```json\n{"ok": false, "reason": "deletes home"}\n```\nDone.',
+    ],
+    ["after an ok: true", '{"ok": true}{"ok": false, "reason": "deletes home"}'],
+    ["after an ok: true and prose", 'Not {"ok": true} but {"ok": false, "reason": "deletes home"}'],
+    [
+      "after braces that are not JSON",
+      'In {a} and {b: 1} I found: {"ok": false, "reason": "deletes home"}',
+    ],
+    [
+      "with braces inside its reason",
+      '{"ok": false, "reason": "deletes home"} {"ok": true, "reason": "}{"}',
+    ],
+  ])('an explicit {"ok": false} %s is a block with its reason', (_what, text) => {
+    expect(interpretModelAnswer(text, pre)).toEqual({ action: "block", reason: "deletes home" });
   });
 
-  it("an answer over the limit is INVALID_OUTPUT without being parsed", () => {
+  it("an ok: false whose reason is not a string still blocks", () => {
+    expect(interpretModelAnswer('{"ok": false, "reason": {"a": 1}}', pre)).toMatchObject({
+      action: "block",
+      reason: expect.stringContaining("without a reason"),
+    });
+  });
+
+  it("an ok: true among prose or in a fence continues", () => {
+    expect(interpretModelAnswer('I think {"ok": true} fits.', pre)).toEqual({ action: "continue" });
+    expect(interpretModelAnswer('```json\n{"ok": true}\n```\nBye', pre)).toEqual({
+      action: "continue",
+    });
+  });
+
+  const noVerdict = [
+    ["prose", "Sure! The command looks fine."],
+    ["an array", "[true]"],
+    ["no ok", '{"reason": "fine"}'],
+    ["ok as a string", '{"ok": "true"}'],
+    ["ok as a number", '{"ok": 1}'],
+    ["ok only inside another object", '{"answer": {"ok": true}}'],
+    ["an unclosed object", '{"ok": true'],
+    ["empty", ""],
+    ["many braces", "{".repeat(10_000)],
+  ];
+
+  it.each(noVerdict)("%s is a block on an event that can block, never an allow", (_what, text) => {
+    expect(interpretModelAnswer(text, pre)).toMatchObject({
+      action: "block",
+      reason: expect.stringContaining("treated as a block"),
+    });
+  });
+
+  it.each(noVerdict)("%s is INVALID_OUTPUT on an event that cannot block", (_what, text) => {
+    expect(thrown(() => interpretModelAnswer(text, post)).code).toBe("INVALID_OUTPUT");
+  });
+
+  it("an answer over the limit is not parsed: a block where the event can block, else INVALID_OUTPUT", () => {
     const huge = `{"ok": true, "pad": "${"x".repeat(MAX_MODEL_ANSWER_CHARS)}"}`;
-    const error = thrown(() => interpretModelAnswer(huge, pre));
+    expect(interpretModelAnswer(huge, pre)).toMatchObject({
+      action: "block",
+      reason: expect.stringContaining(String(MAX_MODEL_ANSWER_CHARS)),
+    });
+    const error = thrown(() => interpretModelAnswer(huge, post));
     expect(error.code).toBe("INVALID_OUTPUT");
     expect(error.message).toContain(String(MAX_MODEL_ANSWER_CHARS));
   });

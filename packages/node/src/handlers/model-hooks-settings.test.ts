@@ -69,32 +69,31 @@ describe("prompt hooks from a settings file, against a chat-completions server",
     expect(server.requests[1]?.body.model).toBe("j");
   });
 
-  it("a malformed answer fails the hook (INVALID_OUTPUT): continue by default, block when fail-closed", async () => {
+  it("an answer with no verdict is a block on an event that can block, whatever the fail behaviour", async () => {
     const server = await fake({ content: "Looks fine to me!" });
     const client = openAIModelClient({ baseUrl: server.baseUrl, defaultModel: "j" });
-    const open = await engineWith({ type: "prompt", prompt: "p" }, client);
-    const result = await open.engine.fire(bash("ls"));
-    expect(result.action).toBe("continue");
-    expect(result.outcomes[0]).toMatchObject({
-      status: "failed",
-      error: { code: "INVALID_OUTPUT" },
-    });
-    const closed = await engineWith({ type: "prompt", prompt: "p", failBehavior: "block" }, client);
-    expect((await closed.engine.fire(bash("ls"))).action).toBe("block");
+    for (const failBehavior of [undefined, "continue", "block"] as const) {
+      const { engine } = await engineWith(
+        { type: "prompt", prompt: "p", ...(failBehavior ? { failBehavior } : {}) },
+        client,
+      );
+      const result = await engine.fire(bash("ls"));
+      expect(result.action).toBe("block");
+      expect(result).toMatchObject({ reason: expect.stringContaining("no JSON object") });
+    }
   });
 
-  it("a huge answer is INVALID_OUTPUT, and a fail-closed hook blocks", async () => {
+  it("a huge answer is never parsed and never an allow", async () => {
     const server = await fake({
       content: JSON.stringify({ ok: true, pad: "x".repeat(MAX_MODEL_ANSWER_CHARS) }),
     });
     const client = openAIModelClient({ baseUrl: server.baseUrl, defaultModel: "j" });
-    const { engine } = await engineWith(
-      { type: "prompt", prompt: "p", failBehavior: "block" },
-      client,
-    );
+    const { engine } = await engineWith({ type: "prompt", prompt: "p" }, client);
     const result = await engine.fire(bash("ls"));
     expect(result.action).toBe("block");
-    expect(result.outcomes[0]?.error?.code).toBe("INVALID_OUTPUT");
+    expect(result).toMatchObject({
+      reason: expect.stringContaining(String(MAX_MODEL_ANSWER_CHARS)),
+    });
   });
 
   it("a model server that is down fails the hook (UNAVAILABLE), and the key is in no audit record", async () => {

@@ -104,8 +104,8 @@ export interface AgentRunRequest {
 
 /**
  * A host's own agent: it runs the verifier however it likes and resolves to the verifier's
- * final answer text, which is read as strictly as a `prompt` hook's (a JSON object with a
- * boolean `ok`).
+ * final answer text, which is read as a `prompt` hook's is (a JSON object with a boolean
+ * `ok`; no verdict is never an allow).
  */
 export type HookAgentRunner = (request: AgentRunRequest) => Promise<string>;
 
@@ -145,10 +145,10 @@ export function requireModel(
 
 /**
  * The handler of one `prompt` hook: render the prompt with the hook input, ask the model once,
- * and read its answer strictly. `{"ok": true}` continues; `{"ok": false, "reason"}` blocks
- * with the reason (on `Stop` and `SubagentStop` a block means "keep going", with the reason as
- * the next instruction). Anything else is an `INVALID_OUTPUT` failure: the hook's fail
- * behaviour applies, never a silent allow.
+ * and read its answer (see `interpretModelAnswer`). `{"ok": true}` continues; `{"ok": false,
+ * "reason"}` anywhere in the answer blocks with the reason (on `Stop` and `SubagentStop` a block
+ * means "keep going", with the reason as the next instruction). An answer with no verdict is
+ * never an allow: a block on an event that can block, else an `INVALID_OUTPUT` failure.
  */
 export function createPromptHandler(
   definition: PromptHookDefinition,

@@ -1,4 +1,7 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
@@ -9,7 +12,7 @@ import {
   HookError,
   type Timers,
 } from "@a3s-lab/hooks-core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { trustProject } from "./project-trust.js";
 import {
   type SettingsWatcher,
@@ -251,6 +254,19 @@ describe("watchHookSettings", () => {
     expect(engine.size()).toBe(0);
   });
 
+  it.each([
+    ["maxEventsPerSecond", 0],
+    ["maxEventsPerSecond", Number.NaN],
+    ["recheckMs", -5],
+    ["recheckMs", Number.POSITIVE_INFINITY],
+  ] as const)("refuses %s: %s, naming the option", async (key, value) => {
+    const error = await watchHookSettings(new HookEngine(), { cwd, home }, { [key]: value }).catch(
+      (e: unknown) => e,
+    );
+    expect(HookError.is(error, "INVALID_CONFIG")).toBe(true);
+    expect(error).toMatchObject({ path: [key], message: expect.stringContaining(key) });
+  });
+
   it("refuses a debounce that is not a number of milliseconds, naming the option", async () => {
     const error = await watchHookSettings(
       new HookEngine(),
@@ -329,5 +345,121 @@ describe("ConfigChange", () => {
     const user = next(watcher, "problem");
     save(userFile(), merged(refuse(""), blocker("ls")));
     expect(await user).toMatchObject({ reason: "blocked" });
+  });
+
+  describe("a storm of file events", () => {
+    it("pauses watching past maxEventsPerSecond and re-checks on a timer: reloads stay bounded, and watching resumes once quiet", async () => {
+      const pending = new Map<number, () => void>();
+      let ids = 0;
+      const timers: Timers = {
+        setTimeout: (fn) => {
+          pending.set(++ids, fn);
+          return ids;
+        },
+        clearTimeout: (id) => void pending.delete(id as number),
+        // One second that never ends: every event of the storm falls in it.
+        now: () => 0,
+      };
+      const runTimers = () => {
+        const due = [...pending.values()];
+        pending.clear();
+        for (const fn of due) fn();
+      };
+      const engine = new HookEngine();
+      watcher = await watchHookSettings(
+        engine,
+        { cwd, home },
+        { debounceMs: 50, timers, maxEventsPerSecond: 20, recheckMs: 1000 },
+      );
+      const changes: string[][] = [];
+      const problems: string[] = [];
+      let reloads = 0;
+      watcher.on("change", ({ files }) => changes.push(files));
+      watcher.on("problem", ({ reason, message }) => problems.push(`${reason}: ${message}`));
+      watcher.on("reloaded", () => reloads++);
+      const paused = next(watcher, "problem");
+      let stop = false;
+      void paused.then(() => (stop = true));
+      // Saves one after another, each seen by the watcher before the next (a real storm).
+      for (let i = 0; i < 5_000 && !stop; i++) {
+        save(userFile(), blocker(`w${i}`));
+        await new Promise((done) => setImmediate(done));
+      }
+      expect(await paused).toMatchObject({
+        reason: "watch",
+        message: expect.stringContaining("re-checked every 1000 ms"),
+      });
+      // What came before the pause was budgeted; nothing reloaded on its own, one timer waits.
+      expect(changes.length).toBeLessThanOrEqual(20);
+      await vi.waitFor(() => expect(pending.size).toBe(1));
+      expect(reloads).toBe(0);
+      save(userFile(), blocker("last"));
+      // The re-check finds the new content and reloads it, once.
+      const reloaded = next(watcher, "reloaded");
+      runTimers();
+      await reloaded;
+      expect((await engine.fire(bash("tok-last"))).action).toBe("block");
+      // Quiet re-checks reload nothing; after three of them the files are watched again.
+      const resumed = next(watcher, "resumed");
+      for (let quiet = 0; quiet < 3; quiet++) {
+        await vi.waitFor(() => expect(pending.size).toBe(1));
+        runTimers();
+      }
+      expect(await resumed).toEqual({ files: expect.arrayContaining([userFile()]) });
+      expect(pending.size).toBe(0);
+      expect(reloads).toBe(1);
+      // Watched again: a save is seen as it happens.
+      const changed = next(watcher, "change");
+      save(userFile(), blocker("watched"));
+      expect(await changed).toEqual({ files: [userFile()] });
+      expect(problems).toHaveLength(1);
+    });
+
+    it("another process swapping .claude between a folder and a symlink: a bystander is served and reloads stay bounded", async () => {
+      const elsewhere = join(root, "elsewhere");
+      mkdirSync(join(elsewhere), { recursive: true });
+      writeFileSync(join(elsewhere, "settings.json"), JSON.stringify(blocker("x")));
+      const engine = new HookEngine();
+      watcher = await watchHookSettings(engine, { cwd, home });
+      let reloads = 0;
+      watcher.on("reloaded", () => reloads++);
+      const bystander = createServer((_req, res) => res.end("served"));
+      await new Promise<void>((done) => bystander.listen(0, "127.0.0.1", done));
+      const url = `http://127.0.0.1:${(bystander.address() as AddressInfo).port}/`;
+      try {
+        // Five hundred swaps in a tight loop, from another process.
+        const storm = spawn(
+          process.execPath,
+          [
+            "-e",
+            `const fs = require("node:fs");
+for (let i = 0; i < 500; i++) {
+  fs.rmSync(".claude", { recursive: true, force: true });
+  fs.mkdirSync(".claude");
+  fs.rmSync(".claude", { recursive: true, force: true });
+  fs.symlinkSync(${JSON.stringify(elsewhere)}, ".claude");
+}`,
+          ],
+          { cwd, stdio: "ignore" },
+        );
+        const ended = new Promise((done) => storm.once("close", done));
+        let running = true;
+        void ended.then(() => (running = false));
+        const waits: number[] = [];
+        while (running) {
+          const started = performance.now();
+          expect(await (await fetch(url)).text()).toBe("served");
+          waits.push(performance.now() - started);
+        }
+        await ended;
+        expect(waits.length).toBeGreaterThan(0);
+        // Served throughout, never held up for seconds by the watcher.
+        expect(Math.max(...waits)).toBeLessThan(2000);
+        // At most about one reload a second while the storm lasted, plus the last one.
+        expect(reloads).toBeLessThan(40);
+      } finally {
+        await new Promise((done) => bystander.close(done));
+      }
+    }, 60_000);
   });
 });

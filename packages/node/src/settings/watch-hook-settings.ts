@@ -29,8 +29,17 @@ import {
 export interface WatchHookSettingsOptions extends ApplyHookSettingsOptions {
   /** Quiet time after the last change before reloading, in milliseconds. Default 100. */
   debounceMs?: number;
-  /** The timers the debounce uses (tests pass fakes). Default the real ones. */
+  /** The timers the debounce and the re-checks use (tests pass fakes). Default the real ones. */
   timers?: Timers;
+  /**
+   * File events in one second past which watching pauses: another process swapping files or
+   * folders in a tight loop must not keep the host busy. While paused, the files are re-checked
+   * every `recheckMs` (and reloaded when their content changed); after three quiet re-checks
+   * watching resumes. Default 200.
+   */
+  maxEventsPerSecond?: number;
+  /** How often the files are re-checked while watching is paused, in milliseconds. Default 2000. */
+  recheckMs?: number;
   /**
    * The session id `ConfigChange` events carry, or a function that says it at each change (a
    * host with several sessions names the one the change concerns). Default "".
@@ -82,7 +91,10 @@ export interface SettingsReloadProblem {
   files: string[];
 }
 
-/** What a settings watcher reports: `change` (a reload is coming), `reloaded`, `problem`. */
+/**
+ * What a settings watcher reports: `change` (a reload is coming), `reloaded`, `problem`, and
+ * `resumed` (watching again after a storm of events paused it).
+ */
 export interface SettingsWatcherEvents {
   /** A watched file changed; a reload follows once the files are quiet. */
   change: { files: string[] };
@@ -90,6 +102,8 @@ export interface SettingsWatcherEvents {
   reloaded: SettingsReloaded;
   /** A reload was refused (the previous hooks keep running), or watching failed. */
   problem: SettingsReloadProblem;
+  /** Watching resumed after a storm of file events paused it (a `watch` problem said so). */
+  resumed: { files: string[] };
 }
 
 /** A running `watchHookSettings`: the hooks in effect now, its events, and the way to stop. */
@@ -98,7 +112,7 @@ export interface SettingsWatcher extends AsyncDisposable {
   readonly settings: HookSettings;
   /** The registrations in effect. */
   readonly handle: SettingsHandle;
-  /** Subscribe to `change`, `reloaded` or `problem`; returns the way to stop. */
+  /** Subscribe to `change`, `reloaded`, `problem` or `resumed`; returns the way to stop. */
   on<K extends keyof SettingsWatcherEvents>(
     name: K,
     listener: (value: SettingsWatcherEvents[K]) => void,
@@ -111,6 +125,12 @@ export interface SettingsWatcher extends AsyncDisposable {
 }
 
 const DEFAULT_DEBOUNCE_MS = 100;
+const DEFAULT_MAX_EVENTS_PER_SECOND = 200;
+const DEFAULT_RECHECK_MS = 2000;
+/** Quiet re-checks in a row after which a paused watcher watches again. */
+const QUIET_RECHECKS = 3;
+/** A burst of events delays its reload by at most this long (or ten debounces, if longer). */
+const MAX_DEBOUNCE_WAIT_MS = 1000;
 
 function problemKey(p: SettingsProblem): string {
   return JSON.stringify([p.file, p.path, p.message]);
@@ -174,6 +194,17 @@ class Watcher implements SettingsWatcher {
   #folders = new Set<string>();
   #ignored: (path: string) => boolean = () => true;
   #timer: unknown;
+  /** When the first change of the burst the debounce timer waits on was seen. */
+  #burstStart = 0;
+  readonly #maxEvents: number;
+  readonly #recheckMs: number;
+  /** This second's file events, for the budget. */
+  #windowStart = Number.NEGATIVE_INFINITY;
+  #windowEvents = 0;
+  /** Watching is paused for a storm: the files are re-checked on a timer instead. */
+  #paused = false;
+  #recheckTimer: unknown;
+  #quiet = 0;
   #running: Promise<boolean> | undefined;
   #again = false;
   #closed = false;
@@ -184,7 +215,9 @@ class Watcher implements SettingsWatcher {
     options: WatchHookSettingsOptions,
     loaded: Loaded,
   ) {
-    const { debounceMs, timers, sessionId, ...apply } = options;
+    const { debounceMs, timers, sessionId, maxEventsPerSecond, recheckMs, ...apply } = options;
+    this.#maxEvents = maxEventsPerSecond ?? DEFAULT_MAX_EVENTS_PER_SECOND;
+    this.#recheckMs = recheckMs ?? DEFAULT_RECHECK_MS;
     this.#sessionId = sessionId ?? "";
     this.#engine = engine;
     this.#load = load;
@@ -213,6 +246,7 @@ class Watcher implements SettingsWatcher {
   }
 
   async start(paths: SettingsWatchPaths): Promise<void> {
+    if (this.#closed) return;
     const { files, folders, roots } = paths;
     this.#files = new Set(files);
     this.#folders = new Set(folders);
@@ -246,7 +280,17 @@ class Watcher implements SettingsWatcher {
   }
 
   #saw(path: string): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#paused) return;
+    const now = this.#timers.now();
+    if (now - this.#windowStart >= 1000) {
+      this.#windowStart = now;
+      this.#windowEvents = 0;
+    }
+    // Every event counts, a file of interest or not: each costs the host, a storm costs it all.
+    if (++this.#windowEvents > this.#maxEvents) {
+      this.#pause();
+      return;
+    }
     // A folder on the way (`.claude/` created or removed) changes the files under it.
     const hits =
       this.#files.has(path) || (this.#folders.has(dirname(path)) && path.endsWith(".json"))
@@ -254,11 +298,73 @@ class Watcher implements SettingsWatcher {
         : [...this.#files].filter((f) => f.startsWith(path + sep));
     if (hits.length === 0) return;
     this.#events.emit("change", { files: hits });
-    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    if (this.#timer !== undefined) {
+      // Changes that never stop for a debounce still reload, at most this late.
+      if (now - this.#burstStart >= Math.max(MAX_DEBOUNCE_WAIT_MS, this.#debounceMs * 10)) return;
+      this.#timers.clearTimeout(this.#timer);
+    } else this.#burstStart = now;
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
       void this.#queue(false).catch(() => {});
     }, this.#debounceMs);
+  }
+
+  /** Too many events: stop watching and re-check the files on a timer until they are quiet. */
+  #pause(): void {
+    this.#paused = true;
+    this.#quiet = 0;
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const fs = this.#fs;
+    this.#fs = undefined;
+    void fs?.close().catch(() => {});
+    this.#problem({
+      reason: "watch",
+      message: `settings watch paused: more than ${this.#maxEvents} file events in a second; the settings files are re-checked every ${this.#recheckMs} ms until they are quiet`,
+      problems: [],
+      files: [],
+    });
+    this.#scheduleRecheck();
+  }
+
+  #scheduleRecheck(): void {
+    if (this.#closed) return;
+    this.#recheckTimer = this.#timers.setTimeout(() => {
+      this.#recheckTimer = undefined;
+      void this.#recheck().catch(() => {});
+    }, this.#recheckMs);
+  }
+
+  /** One re-check while paused: reload if the content changed; watch again once it is quiet. */
+  async #recheck(): Promise<void> {
+    if (this.#closed) return;
+    const paths = await settingsWatchPaths(this.#settings);
+    const prints = await fingerprintFiles(paths.files, paths.folders);
+    if (changedFiles(this.#prints, prints).length > 0) {
+      this.#quiet = 0;
+      await this.#queue(false);
+    } else this.#quiet++;
+    if (this.#closed) return;
+    if (this.#quiet < QUIET_RECHECKS) {
+      this.#scheduleRecheck();
+      return;
+    }
+    this.#paused = false;
+    this.#windowStart = Number.NEGATIVE_INFINITY;
+    try {
+      await this.start(paths);
+    } catch (error) {
+      this.#problem({
+        reason: "watch",
+        message: `watching the settings files: ${HookError.from(error).message}`,
+        problems: [],
+        files: [],
+      });
+    }
+    if (this.#closed) return;
+    this.#events.emit("resumed", { files: [...this.#files] });
+    // Changed between the last re-check and the watch being ready: not missed.
+    void this.#queue(false).catch(() => {});
   }
 
   reload(): Promise<boolean> {
@@ -422,7 +528,9 @@ class Watcher implements SettingsWatcher {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    if (this.#recheckTimer !== undefined) this.#timers.clearTimeout(this.#recheckTimer);
     this.#timer = undefined;
+    this.#recheckTimer = undefined;
     this.#handle.unregister();
     await this.#fs?.close();
   }
@@ -436,7 +544,11 @@ class Watcher implements SettingsWatcher {
  * Load the settings files, register their hooks (as `applyHookSettings` does), and keep them
  * current: every location `loadHookSettings` reads is watched, files that do not exist yet
  * included, and so is the trust store, so `a3s-hooks trust` in another terminal takes effect.
- * A burst of changes (an editor's temp file and rename) reloads once, after `debounceMs`.
+ * A burst of changes (an editor's temp file and rename) reloads once, after `debounceMs`; changes
+ * that never pause reload at least once a second. A storm of file events (more than
+ * `maxEventsPerSecond`, say another process swapping a folder and a symlink in a loop) pauses
+ * watching: the files are re-checked every `recheckMs` instead, and watching resumes once they
+ * are quiet, so the host is never kept busy by events.
  *
  * A reload takes effect in full or not at all: the new set replaces the old one in one step,
  * so no firing sees both or neither. An edit with a new error (a file that no longer parses)
@@ -465,6 +577,18 @@ export async function watchHookSettings(
       `debounceMs: expected a number of milliseconds (0 or more), got ${describeValue(debounce)}`,
       { path: ["debounceMs"] },
     );
+  }
+  for (const [key, value, least] of [
+    ["maxEventsPerSecond", options.maxEventsPerSecond, 1],
+    ["recheckMs", options.recheckMs, 1],
+  ] as const) {
+    if (value !== undefined && !(Number.isFinite(value) && value >= least)) {
+      throw new HookError(
+        "INVALID_CONFIG",
+        `${key}: expected a number of at least ${least}, got ${describeValue(value)}`,
+        { path: [key] },
+      );
+    }
   }
   const loaded = await loadSettled(load);
   const watcher = new Watcher(engine, load, options, loaded);

@@ -21,8 +21,12 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
 });
 
-/** An engine with one fail-closed prompt hook on PreToolUse, asking the server's model. */
-async function guarded(script: Parameters<typeof startFakeChatServer>[0], timeoutMs = 1000) {
+/** An engine with one prompt hook on PreToolUse (fail-closed unless told), asking the server's model. */
+async function guarded(
+  script: Parameters<typeof startFakeChatServer>[0],
+  timeoutMs = 1000,
+  failBehavior: "block" | "continue" = "block",
+) {
   const server = await startFakeChatServer(script);
   servers.push(server);
   const handler = createPromptHandler(
@@ -32,7 +36,7 @@ async function guarded(script: Parameters<typeof startFakeChatServer>[0], timeou
   const engine = new HookEngine();
   engine.register({
     event: "PreToolUse",
-    failBehavior: "block",
+    failBehavior,
     timeoutMs,
     handler: (event, ctx) =>
       handler({ event, input: toHookInput(event, { cwd: "/" }), signal: ctx.signal }),
@@ -99,16 +103,26 @@ describe("a hostile model provider", () => {
   });
 
   it.each([
-    ["deep nesting", `{"ok": ${"[".repeat(30_000)}true${"]".repeat(30_000)}}`],
-    ["a second object", '{"ok": false, "reason": "no"}{"ok": true}'],
-    ["an allow in other fields", '{"decision": "approve", "continue": true}'],
-    ["ok as text", '{"ok": "true"}'],
-    ["a lone surrogate reason", '{"ok": 0, "reason": "\\ud800"}'],
-  ])("an answer with %s fails closed", async (_what, content) => {
-    const { fire } = await guarded([(_req, res) => res.writeHead(200).end(completion(content))]);
-    const result = await fire();
-    expect(result.action).toBe("block");
-    expect(result.outcomes[0]?.error?.code).toBe("INVALID_OUTPUT");
+    [
+      "deep nesting",
+      `{"ok": ${"[".repeat(30_000)}true${"]".repeat(30_000)}}`,
+      "treated as a block",
+    ],
+    ["a second object", '{"ok": false, "reason": "no"}{"ok": true}', "no"],
+    ["an allow in other fields", '{"decision": "approve", "continue": true}', "treated as a block"],
+    ["ok as text", '{"ok": "true"}', "treated as a block"],
+    ["a lone surrogate reason", '{"ok": 0, "reason": "\\ud800"}', "treated as a block"],
+  ])("an answer with %s blocks, even from a fail-open hook", async (_what, content, reason) => {
+    for (const failBehavior of ["block", "continue"] as const) {
+      const { fire } = await guarded(
+        [(_req, res) => res.writeHead(200).end(completion(content))],
+        1000,
+        failBehavior,
+      );
+      const result = await fire();
+      expect(result.action).toBe("block");
+      expect(result.reason).toContain(reason);
+    }
   });
 
   it("many firings at once against a slow provider all end at their timeout, none allowed", async () => {
