@@ -264,6 +264,44 @@ describe("exit codes and output, through the engine", () => {
   });
 });
 
+describe("the default shell (Claude Code runs command hooks under bash)", () => {
+  // Claude Code's hooks reference: a command hook's `shell` field defaults to bash.
+  it.each([
+    ["[[ … ]]", '[[ "$(cat)" == *rm* ]] && { echo "no rm" >&2; exit 2; }; exit 0'],
+    ["an array", 'a=(x no-rm); [ "${a[1]}" = no-rm ] && { echo "no rm" >&2; exit 2; }; exit 0'],
+    ["$'…'", "[ $'no\\x2drm' = no-rm ] && { echo \"no rm\" >&2; exit 2; }; exit 0"],
+  ])(
+    "runs an inline command using %s under bash when the hook names no shell",
+    async (_, command) => {
+      const engine = engineWith(commandHookRegistration({ event: "PreToolUse", command }));
+      const result = await engine.fire(bash("rm -rf /"));
+      expect(result.action).toBe("block");
+      expect(result.reason).toBe("no rm");
+    },
+  );
+
+  it("says which hook failed and that bash is missing when bash is not on PATH", async () => {
+    const hook = createCommandExecutor(
+      { command: "exit 0", name: "lint" },
+      { projectDir: dir, env: { PATH: dir } },
+    );
+    const report = await hook.run(bash("ls"));
+    expect(report.error?.code).toBe("HANDLER_FAILED");
+    expect(report.error?.message).toBe(
+      'hook "lint": the shell bash was not found on PATH; command hooks run under bash unless their definition or the shell option names another shell',
+    );
+  });
+
+  it("still runs under the shell option when one is given (here dash, where [[ is not a keyword)", async () => {
+    const hook = createCommandExecutor(
+      { command: "[[ 1 == 1 ]] 2>/dev/null && echo bash || echo posix" },
+      { shell: "/bin/dash" },
+    );
+    const report = await hook.run(bash("ls"));
+    expect(report.stdout.trim()).toBe("posix");
+  });
+});
+
 describe("a hook that cannot be started", () => {
   it.each([
     ["continue", "continue"],
@@ -281,12 +319,9 @@ describe("a hook that cannot be started", () => {
       engine.on("failed", (r) => failures.push(r.message));
       const result = await engine.fire(bash("ls"));
       expect(result.action).toBe(action);
-      expect(failures).toEqual(["could not start the command: ENOENT (no such file or directory)"]);
-      if (action === "block") {
-        expect(result.reason).toBe(
-          "hook guard failed: could not start the command: ENOENT (no such file or directory)",
-        );
-      }
+      const why = `hook "guard": the shell ${join(dir, "no-such-directory", "sh")} was not found; command hooks run under bash unless their definition or the shell option names another shell`;
+      expect(failures).toEqual([why]);
+      if (action === "block") expect(result.reason).toBe(`hook guard failed: ${why}`);
     },
   );
 
