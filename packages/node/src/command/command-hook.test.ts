@@ -92,7 +92,11 @@ describe("stdin, environment and working directory", () => {
   it("works with a script that closes stdin without reading a 2 MB event", async () => {
     const handler = createCommandHook({ args: [fixture("ignore-stdin.sh")] });
     const response = await handler(bash("x".repeat(2_000_000)), undefined as never);
-    expect(response).toEqual({ action: "continue", permission: "allow" });
+    expect(response).toEqual({
+      action: "continue",
+      permission: "allow",
+      permissionReason: "stdin ignored",
+    });
   });
 });
 
@@ -148,17 +152,21 @@ describe("exit codes and output, through the engine", () => {
     });
   });
 
-  it("reads Claude Code's continue:false and seed 001's continue_execution:false as blocks", async () => {
-    for (const json of [
-      { continue: false, stopReason: "stop now" },
-      { continue_execution: false, stop_reason: "stop now" },
-    ]) {
-      const handler = createCommandHook({ command: `echo '${JSON.stringify(json)}'` });
-      expect(await handler(bash("ls"), undefined as never)).toMatchObject({
-        action: "block",
-        reason: "stop now",
-      });
-    }
+  it("reads seed 001's continue_execution:false as a block, Claude Code's continue:false as the end of the turn", async () => {
+    const json = { continue_execution: false, stop_reason: "stop now" };
+    const handler = createCommandHook({ command: `echo '${JSON.stringify(json)}'` });
+    expect(await handler(bash("ls"), undefined as never)).toMatchObject({
+      action: "block",
+      reason: "stop now",
+    });
+    const engine = engineWith(
+      commandHookRegistration({
+        event: "PreToolUse",
+        command: `echo '{"continue": false, "stopReason": "stop now", "decision": "approve"}'`,
+      }),
+    );
+    const result = await engine.fire(bash("ls"));
+    expect(result).toMatchObject({ action: "block", stopTurn: { reason: "stop now" } });
   });
 
   it("reports a crash (python) with its first stderr line, and continues", async () => {
