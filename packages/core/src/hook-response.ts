@@ -17,7 +17,17 @@ const common = {
    * call in it. It outranks every other field of the answer; `reason` (Claude Code's
    * `stopReason`) is for the user, never the model.
    */
-  stopTurn: z.optional(z.object({ reason: z.optional(z.string()) })),
+  stopTurn: z.optional(
+    z.object({
+      reason: z.optional(z.string()),
+      /**
+       * The hook deferred the tool call (Claude Code's `permissionDecision: "defer"`): a host
+       * that can park the call waits for a decision and resumes it; one that cannot ends the
+       * turn without running it, as Claude Code does in non-interactive use.
+       */
+      deferred: z.optional(z.literal(true)),
+    }),
+  ),
 };
 
 export const continueResponseSchema = z.object({

@@ -78,6 +78,11 @@ export interface TurnStop {
   hookId: string;
   /** Its `stopReason`: for the user. */
   reason?: string;
+  /**
+   * True when the hook deferred a tool call (Claude Code's `permissionDecision: "defer"`): the
+   * call did not run; a host that can park it resumes it once someone decides.
+   */
+  deferred?: true;
 }
 
 /** The merged answer of every hook that ran for one firing. */
@@ -239,6 +244,7 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       this.#stop = {
         hookId: input.hookId,
         ...(response.stopTurn.reason ? { reason: response.stopTurn.reason } : {}),
+        ...(response.stopTurn.deferred ? { deferred: true as const } : {}),
       };
       outcome.reason = response.stopTurn.reason ?? "stopped the turn";
       if (this.#stopBlocks()) outcome.action = "block";

@@ -237,3 +237,32 @@ describe("normalizeHookOutput", () => {
     });
   });
 });
+
+// Claude Code's hooks reference: PreToolUse `permissionDecision: "defer"` pauses the call for a
+// later decision; in non-interactive use the session ends with the call not run.
+describe("permissionDecision defer", () => {
+  it("is recognised, not refused: the turn stops with the call deferred", () => {
+    expect(
+      normalizeHookOutput({
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "defer",
+          permissionDecisionReason: "needs a reviewer",
+        },
+      }),
+    ).toEqual({ action: "continue", stopTurn: { reason: "needs a reviewer", deferred: true } });
+  });
+
+  it("blocks the call in the merged result and says it was deferred", async () => {
+    const { HookEngine } = await import("./hook-engine.js");
+    const engine = new HookEngine();
+    engine.register({
+      event: "PreToolUse",
+      handler: () =>
+        normalizeHookOutput({ hookSpecificOutput: { permissionDecision: "defer" } }, { event }),
+    });
+    const result = await engine.fire(event);
+    expect(result.action).toBe("block");
+    expect(result.stopTurn).toMatchObject({ deferred: true });
+  });
+});

@@ -50,7 +50,7 @@ const dialectSchema = z.object({
   hookSpecificOutput: opt(
     z.object({
       hookEventName: opt(str),
-      permissionDecision: opt(z.enum(["allow", "deny", "ask"])),
+      permissionDecision: opt(z.enum(["allow", "deny", "ask", "defer"])),
       permissionDecisionReason: opt(str),
       updatedInput: opt(obj),
       additionalContext: opt(str),
@@ -171,6 +171,20 @@ export function safeNormalizeHookOutput(
       data: {
         action: "continue",
         stopTurn: stopReason ? { reason: stopReason } : {},
+        ...extras,
+      },
+    };
+  }
+
+  // Claude Code's `defer` parks the call for a later decision; in non-interactive use Claude
+  // Code ends the turn with the call not run, which is what a host that cannot park does.
+  if (hso?.permissionDecision === "defer") {
+    const why = hso.permissionDecisionReason;
+    return {
+      success: true,
+      data: {
+        action: "continue",
+        stopTurn: { ...(why ? { reason: why } : {}), deferred: true },
         ...extras,
       },
     };
