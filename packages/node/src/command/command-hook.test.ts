@@ -276,6 +276,7 @@ describe("the default shell (Claude Code runs command hooks under bash)", () => 
   // Claude Code's hooks reference: a command hook's `shell` field defaults to bash.
   it.each([
     ["[[ … ]]", '[[ "$(cat)" == *rm* ]] && { echo "no rm" >&2; exit 2; }; exit 0'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's array syntax, literally
     ["an array", 'a=(x no-rm); [ "${a[1]}" = no-rm ] && { echo "no rm" >&2; exit 2; }; exit 0'],
     ["$'…'", "[ $'no\\x2drm' = no-rm ] && { echo \"no rm\" >&2; exit 2; }; exit 0"],
   ])(
