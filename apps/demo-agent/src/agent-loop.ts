@@ -12,6 +12,8 @@ export interface LoopResult {
   text: string;
   /** Set when a hook blocked a generation: the reason. */
   blocked?: string;
+  /** Set when a hook ended the turn (`continue: false`): its reason, for the user. */
+  stopped?: { reason?: string };
 }
 
 /** What the loop needs from the agent. */
@@ -26,7 +28,8 @@ export interface LoopDeps extends ToolCallDeps, GenerateStepDeps {
 /**
  * The heart of the agent: check the context budget, generate, run the tool calls the model
  * asked for (each through every tool hook point), feed the results back, and again, until the
- * model answers without tool calls, a hook blocks a generation, or `maxSteps` runs out.
+ * model answers without tool calls, a hook blocks a generation or stops the turn, or `maxSteps`
+ * runs out.
  */
 export async function runLoop(
   deps: LoopDeps,
@@ -63,6 +66,17 @@ export async function runLoop(
         output: outcome.output,
       });
       session.messages.push({ role: "tool", content: outcome.output, toolCallId: call.id });
+      if (outcome.stopTurn) {
+        // No further tool call or model call in this turn; the calls after this one are told so.
+        for (const rest of toolCalls.slice(toolCalls.indexOf(call) + 1)) {
+          session.messages.push({
+            role: "tool",
+            content: "The call did not run: a hook stopped the turn.",
+            toolCallId: rest.id,
+          });
+        }
+        return { text, stopped: outcome.stopTurn };
+      }
     }
   }
   const text = `stopped after ${deps.maxSteps} model calls without a final answer`;

@@ -91,6 +91,11 @@ export interface Reply {
   text: string;
   /** Set when a hook blocked the prompt or the generation: the reason. */
   blocked?: string;
+  /**
+   * Set when a hook ended the turn (Claude Code's `continue: false`): its `stopReason`, shown to
+   * the user and never to the model.
+   */
+  stopped?: { reason?: string };
   /** How often a Stop hook made the agent continue. */
   stopContinuations: number;
   /** Tokens this response used. */

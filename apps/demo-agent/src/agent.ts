@@ -205,6 +205,14 @@ export class Agent {
       const submit = await this.engine.fire(
         createEvent("UserPromptSubmit", { sessionId: session.id, prompt }),
       );
+      if (submit.stopTurn) {
+        return {
+          text: "",
+          stopped: reasonOf(submit.stopTurn.reason),
+          stopContinuations: 0,
+          usage: usageSince(session, before),
+        };
+      }
       if (submit.action === "block") {
         return {
           text: "",
@@ -219,7 +227,8 @@ export class Agent {
 
       let result = await this.#loopOrStopFailure(session, options);
       let continuations = 0;
-      for (;;) {
+      // A turn a hook stopped (`continue: false`) ends here: no Stop hook asks it to go on.
+      for (; result.stopped === undefined; ) {
         const stop = await this.engine.fire(
           createEvent("Stop", {
             sessionId: session.id,
@@ -228,6 +237,10 @@ export class Agent {
             ...(result.blocked !== undefined ? { reason: result.blocked } : {}),
           }),
         );
+        if (stop.stopTurn) {
+          result = { ...result, stopped: reasonOf(stop.stopTurn.reason) };
+          break;
+        }
         if (stop.action !== "block") break;
         if (continuations >= this.maxStopContinuations) {
           await this.#deps.notify(
@@ -245,6 +258,7 @@ export class Agent {
       return {
         text: result.text,
         ...(result.blocked !== undefined ? { blocked: result.blocked } : {}),
+        ...(result.stopped !== undefined ? { stopped: result.stopped } : {}),
         stopContinuations: continuations,
         usage: usageSince(session, before),
       };
@@ -500,4 +514,8 @@ function usageSince(session: Session, before: TokenUsage): TokenUsage {
     completion_tokens: session.usage.completion_tokens - before.completion_tokens,
     total_tokens: session.usage.total_tokens - before.total_tokens,
   };
+}
+
+function reasonOf(reason: string | undefined): { reason?: string } {
+  return reason === undefined ? {} : { reason };
 }

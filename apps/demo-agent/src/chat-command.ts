@@ -100,6 +100,13 @@ export async function runChat(options: ChatOptions): Promise<void> {
         try {
           const reply = await agent.respond(session, line);
           if (reply.blocked !== undefined) options.write(style.red(`(blocked: ${reply.blocked})`));
+          if (reply.stopped !== undefined) {
+            options.write(
+              style.red(
+                `(a hook stopped the turn${reply.stopped.reason ? `: ${reply.stopped.reason}` : ""})`,
+              ),
+            );
+          }
         } catch (error) {
           const e = AgentError.from(error);
           options.write(style.red(`error: ${e.message}`));

@@ -6,6 +6,7 @@ import {
   type ToolArgs,
   ToolBlockedError,
   type ToolCall,
+  TurnStoppedError,
 } from "@a3s-lab/hooks-core";
 import { AgentError } from "./agent-error.js";
 import { permissionReason } from "./permission-policy.js";
@@ -23,7 +24,9 @@ export type ToolCallStatus =
   /** Permission was denied (by a hook, a person, or the default). */
   | "denied"
   /** It never ran: unknown tool or invalid input. */
-  | "invalid";
+  | "invalid"
+  /** A PreToolUse hook ended the turn (`continue: false`): it never ran, and no call follows. */
+  | "stopped";
 
 export interface ToolCallOutcome {
   status: ToolCallStatus;
@@ -32,6 +35,11 @@ export interface ToolCallOutcome {
   exitCode?: number;
   /** The arguments the tool ran with, after hooks. */
   args: ToolArgs;
+  /**
+   * Set when a hook ended the turn (`continue: false`) at this call, before or after the tool
+   * ran: the agent makes no further call in this turn. `reason` is for the user, not the model.
+   */
+  stopTurn?: { reason?: string };
 }
 
 /**
@@ -133,16 +141,33 @@ export async function executeToolCall(
     );
     const context = result.additionalContext ? `\n[hook context] ${result.additionalContext}` : "";
     const args = result.args;
+    const stop = result.stopTurn ? { stopTurn: reasonOf(result.stopTurn.reason) } : {};
     if (result.success) {
-      return { status: "ok", output: result.output + context, args, ...exit(result.exitCode) };
+      return {
+        status: "ok",
+        output: result.output + context,
+        args,
+        ...exit(result.exitCode),
+        ...stop,
+      };
     }
     return {
       status: "failed",
       output: `Error (exit ${result.exitCode ?? "?"}): ${result.output}${context}`,
       args,
       ...exit(result.exitCode),
+      ...stop,
     };
   } catch (error) {
+    if (error instanceof TurnStoppedError) {
+      // The model is told only that the call did not run; the stop reason is the user's.
+      return {
+        status: "stopped",
+        output: "The call did not run: a hook stopped the turn.",
+        args: call.args,
+        stopTurn: reasonOf(error.stopReason),
+      };
+    }
     if (error instanceof ToolBlockedError) {
       return { status: "blocked", output: `Blocked by a hook: ${error.reason}`, args: call.args };
     }
@@ -154,6 +179,10 @@ export async function executeToolCall(
     await deps.notify(session, "error", `${tool.name} failed: ${e.message}`, "error");
     return { status: "failed", output: `Error: ${e.message}`, args: ranWith ?? call.args };
   }
+}
+
+function reasonOf(reason: string | undefined): { reason?: string } {
+  return reason === undefined ? {} : { reason };
 }
 
 function exit(code: number | undefined): { exitCode?: number } {

@@ -141,3 +141,28 @@ describe("toolResponseText", () => {
     expect(toolResponseText(cycle)).toBe("[object Object]");
   });
 });
+
+describe("fromSdkInput keeps what the event has no field for", () => {
+  it("keeps Claude Code's own tool_response and newer fields under metadata.claudeCodeInput", () => {
+    const input = {
+      hook_event_name: "PostToolUse",
+      session_id: "s",
+      transcript_path: "/t.jsonl",
+      cwd: "/p",
+      tool_name: "Bash",
+      tool_input: { command: "echo hi" },
+      tool_response: { stdout: "hi\n", stderr: "", interrupted: false },
+      tool_use_id: "toolu_1",
+      effort: "high",
+      duration_ms: 5,
+    } as unknown as Parameters<typeof fromSdkInput>[0];
+    const mapped = fromSdkInput(input);
+    expect(mapped?.success).toBe(true);
+    if (!mapped?.success) return;
+    expect(mapped.data.metadata.claudeCodeInput).toEqual({
+      tool_response: { stdout: "hi\n", stderr: "", interrupted: false },
+      effort: "high",
+      duration_ms: 5,
+    });
+  });
+});

@@ -5,6 +5,7 @@ import {
   safeCreateEvent,
   type ValidationResult,
 } from "@a3s-lab/hooks-core";
+import { CLAUDE_CODE_INPUT_KEY, claudeCodeExtraInput } from "@a3s-lab/hooks-core/internal";
 import type { HookInput } from "@anthropic-ai/claude-agent-sdk";
 import { bridgedEvents, isBridgedEvent } from "./sdk-events.js";
 
@@ -52,8 +53,25 @@ function defined(fields: Fields): Fields {
  * Where the SDK's input came from, for hooks that care: the working directory, the
  * transcript, the permission mode, the subagent. The A3S fields carry the rest.
  */
+/** Input fields an event carries under the same name and meaning: not kept twice. */
+const SAME_NAME = new Set([
+  "prompt",
+  "source",
+  "reason",
+  "stop_hook_active",
+  "trigger",
+  "custom_instructions",
+  "message",
+  "notification_type",
+  "error",
+  "agent_id",
+  "agent_type",
+]);
+
 function metadataOf(input: Fields): Fields {
   return defined({
+    // Every other field, as Claude Code sent it, for command hooks' stdin.
+    [CLAUDE_CODE_INPUT_KEY]: claudeCodeExtraInput(input, SAME_NAME),
     agent: "claude-agent-sdk",
     cwd: typeof input.cwd === "string" ? input.cwd : undefined,
     transcriptPath: typeof input.transcript_path === "string" ? input.transcript_path : undefined,

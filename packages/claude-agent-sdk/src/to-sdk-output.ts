@@ -24,6 +24,8 @@ export const PROMPT_REWRITE_REASON =
  *   `updatedToolOutput`;
  * - a permission `allow` or `ask` becomes `permissionDecision` (PreToolUse), an `allow`
  *   `decision.behavior: "allow"` (PermissionRequest; `ask` leaves the SDK's own prompt to decide);
+ * - a hook that ended the turn (`stopTurn`) becomes `continue: false` with its `stopReason`,
+ *   and nothing else decides; an `ask`'s reason becomes `permissionDecisionReason`;
  * - `additionalContext`, `systemMessage` (every hook's, one per line) and `suppressOutput`
  *   travel where the SDK event has a field for them.
  *
@@ -34,6 +36,12 @@ export function toSdkOutput(result: HookResult, sdkEvent: BridgedSdkEvent): Sync
   const out: SyncHookJSONOutput = {};
   if (result.systemMessages.length > 0) out.systemMessage = result.systemMessages.join("\n");
   if (result.suppressOutput) out.suppressOutput = true;
+  if (result.stopTurn) {
+    // `continue: false` outranks every decision; its reason is for the user, not the model.
+    out.continue = false;
+    if (result.stopTurn.reason !== undefined) out.stopReason = result.stopTurn.reason;
+    return out;
+  }
   const blocked = result.action === "block";
   const reason = result.reason ?? "blocked by a hook";
   const context = result.additionalContext;
@@ -55,6 +63,9 @@ export function toSdkOutput(result: HookResult, sdkEvent: BridgedSdkEvent): Sync
         hookEventName: "PreToolUse",
         ...(result.permission === "allow" || result.permission === "ask"
           ? { permissionDecision: result.permission }
+          : {}),
+        ...(result.permission === "ask" && result.permissionReason !== undefined
+          ? { permissionDecisionReason: result.permissionReason }
           : {}),
         ...(result.modified ? { updatedInput: event.args } : {}),
       };

@@ -12,6 +12,22 @@ const common = {
   systemMessage: z.optional(z.string()),
   /** Hide this hook's output from the transcript. */
   suppressOutput: z.optional(z.boolean()),
+  /**
+   * End the agent's whole turn (Claude Code's `continue: false`): no further tool call or model
+   * call in it. It outranks every other field of the answer; `reason` (Claude Code's
+   * `stopReason`) is for the user, never the model.
+   */
+  stopTurn: z.optional(
+    z.object({
+      reason: z.optional(z.string()),
+      /**
+       * The hook deferred the tool call (Claude Code's `permissionDecision: "defer"`): a host
+       * that can park the call waits for a decision and resumes it; one that cannot ends the
+       * turn without running it, as Claude Code does in non-interactive use.
+       */
+      deferred: z.optional(z.literal(true)),
+    }),
+  ),
 };
 
 export const continueResponseSchema = z.object({
@@ -23,6 +39,11 @@ export const continueResponseSchema = z.object({
   modified: z.optional(jsonObjectSchema),
   /** `allow` skips the host's permission prompt; `ask` forces it. A deny is a block. */
   permission: z.optional(z.enum(["allow", "ask"])),
+  /**
+   * Why the hook decided `permission` (Claude Code's `permissionDecisionReason`): for `ask`, the
+   * host shows it to the user in the permission question.
+   */
+  permissionReason: z.optional(z.string()),
   /** Text added to the model's context. */
   additionalContext: z.optional(z.string()),
   ...common,

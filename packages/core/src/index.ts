@@ -133,6 +133,7 @@ export type {
   HookResult,
   OutcomeStatus,
   PatchConflict,
+  TurnStop,
 } from "./merge.js";
 export type { NormalizeOptions } from "./normalize-output.js";
 export { normalizeHookOutput, safeNormalizeHookOutput } from "./normalize-output.js";
@@ -153,7 +154,7 @@ export type {
   ToolInvocation,
   ToolOutput,
 } from "./tool-guard.js";
-export { runTool, ToolBlockedError } from "./tool-guard.js";
+export { runTool, ToolBlockedError, TurnStoppedError } from "./tool-guard.js";
 export type { ValidationResult } from "./validation.js";
 
 // ── For transports: the wire form of hooks.proto, and the client's transport seam ──

@@ -5,6 +5,7 @@
  */
 
 export { stdoutAnswerField } from "./answer-fields.js";
+export { CLAUDE_CODE_INPUT_KEY, claudeCodeExtraInput } from "./claude-code-input.js";
 export { randomId } from "./create-event.js";
 export { Emitter } from "./emitter.js";
 export { isBuiltinEvent, matcherSubject, snakeCase, specOf } from "./event-spec.js";

@@ -266,3 +266,57 @@ describe("mergeOutcomes (rules)", () => {
     );
   });
 });
+
+// Claude Code's hooks reference: `continue: false` stops Claude after the hooks run, takes
+// precedence over any decision, and its `stopReason` is for the user, not for Claude.
+describe("a hook that stops the turn (continue: false)", () => {
+  const stop = (reason?: string): HookResponse => ({
+    action: "continue",
+    stopTurn: reason === undefined ? {} : { reason },
+  });
+
+  it("outranks a later block and ends the fold; the operation is blocked too", () => {
+    const result = mergeOutcomes(event, [
+      ok("a", { action: "continue", additionalContext: "ctx" }),
+      ok("b", stop("build is red")),
+      ok("c", { action: "block", reason: "for the model" }),
+    ]);
+    expect(result.stopTurn).toEqual({ hookId: "b", reason: "build is red" });
+    expect(result).toMatchObject({ action: "block", reason: "build is red", blockedBy: "b" });
+    expect(result.outcomes[2]?.ignored).toBe(true);
+  });
+
+  it("is not a block of Stop, where a block means 'go on'", () => {
+    const stopEvent = createEvent("Stop", { sessionId: "s", stopHookActive: false });
+    const result = mergeOutcomes(stopEvent, [ok("a", stop())]);
+    expect(result.action).toBe("continue");
+    expect(result.stopTurn).toEqual({ hookId: "a" });
+  });
+
+  it("is kept on an event that cannot block, with no warning", () => {
+    const post = createEvent("PostToolUse", {
+      sessionId: "s",
+      tool: "Bash",
+      args: {},
+      result: { success: true, output: "", duration: 0 },
+    });
+    const result = mergeOutcomes(post, [ok("a", stop("enough"))]);
+    expect(result).toMatchObject({
+      action: "continue",
+      stopTurn: { hookId: "a", reason: "enough" },
+    });
+    expect(result.warnings).toEqual([]);
+  });
+});
+
+describe("permissionReason", () => {
+  it("joins the reasons of the hooks whose decision won (ask over allow)", () => {
+    const result = mergeOutcomes(event, [
+      ok("a", { action: "continue", permission: "allow", permissionReason: "read-only" }),
+      ok("b", { action: "continue", permission: "ask", permissionReason: "touches prod" }),
+      ok("c", { action: "continue", permission: "ask", permissionReason: "after 6 pm" }),
+    ]);
+    expect(result.permission).toBe("ask");
+    expect(result.permissionReason).toBe("touches prod\nafter 6 pm");
+  });
+});

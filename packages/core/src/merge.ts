@@ -69,6 +69,22 @@ export interface PatchConflict {
   hookIds: [earlier: string, later: string];
 }
 
+/**
+ * A hook ended the agent's whole turn (Claude Code's `continue: false`): the host makes no
+ * further tool or model call in this turn and shows `reason` to the user, never to the model.
+ */
+export interface TurnStop {
+  /** The id of the hook that stopped the turn. */
+  hookId: string;
+  /** Its `stopReason`: for the user. */
+  reason?: string;
+  /**
+   * True when the hook deferred a tool call (Claude Code's `permissionDecision: "defer"`): the
+   * call did not run; a host that can park it resumes it once someone decides.
+   */
+  deferred?: true;
+}
+
 /** The merged answer of every hook that ran for one firing. */
 export interface HookResult<E extends HookEvent = HookEvent> {
   /** `block` > `retry` > `continue`. (A `skip` ends the fold; the result is `continue`.) */
@@ -83,6 +99,18 @@ export interface HookResult<E extends HookEvent = HookEvent> {
   modified: boolean;
   /** deny (a block) > ask > allow; undefined when no hook said. */
   permission?: PermissionDecision;
+  /**
+   * Why the deciding hooks said `ask` (or, with no ask, `allow`), their
+   * `permissionDecisionReason`s joined by newlines: the host shows it in the permission question.
+   */
+  permissionReason?: string;
+  /**
+   * Set when a hook ended the agent's turn (`continue: false`). It outranks every other answer:
+   * where the event can block (except Stop, whose block means "go on"), `action` is `block` too,
+   * so a host that does not know this field still does not run the operation; `reason` is then
+   * the stop reason, which a host that knows this field shows the user, not the model.
+   */
+  stopTurn?: TurnStop;
   /** The largest delay any retry asked for, in milliseconds. */
   retryDelay?: number;
   /** Every hook's system message, in execution order. Frozen when empty: never mutate it. */
@@ -152,6 +180,8 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
   #blocked: { reason: string; hookId: string } | undefined;
   #retry: { delay: number; reason?: string } | undefined;
   #permission: "allow" | "ask" | undefined;
+  #permissionReasons: { allow: string[]; ask: string[] } | undefined;
+  #stop: TurnStop | undefined;
   #systemMessages: string[] | undefined;
   #context: string[] | undefined;
   #suppress = false;
@@ -209,6 +239,18 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
     }
     if (response.systemMessage) (this.#systemMessages ??= []).push(response.systemMessage);
     if (response.suppressOutput) this.#suppress = true;
+    if (response.stopTurn) {
+      // Claude Code stops processing once such an answer is in: nothing after it counts.
+      this.#stop = {
+        hookId: input.hookId,
+        ...(response.stopTurn.reason ? { reason: response.stopTurn.reason } : {}),
+        ...(response.stopTurn.deferred ? { deferred: true as const } : {}),
+      };
+      outcome.reason = response.stopTurn.reason ?? "stopped the turn";
+      if (this.#stopBlocks()) outcome.action = "block";
+      this.#done = true;
+      return true;
+    }
 
     switch (response.action) {
       case "block": {
@@ -251,10 +293,20 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
         if (response.permission === "ask") this.#permission = "ask";
         else if (response.permission === "allow" && this.#permission === undefined)
           this.#permission = "allow";
+        if (response.permission && response.permissionReason) {
+          (this.#permissionReasons ??= { allow: [], ask: [] })[response.permission].push(
+            response.permissionReason,
+          );
+        }
         if (response.additionalContext) (this.#context ??= []).push(response.additionalContext);
         return false;
       }
     }
+  }
+
+  /** A stopped turn also blocks the operation where a block means "do not do it". */
+  #stopBlocks(): boolean {
+    return this.#spec?.canBlock === true && this.#event.eventType !== "Stop";
   }
 
   /** A failed hook contributes its fail behaviour. */
@@ -367,7 +419,15 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       conflicts: this.#conflicts ?? EMPTY,
       warnings: this.#warnings ?? EMPTY,
     };
-    if (this.#blocked) {
+    if (this.#stop) {
+      result.stopTurn = this.#stop;
+      if (this.#stopBlocks()) {
+        result.action = "block";
+        result.reason = this.#stop.reason ?? "a hook stopped the turn";
+        result.blockedBy = this.#stop.hookId;
+        result.permission = "deny";
+      } else result.action = "continue";
+    } else if (this.#blocked) {
       result.reason = this.#blocked.reason;
       result.blockedBy = this.#blocked.hookId;
       result.permission = "deny";
@@ -376,7 +436,11 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
         result.retryDelay = this.#retry.delay;
         if (this.#retry.reason !== undefined) result.reason = this.#retry.reason;
       }
-      if (this.#permission) result.permission = this.#permission;
+      if (this.#permission) {
+        result.permission = this.#permission;
+        const reasons = this.#permissionReasons?.[this.#permission];
+        if (reasons?.length) result.permissionReason = reasons.join("\n");
+      }
     }
     if (this.#context) result.additionalContext = this.#context.join("\n");
     return result;

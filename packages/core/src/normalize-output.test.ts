@@ -56,12 +56,12 @@ describe("normalizeHookOutput", () => {
     [
       "seed 004 approve",
       { continue: true, decision: "approve", reason: "safe", metadata: { a: 1 } },
-      { action: "continue", permission: "allow" },
+      { action: "continue", permission: "allow", permissionReason: "safe" },
     ],
     [
       "seed 004 block",
       { continue: false, decision: "block", reason: "risky" },
-      { action: "block", reason: "risky" },
+      { action: "continue", stopTurn: { reason: "risky" } },
     ],
     [
       "seed 004 modify",
@@ -72,7 +72,7 @@ describe("normalizeHookOutput", () => {
     [
       "Claude continue false",
       { continue: false, stopReason: "Build failed" },
-      { action: "block", reason: "Build failed" },
+      { action: "continue", stopTurn: { reason: "Build failed" } },
     ],
     [
       "Claude legacy decision block",
@@ -109,9 +109,9 @@ describe("normalizeHookOutput", () => {
       { action: "continue", permission: "allow" },
     ],
     [
-      "a block without reason still gets one",
+      "Claude continue false without a stopReason",
       { continue: false },
-      { action: "block", reason: "Blocked by hook" },
+      { action: "continue", stopTurn: {} },
     ],
   ])("%s", (_name, input, expected) => {
     expect(normalizeHookOutput(input)).toEqual(expected);
@@ -129,6 +129,39 @@ describe("normalizeHookOutput", () => {
     expect(normalizeHookOutput(out)).toMatchObject({ modified: { args: { command: "ls -la" } } });
     expect(normalizeHookOutput({ updated_input: { command: "pwd" } }, { event })).toMatchObject({
       modified: { args: { command: "pwd", cwd: null } },
+    });
+  });
+
+  // Claude Code's hooks reference: `continue: false` stops Claude after the hooks run and takes
+  // precedence over any event-specific decision; `stopReason` is shown to the user, not Claude.
+  it("reads Claude Code's continue: false as the end of the turn, over any decision", () => {
+    expect(
+      normalizeHookOutput({
+        continue: false,
+        stopReason: "for the user",
+        decision: "block",
+        reason: "for the model",
+        hookSpecificOutput: { permissionDecision: "allow", additionalContext: "ctx" },
+        systemMessage: "note",
+      }),
+    ).toEqual({ action: "continue", stopTurn: { reason: "for the user" }, systemMessage: "note" });
+  });
+
+  // Claude Code's hooks reference: for "ask", permissionDecisionReason is shown to the user.
+  it("keeps the reason of a PreToolUse ask (and allow) for the permission question", () => {
+    expect(
+      normalizeHookOutput({
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "ask",
+          permissionDecisionReason: "touches production",
+        },
+      }),
+    ).toEqual({ action: "continue", permission: "ask", permissionReason: "touches production" });
+    expect(normalizeHookOutput({ decision: "ask", reason: "why not" })).toEqual({
+      action: "continue",
+      permission: "ask",
+      permissionReason: "why not",
     });
   });
 
@@ -202,5 +235,34 @@ describe("normalizeHookOutput", () => {
       success: false,
       error: { message: "hookSpecificOutput.updatedInput.__proto__: this key is not allowed" },
     });
+  });
+});
+
+// Claude Code's hooks reference: PreToolUse `permissionDecision: "defer"` pauses the call for a
+// later decision; in non-interactive use the session ends with the call not run.
+describe("permissionDecision defer", () => {
+  it("is recognised, not refused: the turn stops with the call deferred", () => {
+    expect(
+      normalizeHookOutput({
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "defer",
+          permissionDecisionReason: "needs a reviewer",
+        },
+      }),
+    ).toEqual({ action: "continue", stopTurn: { reason: "needs a reviewer", deferred: true } });
+  });
+
+  it("blocks the call in the merged result and says it was deferred", async () => {
+    const { HookEngine } = await import("./hook-engine.js");
+    const engine = new HookEngine();
+    engine.register({
+      event: "PreToolUse",
+      handler: () =>
+        normalizeHookOutput({ hookSpecificOutput: { permissionDecision: "defer" } }, { event }),
+    });
+    const result = await engine.fire(event);
+    expect(result.action).toBe("block");
+    expect(result.stopTurn).toMatchObject({ deferred: true });
   });
 });

@@ -50,7 +50,7 @@ const dialectSchema = z.object({
   hookSpecificOutput: opt(
     z.object({
       hookEventName: opt(str),
-      permissionDecision: opt(z.enum(["allow", "deny", "ask"])),
+      permissionDecision: opt(z.enum(["allow", "deny", "ask", "defer"])),
       permissionDecisionReason: opt(str),
       updatedInput: opt(obj),
       additionalContext: opt(str),
@@ -161,10 +161,38 @@ export function safeNormalizeHookOutput(
     ...(suppressOutput !== undefined ? { suppressOutput } : {}),
   };
 
+  // 0. Claude Code's `continue: false` outranks every decision: the turn ends, and its
+  // `stopReason` is for the user (the fold turns it into a block where the event can block).
+  if (out.continue === false) {
+    // The CLI-agent format pairs `continue: false` with `reason`: for the user here too.
+    const stopReason = out.stopReason ?? out.stop_reason ?? out.reason ?? undefined;
+    return {
+      success: true,
+      data: {
+        action: "continue",
+        stopTurn: stopReason ? { reason: stopReason } : {},
+        ...extras,
+      },
+    };
+  }
+
+  // Claude Code's `defer` parks the call for a later decision; in non-interactive use Claude
+  // Code ends the turn with the call not run, which is what a host that cannot park does.
+  if (hso?.permissionDecision === "defer") {
+    const why = hso.permissionDecisionReason;
+    return {
+      success: true,
+      data: {
+        action: "continue",
+        stopTurn: { ...(why ? { reason: why } : {}), deferred: true },
+        ...extras,
+      },
+    };
+  }
+
   // 1. Anything that says "stop" wins.
   const blocked =
     action === "block" ||
-    out.continue === false ||
     out.continue_execution === false ||
     out.decision === "block" ||
     out.decision === "deny" ||
@@ -224,6 +252,8 @@ export function safeNormalizeHookOutput(
     hso?.decision?.behavior === "allow";
   if (ask) response.permission = "ask";
   else if (allowed) response.permission = "allow";
+  const permissionReason = hso?.permissionDecisionReason ?? (ask || allowed ? out.reason : null);
+  if (response.permission && permissionReason) response.permissionReason = permissionReason;
 
   const context = [out.additionalContext, out.additional_context, hso?.additionalContext].filter(
     (c): c is string => typeof c === "string" && c.length > 0,

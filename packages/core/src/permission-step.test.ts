@@ -219,3 +219,37 @@ describe("PermissionStep", () => {
     );
   });
 });
+
+// Claude Code's hooks reference: a PreToolUse "ask" shows permissionDecisionReason to the user.
+describe("PermissionStep and a PreToolUse ask with a reason", () => {
+  it("puts the hook's reason in PermissionRequest and in the question the answerer sees", async () => {
+    const { engine, seen } = setup();
+    const answer = vi.fn(() => "allow" as const);
+    const step = new PermissionStep({ defaultAnswer: answer });
+    await step.authorize(engine, {
+      ...call,
+      reason: "Bash wants to act on make",
+      pre: { permission: "ask", permissionReason: "make deploys to production" },
+    });
+    expect(seen[0]).toMatchObject({
+      eventType: "PermissionRequest",
+      reason: "make deploys to production",
+    });
+    expect(answer).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: "make deploys to production" }),
+    );
+  });
+
+  it("carries the reason from a real ask answer through runTool's authorize", async () => {
+    const { engine, seen } = setup();
+    engine.register({
+      event: "PreToolUse",
+      handler: () => ask({ permissionReason: "rm is irreversible" }),
+    });
+    const step = new PermissionStep({ defaultAnswer: "allow" });
+    await runTool(engine, call, async () => ({ output: "" }), {
+      authorize: async (args, pre) => (await step.authorize(engine, { ...call, args, pre })).args,
+    });
+    expect(seen[0]).toMatchObject({ eventType: "PermissionRequest", reason: "rm is irreversible" });
+  });
+});

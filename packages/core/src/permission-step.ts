@@ -61,8 +61,11 @@ export interface PermissionCall {
   toolUseId?: string | undefined;
   /** Anything else for the hooks, copied into the permission events. */
   metadata?: Record<string, unknown> | undefined;
-  /** The PreToolUse result: its `allow` settles the question, its `ask` forces one. */
-  pre?: Pick<HookResult<PreToolUseEvent>, "permission"> | undefined;
+  /**
+   * The PreToolUse result: its `allow` settles the question, its `ask` forces one, and the
+   * reason its hooks gave for `ask` (`permissionReason`) is the question's reason.
+   */
+  pre?: Pick<HookResult<PreToolUseEvent>, "permission" | "permissionReason"> | undefined;
   /** PermissionRequest's reason, shown to hooks and the answer. Default `<tool> needs permission`. */
   reason?: string | undefined;
   /** Aborts the hook firings of the step. */
@@ -211,7 +214,9 @@ export class PermissionStep {
     if (permission === "allow") {
       return decide(true, call.args, "hook", "allowed by a PreToolUse hook");
     }
-    const reason = call.reason ?? `${call.tool} needs permission`;
+    // A PreToolUse hook that asked says why: that is what the person is asked about.
+    const hookReason = permission === "ask" ? call.pre?.permissionReason : undefined;
+    const reason = hookReason ?? call.reason ?? `${call.tool} needs permission`;
     const request = await engine.fire(
       createEvent("PermissionRequest", { ...base, args: call.args, reason }),
       fireOptions,

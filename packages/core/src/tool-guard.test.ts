@@ -3,7 +3,7 @@ import type { HookEvent } from "./event-schemas.js";
 import { HookEngine } from "./hook-engine.js";
 import { HookError } from "./hook-error.js";
 import { addContext, block, modify, retry } from "./hook-response.js";
-import { runTool, ToolBlockedError } from "./tool-guard.js";
+import { runTool, ToolBlockedError, TurnStoppedError } from "./tool-guard.js";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -172,5 +172,33 @@ describe("runTool", () => {
     expect(execute).toHaveBeenCalledWith({ command: "ls -l" }, undefined);
     expect(result.args).toEqual({ command: "ls -l" });
     expect(seen[1]).toMatchObject({ eventType: "PostToolUse", args: { command: "ls -l" } });
+  });
+});
+
+describe("runTool and a hook that stops the turn (continue: false)", () => {
+  it("does not run the tool and throws TurnStoppedError with the stop reason, not a block", async () => {
+    const engine = new HookEngine();
+    engine.register({
+      event: "PreToolUse",
+      handler: () => ({ action: "continue", stopTurn: { reason: "deploy freeze" } }),
+    });
+    const execute = vi.fn(async () => ({ output: "ran" }));
+    const error = await runTool(engine, call, execute).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnStoppedError);
+    expect(error).not.toBeInstanceOf(ToolBlockedError);
+    expect((error as TurnStoppedError).stopReason).toBe("deploy freeze");
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  it("reports a PostToolUse stop with the result (the tool already ran)", async () => {
+    const engine = new HookEngine();
+    engine.register({
+      event: "PostToolUse",
+      handler: () => ({ action: "continue", stopTurn: {} }),
+    });
+    const result = await runTool(engine, call, async () => ({ output: "ran" }));
+    expect(result.output).toBe("ran");
+    expect(result.stopTurn).toMatchObject({});
+    expect(result.stopTurn?.hookId).toBeTypeOf("string");
   });
 });

@@ -2,7 +2,7 @@ import { createEvent } from "./create-event.js";
 import type { PostToolUseEvent, PreToolUseEvent, ToolArgs, ToolContext } from "./event-schemas.js";
 import type { HookEngine } from "./hook-engine.js";
 import { HookError } from "./hook-error.js";
-import type { HookResult } from "./merge.js";
+import type { HookResult, TurnStop } from "./merge.js";
 import { defaultTimers, sleep, type Timers } from "./timers.js";
 
 /** What a tool returns to the guard. A thrown error, or `success: false`, is a failure. */
@@ -69,6 +69,11 @@ export interface GuardedToolResult {
   post: HookResult;
   /** Context the hooks added for the model, from PreToolUse and PostToolUse. */
   additionalContext?: string;
+  /**
+   * Set when a PostToolUse (or PostToolUseFailure) hook ended the agent's turn: the tool ran,
+   * but the host makes no further call in this turn and shows `reason` to the user.
+   */
+  stopTurn?: TurnStop;
 }
 
 /** A tool call a hook blocked. `reason` is what the agent shows the model. */
@@ -93,7 +98,33 @@ export class ToolBlockedError extends HookError {
 }
 
 /**
- * Run one tool call the way an A3S agent loop does: PreToolUse (block → {@link ToolBlockedError};
+ * A PreToolUse hook ended the agent's whole turn (Claude Code's `continue: false`): the tool did
+ * not run, and the host makes no further tool or model call in this turn. `stopReason` is for
+ * the user; unlike a {@link ToolBlockedError}'s reason, it is never shown to the model.
+ */
+export class TurnStoppedError extends HookError {
+  /** Always `"TurnStoppedError"`. */
+  override name = "TurnStoppedError";
+  /** The tool whose call stopped the turn. */
+  readonly tool: string;
+  /** The hook's `stopReason`, for the user; absent when it gave none. */
+  readonly stopReason: string | undefined;
+  /** The whole result whose `stopTurn` ended the turn. */
+  readonly result: HookResult;
+  constructor(tool: string, result: HookResult) {
+    const stopReason = result.stopTurn?.reason;
+    super("BLOCKED", `a hook stopped the turn at ${tool}${stopReason ? `: ${stopReason}` : ""}`, {
+      details: { tool, hookId: result.stopTurn?.hookId },
+    });
+    this.tool = tool;
+    this.stopReason = stopReason;
+    this.result = result;
+  }
+}
+
+/**
+ * Run one tool call the way an A3S agent loop does: PreToolUse (a stopped turn →
+ * {@link TurnStoppedError}; block → {@link ToolBlockedError};
  * retry → wait and fire again, at most `maxRetries` times; modified args → used), then the tool,
  * then PostToolUse (or PostToolUseFailure), with duration and exit code.
  *
@@ -127,6 +158,7 @@ export async function runTool(
       ...(call.context !== undefined ? { context: call.context } : {}),
     });
     pre = await engine.fire(event, fireOptions);
+    if (pre.stopTurn) throw new TurnStoppedError(call.tool, pre);
     if (pre.action === "block") throw new ToolBlockedError(call.tool, pre);
     if (pre.action !== "retry") break;
     if (attempt >= maxRetries) {
@@ -196,5 +228,6 @@ export async function runTool(
     pre,
     post,
     ...(context ? { additionalContext: context } : {}),
+    ...(post.stopTurn ? { stopTurn: post.stopTurn } : {}),
   };
 }

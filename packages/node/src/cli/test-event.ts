@@ -5,7 +5,12 @@ import {
   resolveEventName,
   safeCreateEvent,
 } from "@a3s-lab/hooks-core";
-import { unknownEventMessage } from "@a3s-lab/hooks-core/internal";
+import {
+  CLAUDE_CODE_INPUT_KEY,
+  claudeCodeExtraInput,
+  specOf,
+  unknownEventMessage,
+} from "@a3s-lab/hooks-core/internal";
 import { CliError } from "./cli-error.js";
 
 const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
@@ -68,15 +73,41 @@ export function eventNameArgument(name: string): HookEventName {
   return canonical;
 }
 
+/** The event's own field names, from its schema. */
+function fieldNames(name: HookEventName): Set<string> {
+  const shape = (specOf(name)?.schema as { _zod?: { def?: { shape?: object } } } | undefined)?._zod
+    ?.def?.shape;
+  return new Set(Object.keys(shape ?? {}));
+}
+
 /**
  * Turn what a user gives `a3s-hooks test` into event fields: either the event's own fields
- * (`tool`, `args`, …) or a captured Claude Code stdin payload (`tool_name`, `tool_input`, …).
+ * (`tool`, `args`, …) or a captured Claude Code stdin payload (`tool_name`, `tool_input`, …),
+ * exactly as Claude Code sends it: SessionStart's `model` string is the model's name, and every
+ * field the event has no field for is kept (in `metadata`, under `claudeCodeInput`) and reaches
+ * command hooks' stdin as it came, never refused.
  */
-export function eventFieldsFromInput(input: Record<string, unknown>): Record<string, unknown> {
+export function eventFieldsFromInput(
+  input: Record<string, unknown>,
+  name?: HookEventName,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const metadata: Record<string, unknown> = {};
+  const own = name !== undefined ? fieldNames(name) : undefined;
+  const used = new Set<string>();
   for (const [key, value] of Object.entries(input)) {
     if (DROPPED.has(key)) continue;
+    const field = RENAMES[key] ?? camelCase(key);
+    if (
+      own !== undefined &&
+      key !== "tool_response" &&
+      key !== "metadata" &&
+      !own.has(field) &&
+      !["sessionId", "transcriptPath", "permissionMode", "eventId", "timestamp"].includes(field)
+    ) {
+      continue; // kept whole below, under its own name
+    }
+    if (key !== "tool_response") used.add(key);
     if (key === "transcript_path") metadata.transcriptPath = value;
     else if (key === "permission_mode") metadata.permissionMode = value;
     else if (key === "tool_response") {
@@ -90,8 +121,13 @@ export function eventFieldsFromInput(input: Record<string, unknown>): Record<str
               output: typeof value === "string" ? value : JSON.stringify(value),
               duration: 0,
             };
-    } else out[RENAMES[key] ?? camelCase(key)] = value;
+    } else if (name === "SessionStart" && key === "model" && typeof value === "string") {
+      // Claude Code sends the model's id; the event's model is an object with its name.
+      out.model = { name: value };
+    } else out[field] = value;
   }
+  const extra = own !== undefined ? claudeCodeExtraInput(input, used) : undefined;
+  if (extra !== undefined) metadata[CLAUDE_CODE_INPUT_KEY] = extra;
   if (Object.keys(metadata).length > 0) {
     out.metadata = { ...(out.metadata as Record<string, unknown> | undefined), ...metadata };
   }
@@ -109,7 +145,7 @@ export function buildTestEvent(name: HookEventName, options: TestEventOptions): 
   const fields: Record<string, unknown> = {
     sessionId: "a3s-hooks-test",
     ...DEFAULTS[name],
-    ...(options.input ? eventFieldsFromInput(options.input) : {}),
+    ...(options.input ? eventFieldsFromInput(options.input, name) : {}),
   };
   if (options.tool !== undefined) fields.tool = options.tool;
   if (options.args !== undefined) fields.args = options.args;

@@ -56,6 +56,8 @@ export function jsonResult(
     event: result.event,
     modified: result.modified,
     permission: result.permission ?? null,
+    permissionReason: result.permissionReason ?? null,
+    stopTurn: result.stopTurn ?? null,
     additionalContext: result.additionalContext ?? null,
     systemMessages: result.systemMessages,
     retryDelay: result.retryDelay ?? null,
@@ -115,7 +117,11 @@ export function humanResult(
   out.push("", resultLine(result));
   if (result.modified)
     out.push(`Modified event: ${JSON.stringify(modifiedPart(event, result.event))}`);
-  if (result.permission) out.push(`Permission: ${result.permission}`);
+  if (result.permission) {
+    out.push(
+      `Permission: ${result.permission}${result.permissionReason ? ` (${result.permissionReason})` : ""}`,
+    );
+  }
   if (result.additionalContext)
     out.push("Additional context:", indent(result.additionalContext, "  | "));
   for (const m of result.systemMessages) out.push(`System message: ${m}`);
@@ -124,6 +130,10 @@ export function humanResult(
 }
 
 function resultLine(result: HookResult): string {
+  if (result.stopTurn) {
+    const why = result.stopTurn.reason ? `: ${result.stopTurn.reason}` : "";
+    return `Result: the turn stops (continue: false; shown to the user, not the model)${why}`;
+  }
   if (result.action === "block") return `Result: block: ${result.reason ?? ""}`;
   if (result.action === "retry") return `Result: retry after ${result.retryDelay ?? 0} ms`;
   return "Result: continue";

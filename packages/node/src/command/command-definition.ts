@@ -13,13 +13,17 @@ interface CommandHookCommon extends HookCommonFields {
   /** Working directory; relative paths are resolved against the project directory. */
   cwd?: string;
   /**
-   * Claude Code's shell choice for the `command` form: `bash` runs it with bash instead of
-   * `/bin/sh`. `powershell` is refused: `{{variables}}` are quoted for POSIX shells only.
+   * Claude Code's shell choice for the `command` form: `bash` (the default, as in Claude Code)
+   * runs it with bash even where the host's `shell` option names another. `powershell` is
+   * refused: `{{variables}}` are quoted for POSIX shells only.
    */
   shell?: "bash" | "powershell";
 }
 
-/** A shell command, run with `/bin/sh -c`. `{{variables}}` are substituted shell-quoted. */
+/**
+ * A shell command, run with `bash -c` (or the host's `shell` option). `{{variables}}` are
+ * substituted shell-quoted.
+ */
 export interface ShellCommandDefinition extends CommandHookCommon {
   /** The command line, run by the shell. */
   command: string;
@@ -50,7 +54,7 @@ export const commandHookShape = {
     .min(1, { error: "expected a non-empty command" })
     .max(65_536, { error: "expected a command of at most 65536 characters" })
     .optional()
-    .describe("A shell command, run with /bin/sh -c. {{variables}} are substituted shell-quoted."),
+    .describe("A shell command, run with bash -c. {{variables}} are substituted shell-quoted."),
   args: z
     .array(noNul("an argument"), { error: "expected an array of strings" })
     .min(1, { error: "expected at least the program name" })

@@ -125,7 +125,11 @@ describe("stdin, environment and working directory", () => {
   it("works with a script that closes stdin without reading a 2 MB event", async () => {
     const handler = createCommandHook({ args: [fixture("ignore-stdin.sh")] });
     const response = await handler(bash("x".repeat(2_000_000)), undefined as never);
-    expect(response).toEqual({ action: "continue", permission: "allow" });
+    expect(response).toEqual({
+      action: "continue",
+      permission: "allow",
+      permissionReason: "stdin ignored",
+    });
   });
 });
 
@@ -181,17 +185,21 @@ describe("exit codes and output, through the engine", () => {
     });
   });
 
-  it("reads Claude Code's continue:false and seed 001's continue_execution:false as blocks", async () => {
-    for (const json of [
-      { continue: false, stopReason: "stop now" },
-      { continue_execution: false, stop_reason: "stop now" },
-    ]) {
-      const handler = createCommandHook({ command: `echo '${JSON.stringify(json)}'` });
-      expect(await handler(bash("ls"), undefined as never)).toMatchObject({
-        action: "block",
-        reason: "stop now",
-      });
-    }
+  it("reads seed 001's continue_execution:false as a block, Claude Code's continue:false as the end of the turn", async () => {
+    const json = { continue_execution: false, stop_reason: "stop now" };
+    const handler = createCommandHook({ command: `echo '${JSON.stringify(json)}'` });
+    expect(await handler(bash("ls"), undefined as never)).toMatchObject({
+      action: "block",
+      reason: "stop now",
+    });
+    const engine = engineWith(
+      commandHookRegistration({
+        event: "PreToolUse",
+        command: `echo '{"continue": false, "stopReason": "stop now", "decision": "approve"}'`,
+      }),
+    );
+    const result = await engine.fire(bash("ls"));
+    expect(result).toMatchObject({ action: "block", stopTurn: { reason: "stop now" } });
   });
 
   it("reports a crash (python) with its first stderr line, and continues", async () => {
@@ -297,6 +305,45 @@ describe("exit codes and output, through the engine", () => {
   });
 });
 
+describe("the default shell (Claude Code runs command hooks under bash)", () => {
+  // Claude Code's hooks reference: a command hook's `shell` field defaults to bash.
+  it.each([
+    ["[[ … ]]", '[[ "$(cat)" == *rm* ]] && { echo "no rm" >&2; exit 2; }; exit 0'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's array syntax, literally
+    ["an array", 'a=(x no-rm); [ "${a[1]}" = no-rm ] && { echo "no rm" >&2; exit 2; }; exit 0'],
+    ["$'…'", "[ $'no\\x2drm' = no-rm ] && { echo \"no rm\" >&2; exit 2; }; exit 0"],
+  ])(
+    "runs an inline command using %s under bash when the hook names no shell",
+    async (_, command) => {
+      const engine = engineWith(commandHookRegistration({ event: "PreToolUse", command }));
+      const result = await engine.fire(bash("rm -rf /"));
+      expect(result.action).toBe("block");
+      expect(result.reason).toBe("no rm");
+    },
+  );
+
+  it("says which hook failed and that bash is missing when bash is not on PATH", async () => {
+    const hook = createCommandExecutor(
+      { command: "exit 0", name: "lint" },
+      { projectDir: dir, env: { PATH: dir } },
+    );
+    const report = await hook.run(bash("ls"));
+    expect(report.error?.code).toBe("HANDLER_FAILED");
+    expect(report.error?.message).toBe(
+      'hook "lint": the shell bash was not found on PATH; command hooks run under bash unless their definition or the shell option names another shell',
+    );
+  });
+
+  it("still runs under the shell option when one is given (here dash, where [[ is not a keyword)", async () => {
+    const hook = createCommandExecutor(
+      { command: "[[ 1 == 1 ]] 2>/dev/null && echo bash || echo posix" },
+      { shell: "/bin/dash" },
+    );
+    const report = await hook.run(bash("ls"));
+    expect(report.stdout.trim()).toBe("posix");
+  });
+});
+
 describe("a hook that cannot be started", () => {
   it.each([
     ["continue", "continue"],
@@ -314,12 +361,9 @@ describe("a hook that cannot be started", () => {
       engine.on("failed", (r) => failures.push(r.message));
       const result = await engine.fire(bash("ls"));
       expect(result.action).toBe(action);
-      expect(failures).toEqual(["could not start the command: ENOENT (no such file or directory)"]);
-      if (action === "block") {
-        expect(result.reason).toBe(
-          "hook guard failed: could not start the command: ENOENT (no such file or directory)",
-        );
-      }
+      const why = `hook "guard": the shell ${join(dir, "no-such-directory", "sh")} was not found; command hooks run under bash unless their definition or the shell option names another shell`;
+      expect(failures).toEqual([why]);
+      if (action === "block") expect(result.reason).toBe(`hook guard failed: ${why}`);
     },
   );
 

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   type FailBehavior,
@@ -60,7 +61,8 @@ export interface CommandHookOptions {
   /** Milliseconds to wait for output after the hook exited, when a background child holds it. Default 250. */
   drainTimeoutMs?: number;
   /**
-   * The shell for the `command` form. Default `/bin/sh`. Template values are quoted by POSIX
+   * The shell for the `command` form. Default `bash` (found on `PATH`), as in Claude Code, whose
+   * command hooks run under bash unless they say otherwise. Template values are quoted by POSIX
    * `sh` and bash rules (and checked against both), so it must be `sh`, `bash`, `dash`, `ksh`,
    * `zsh`, `mksh` or `ash` (a path or a name, judged by its last part); anything else is
    * refused with `INVALID_CONFIG`, since fish or csh read quotes differently and would let a
@@ -138,7 +140,7 @@ const DEFAULTS = {
   defaultTimeoutMs: 60_000,
   killGraceMs: 1000,
   drainTimeoutMs: 250,
-  shell: "/bin/sh",
+  shell: "bash",
   templateValueLimit: 16_384,
 };
 
@@ -331,7 +333,15 @@ export class CommandHook {
       keepChildren: this.definition.async === true || this.definition.asyncRewake === true,
     });
     if (result.error?.code === "ENOENT" && file === this.#options.shell) {
-      notes.push(`the shell ${file} or the working directory ${this.#cwd} does not exist`);
+      if (existsSync(this.#cwd)) {
+        const error = new HookError(
+          "HANDLER_FAILED",
+          `hook "${this.name}": the shell ${file} was not found${file.includes("/") ? "" : " on PATH"}; command hooks run under bash unless their definition or the shell option names another shell`,
+          { cause: result.error, details: { errno: "ENOENT", shell: file } },
+        );
+        return this.#report(event, shown, notes, result, error);
+      }
+      notes.push(`the working directory ${this.#cwd} does not exist`);
     }
     if (result.truncated.stdout)
       notes.push(`stdout cut to ${this.#options.maxOutputBytes} of ${result.stdoutBytes} bytes`);

@@ -191,3 +191,51 @@ describe("toHookInput for defined events", () => {
     expect(release).toMatchObject({ release_tag: "v1", notes: { breakingChange: "none" } });
   });
 });
+
+// Claude Code's hooks reference shows PostToolUse's tool_response in the tool's own shape (for
+// Write, `filePath` and `success`); scripts read `.tool_response.filePath` or `.stdout`.
+describe("tool_response in Claude Code's shape for the built-in tools", () => {
+  const post = (tool: string, args: Record<string, unknown>, output: string) =>
+    toHookInput(
+      createEvent("PostToolUse", {
+        sessionId: "s",
+        tool,
+        args,
+        result: { success: true, output, duration: 3, exitCode: 0 },
+      }),
+      { cwd: "/p" },
+    ).tool_response as Record<string, unknown>;
+
+  it.each([
+    ["Bash", { command: "echo hi" }, "hi\n", { stdout: "hi\n", stderr: "", interrupted: false }],
+    [
+      "Write",
+      { file_path: "/p/a.md", content: "x" },
+      "wrote 1 bytes",
+      { filePath: "/p/a.md", content: "x" },
+    ],
+    [
+      "Edit",
+      { file_path: "/p/a.md", old_string: "a", new_string: "b" },
+      "replaced",
+      { filePath: "/p/a.md", oldString: "a", newString: "b", replaceAll: false },
+    ],
+    [
+      "Read",
+      { file_path: "/p/a.md" },
+      "hello",
+      { type: "text", file: { filePath: "/p/a.md", content: "hello" } },
+    ],
+    [
+      "Glob",
+      { pattern: "*.md" },
+      '{"files":["a.md","b.md"],"truncated":false}',
+      { filenames: ["a.md", "b.md"], numFiles: 2 },
+    ],
+  ])("%s", (tool, args, output, shape) => {
+    const response = post(tool, args, output);
+    expect(response).toMatchObject(shape);
+    // The A3S result's own fields stay beside it for the readers of those.
+    expect(response).toMatchObject({ success: true, output, duration: 3 });
+  });
+});

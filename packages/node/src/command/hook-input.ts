@@ -1,5 +1,5 @@
 import { eventSpecs, type HookEvent } from "@a3s-lab/hooks-core";
-import { isBuiltinEvent, snakeCase } from "@a3s-lab/hooks-core/internal";
+import { CLAUDE_CODE_INPUT_KEY, isBuiltinEvent, snakeCase } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 
 /** Where the hook runs, for the `cwd` field. */
@@ -54,7 +54,7 @@ export function toHookInput(event: HookEvent, options: HookInputOptions): HookIn
   }
   switch (event.eventType) {
     case "PostToolUse":
-      input.tool_response = event.result;
+      input.tool_response = claudeToolResponse(event.tool, event.args, event.result);
       input.tool_result = event.result;
       break;
     case "Notification":
@@ -83,7 +83,86 @@ export function toHookInput(event: HookEvent, options: HookInputOptions): HookIn
   }
   // The event's own fields last: `prompt`, `source`, `reason`, `message`, `trigger`, `error`
   // are the same word in every dialect, and camelCase readers get the whole event.
-  return Object.assign(input, event) as unknown as HookInput;
+  Object.assign(input, event);
+  // Claude Code sends SessionStart's `model` as the model's id, a string.
+  if (event.eventType === "SessionStart" && event.model !== undefined)
+    input.model = event.model.name;
+  passOnExtraInput(input, metadata?.[CLAUDE_CODE_INPUT_KEY]);
+  return input as HookInput;
+}
+
+function passOnExtraInput(input: Record<string, unknown>, extra: unknown): void {
+  if (extra === null || typeof extra !== "object" || Array.isArray(extra)) return;
+  for (const [key, value] of Object.entries(extra)) {
+    // Claude Code's own tool_response shape beats the one built from the result.
+    if (key === "tool_response" || !Object.hasOwn(input, key)) input[key] = value;
+  }
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : undefined;
+
+/**
+ * PostToolUse's `tool_response` in the shape Claude Code gives for its built-in tools (Bash:
+ * `stdout`, `stderr`, `interrupted`; Write and Edit: `filePath`, …; Read: `file`; Glob and Grep:
+ * `filenames`, `numFiles`), built from the call's arguments and result, with the result's own
+ * fields (`success`, `output`, `duration`, `exitCode`) beside them for readers of those. Another
+ * tool's response is the result as it is.
+ */
+function claudeToolResponse(
+  tool: string,
+  args: Record<string, unknown>,
+  result: { output: string } & Record<string, unknown>,
+): Record<string, unknown> {
+  const output = result.output;
+  const lines = () => (output === "" ? [] : output.split("\n"));
+  let shape: Record<string, unknown> | undefined;
+  switch (tool) {
+    case "Bash":
+      shape = { stdout: output, stderr: "", interrupted: false, isImage: false };
+      break;
+    case "Write":
+      shape = { filePath: text(args.file_path), content: text(args.content) };
+      break;
+    case "Edit":
+      shape = {
+        filePath: text(args.file_path),
+        oldString: text(args.old_string),
+        newString: text(args.new_string),
+        replaceAll: args.replace_all === true,
+      };
+      break;
+    case "Read":
+      shape = { type: "text", file: { filePath: text(args.file_path), content: output } };
+      break;
+    case "Glob": {
+      let files: unknown;
+      let truncated = false;
+      try {
+        const parsed = JSON.parse(output) as { files?: unknown; truncated?: unknown };
+        files = parsed.files;
+        truncated = parsed.truncated === true;
+      } catch {
+        files = undefined;
+      }
+      const filenames = Array.isArray(files) ? files : lines();
+      shape = { filenames, numFiles: filenames.length, truncated };
+      break;
+    }
+    case "Grep": {
+      const mode = text(args.output_mode) ?? "files_with_matches";
+      const found = output === "no matches" ? [] : lines();
+      shape =
+        mode === "content"
+          ? { mode, content: output, numLines: found.length }
+          : { mode, filenames: found, numFiles: found.length };
+      break;
+    }
+    case "WebFetch":
+      shape = { url: text(args.url), result: output };
+      break;
+  }
+  return shape === undefined ? result : { ...shape, ...result };
 }
 
 /** The parts of a zod definition the snake_case walk reads (zod and zod/mini share them). */
@@ -149,7 +228,10 @@ export const hookInputSchema = z
     tool_input: opt(z.record(z.string(), z.unknown()), "Tool events: the tool's arguments."),
     tool_use_id: opt(str, "Tool events: the id of the tool call."),
     decided_by: opt(str, "Permission events: who decided (hook, user, policy, default), if known."),
-    tool_response: opt(z.record(z.string(), z.unknown()), "PostToolUse: the tool's result."),
+    tool_response: opt(
+      z.record(z.string(), z.unknown()),
+      "PostToolUse: the tool's response, in Claude Code's shape for its built-in tools (Bash: stdout, stderr, interrupted; Write, Edit: filePath, …), with the result's success, output and duration beside it.",
+    ),
     tool_result: opt(
       z.record(z.string(), z.unknown()),
       "PostToolUse: the same, the Rust-agent format's name.",
@@ -157,6 +239,7 @@ export const hookInputSchema = z
     error: opt(str, "PostToolUseFailure, SubagentStop: the error message."),
     prompt: opt(str, "UserPromptSubmit, GenerateStart, GenerateEnd: the prompt."),
     source: opt(str, "SessionStart: startup, resume, clear, compact, …"),
+    model: opt(str, "SessionStart: the model's id, a string (as Claude Code sends it)."),
     reason: opt(str, "SessionEnd: why it ended; permission events: why."),
     message: opt(str, "Notification: the message."),
     notification_type: opt(str, "Notification: its type."),

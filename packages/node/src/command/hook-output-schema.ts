@@ -36,7 +36,10 @@ export const hookOutputSchema = z
     hookSpecificOutput: d(
       z.looseObject({
         hookEventName: d(z.string(), "The event this output answers."),
-        permissionDecision: d(z.enum(["allow", "deny", "ask"]), "PreToolUse decision."),
+        permissionDecision: d(
+          z.enum(["allow", "deny", "ask", "defer"]),
+          "PreToolUse decision; defer ends the turn without running the call unless the host parks it.",
+        ),
         permissionDecisionReason: d(z.string(), "Why."),
         updatedInput: d(obj, "Replacement tool arguments (whole object)."),
         additionalContext: d(z.string(), "Text added to the model's context."),
