@@ -72,9 +72,7 @@ const SCOPES: Record<SettingsScope, string> = {
 /** Which scope and file a hook came from, and its `if` condition. */
 function originLine(hook: SettingsHook, where: Where): string {
   const condition = hook.if !== undefined ? `; if ${hook.if}` : "";
-  const from = hook.plugin
-    ? `plugin ${hook.plugin.id}:`
-    : `${SCOPES[hook.scope]} settings`;
+  const from = hook.plugin ? `plugin ${hook.plugin.id}:` : `${SCOPES[hook.scope]} settings`;
   return `    from ${from} ${displayPath(hook.source, where)}${condition}`;
 }
 

@@ -15,6 +15,7 @@ import {
   managedFiles,
   managedPolicy,
   type PolicyKeys,
+  pluginOnly,
   policyList,
   readPolicyKeys,
 } from "./managed-settings.js";
@@ -302,8 +303,9 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     ...blocks((s) => s === "user"),
     ...plugins.loaded.map((p) => ({ servers: p.mcpServers, problems: [] })),
   ]);
-  settings.problems.push(...(await mcpToolHookProblems(settings)));
   applyPolicy(settings, loaded, managed.problems);
+  if (pluginOnly(settings.managedPolicy, "mcp")) keepPluginServers(settings);
+  settings.problems.push(...(await mcpToolHookProblems(settings)));
   settings.problems.push(...httpPolicyProblems(settings));
   return settings;
 }
@@ -435,6 +437,21 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
   }
   info.hooks = out.hooks.length;
   return out;
+}
+
+/** `strictPluginOnlyCustomization` with `mcp`: only plugins' and managed files' servers stay. */
+function keepPluginServers(settings: HookSettings): void {
+  const file = settings.managedPolicy?.strictPluginOnlyCustomization?.file ?? "";
+  settings.mcpServers = (settings.mcpServers ?? []).filter((server) => {
+    if (server.scope === "plugin" || server.scope === "managed") return true;
+    settings.problems.push({
+      file: server.source,
+      path: server.path,
+      message: `MCP server "${server.name}" is not used: a managed "strictPluginOnlyCustomization" (${file}) keeps MCP servers to plugins and managed settings`,
+      severity: "warning",
+    });
+    return false;
+  });
 }
 
 /** The managed policy and the http policy lists every file contributes to. */

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${CLAUDE_PLUGIN_ROOT} placeholders are what these tests are about
 import {
   chmodSync,
   existsSync,
@@ -11,7 +12,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { applyHookSettings, engineOptionsFromSettings } from "./apply-hook-settings.js";
+import { type MemoryIo, memoryIo } from "../../test/support/memory-io.js";
+import { runCli } from "../cli/run-cli.js";
+import {
+  applyHookSettings,
+  engineOptionsFromSettings,
+  planHookSettings,
+} from "./apply-hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
 import { INSTALLED_PLUGINS_FILE, pluginDataName } from "./plugins.js";
 
@@ -72,7 +79,9 @@ describe("plugins", () => {
     const settings = await loadHookSettings({ cwd, home, managedSettings: [], plugins: [plugin] });
     expect(settings.problems).toEqual([]);
     const dataDir = join(home, ".claude/plugins/data", pluginDataName("guard@inline"));
-    expect(settings.plugins).toEqual([{ name: "guard", id: "guard@inline", root: plugin, dataDir }]);
+    expect(settings.plugins).toEqual([
+      { name: "guard", id: "guard@inline", root: plugin, dataDir },
+    ]);
     const [hook] = settings.hooks;
     expect(hook).toMatchObject({ scope: "plugin", trusted: true, event: "PreToolUse" });
     expect(hook?.plugin?.name).toBe("guard");
@@ -129,7 +138,9 @@ describe("plugins", () => {
   it("gives a plugin's mcp_tool hooks the plugin's own .mcp.json servers, with its root expanded", async () => {
     write(join(plugin, ".claude-plugin/plugin.json"), { name: "db-tools" });
     write(join(plugin, ".mcp.json"), {
-      mcpServers: { db: { command: "${CLAUDE_PLUGIN_ROOT}/bin/db", args: ["--root", "${CLAUDE_PLUGIN_ROOT}"] } },
+      mcpServers: {
+        db: { command: "${CLAUDE_PLUGIN_ROOT}/bin/db", args: ["--root", "${CLAUDE_PLUGIN_ROOT}"] },
+      },
     });
     write(join(plugin, "hooks/hooks.json"), {
       hooks: {
@@ -137,7 +148,9 @@ describe("plugins", () => {
       },
     });
     // The user's own "db" server is another server: the plugin's hook does not call it.
-    write(join(home, ".claude/settings.json"), { mcpServers: { db: { command: "/usr/bin/true" } } });
+    write(join(home, ".claude/settings.json"), {
+      mcpServers: { db: { command: "/usr/bin/true" } },
+    });
     const settings = await loadHookSettings({ cwd, home, managedSettings: [], plugins: [plugin] });
     expect(settings.mcpServers?.map((s) => s.name)).toEqual(["db", "plugin:db-tools:db"]);
     const server = settings.mcpServers?.[1];
@@ -156,5 +169,67 @@ describe("plugins", () => {
     expect(settings.problems).toEqual([
       expect.objectContaining({ file: missing, message: "plugin folder not found" }),
     ]);
+  });
+
+  it("strictPluginOnlyCustomization (managed) runs only plugin and managed hooks and servers", async () => {
+    makePlugin(plugin);
+    write(join(home, ".claude/settings.json"), {
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo user" }] }] },
+      mcpServers: { mine: { command: "/usr/bin/true" } },
+    });
+    const managed = write(join(root, "etc/managed-settings.json"), {
+      strictPluginOnlyCustomization: ["hooks", "mcp"],
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "echo managed" }] }] },
+    });
+    const settings = await loadHookSettings({
+      cwd,
+      home,
+      managedSettings: [managed],
+      plugins: [plugin],
+    });
+    const plan = planHookSettings(settings);
+    expect(plan.apply.map((h) => h.scope).sort()).toEqual(["managed", "plugin"]);
+    expect(plan.skipped).toEqual([
+      expect.objectContaining({
+        reason: "plugin-only",
+        hook: expect.objectContaining({ scope: "user" }),
+      }),
+    ]);
+    expect(settings.mcpServers).toEqual([]);
+    expect(settings.problems).toContainEqual(
+      expect.objectContaining({ path: "mcpServers.mine", severity: "warning" }),
+    );
+  });
+
+  it("strictPluginOnlyCustomization outside a managed file is ignored; a value it cannot read reserves everything", async () => {
+    write(join(home, ".claude/settings.json"), {
+      strictPluginOnlyCustomization: true,
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "echo user" }] }] },
+    });
+    const user = await loadHookSettings({ cwd, home, managedSettings: [] });
+    expect(planHookSettings(user).apply).toHaveLength(1);
+    expect(user.problems).toContainEqual(
+      expect.objectContaining({ path: "strictPluginOnlyCustomization", severity: "warning" }),
+    );
+
+    const managed = write(join(root, "etc/managed-settings.json"), {
+      strictPluginOnlyCustomization: ["hooks", "everything"],
+    });
+    const odd = await loadHookSettings({ cwd, home, managedSettings: [managed] });
+    expect(planHookSettings(odd).apply).toEqual([]);
+    expect(odd.problems).toContainEqual(
+      expect.objectContaining({ path: "strictPluginOnlyCustomization", severity: "error" }),
+    );
+  });
+
+  it("a3s-hooks list names each plugin hook's plugin (--plugin-dir)", async () => {
+    makePlugin(plugin);
+    const io: MemoryIo = memoryIo({ cwd, home });
+    expect(await runCli(["list", "--no-defaults", "--plugin-dir", plugin], io)).toBe(0);
+    expect(io.out).toContain("from plugin guard@inline:");
+    const json: MemoryIo = memoryIo({ cwd, home });
+    expect(await runCli(["list", "--no-defaults", "--plugin-dir", plugin, "--json"], json)).toBe(0);
+    const listed = JSON.parse(json.out);
+    expect(listed.hooks[0]).toMatchObject({ scope: "plugin", plugin: "guard@inline" });
   });
 });
