@@ -35,11 +35,47 @@ export interface AgentSdkHooksOptions {
    * gives up and blocks. Default 3, as core's tool guard.
    */
   maxRetries?: number;
-  /** Timers for the retry delay; inject fakes in tests. */
+  /**
+   * The SDK's `onFailure` for events that can block: `"block"` (default) makes the SDK block the
+   * action when the bridge's callback fails or misses the SDK's timeout, which it otherwise lets
+   * go ahead. `"continue"` leaves the SDK's default, for a Claude Code too old for the option
+   * (the query then fails at startup).
+   */
+  onFailure?: "block" | "continue";
+  /** Timers for the retry delay and the answer deadline; inject fakes in tests. */
   timers?: Timers;
 }
 
 const DEFAULT_MAX_RETRIES = 3;
+
+/**
+ * The SDK's own timeout for a hook callback, in seconds, when the matcher gives none: 600 for
+ * most events, 30 for UserPromptSubmit and the model switches, 10 for MessageDisplay, 1.5 for
+ * SessionEnd (it runs during shutdown), as the Agent SDK's hooks page states.
+ */
+function sdkDefaultTimeoutSeconds(event: string): number {
+  switch (event) {
+    case "UserPromptSubmit":
+    case "PreModelSwitch":
+    case "PostModelSwitch":
+      return 30;
+    case "MessageDisplay":
+      return 10;
+    case "SessionEnd":
+      return 1.5;
+    default:
+      return 600;
+  }
+}
+
+/**
+ * How long the bridge waits for the hooks before it answers on its own: the SDK's timeout less
+ * a tenth (at most a second), so the answer reaches the SDK before it stops waiting.
+ */
+function answerBudgetMs(event: string, timeout: number | undefined): number {
+  const ms = (timeout ?? sdkDefaultTimeoutSeconds(event)) * 1000;
+  return ms - Math.min(1000, ms / 10);
+}
 
 function invalidOption(field: string, message: string): HookError {
   return new HookError("INVALID_CONFIG", `options.${field}: ${message}`, {
@@ -55,7 +91,10 @@ function checkOptions(engine: HookEngine, options: AgentSdkHooksOptions): void {
   if (options === null || typeof options !== "object") {
     throw new HookError("INVALID_CONFIG", "options: expected an object", { path: ["options"] });
   }
-  const { events, timeout, maxRetries } = options;
+  const { events, timeout, maxRetries, onFailure } = options;
+  if (onFailure !== undefined && onFailure !== "block" && onFailure !== "continue") {
+    throw invalidOption("onFailure", `expected "block" or "continue", got ${String(onFailure)}`);
+  }
   if (events !== undefined) {
     if (!Array.isArray(events)) throw invalidOption("events", "expected an array of event names");
     events.forEach((name, i) => {
@@ -132,8 +171,49 @@ export function createAgentSdkHook(
     const name = bridgedEvents[sdkEvent];
     if (!engine.enabled || !engine.has(name)) return {};
     const canBlock = eventSpecs[name].canBlock;
-    const signal = callOptions?.signal;
-    const fireOptions = signal ? { signal } : {};
+    // A fail-closed hook must deny, not leave the SDK a callback that failed or never answered:
+    // the SDK lets the action go ahead then.
+    const failClosed = () =>
+      canBlock && engine.list({ event: name }).some((h) => h.failBehavior === "block");
+    const budget = answerBudgetMs(sdkEvent, options.timeout);
+    const controller = new AbortController();
+    const outer = callOptions?.signal;
+    const stop = () => controller.abort(outer?.reason);
+    if (outer?.aborted) stop();
+    else outer?.addEventListener("abort", stop, { once: true });
+    let timer: unknown;
+    const late = new Promise<"late">((resolve) => {
+      timer = timers.setTimeout(() => resolve("late"), budget);
+    });
+    try {
+      const answer = await Promise.race([
+        decide(input, toolUseID, sdkEvent, name, canBlock, controller.signal),
+        late,
+      ]);
+      if (answer !== "late") return answer;
+      const message = `${sdkEvent}: the hooks did not answer within ${budget / 1000} s, before the SDK's own timeout`;
+      controller.abort(new HookError("TIMEOUT", message));
+      engine.warn(`claude-agent-sdk: ${message}`, { event: name });
+      return failClosed() ? toSdkOutput(blockedResult(message), sdkEvent) : {};
+    } catch (error) {
+      const message = `${sdkEvent}: the hooks failed: ${HookError.from(error, "HANDLER_FAILED").message}`;
+      engine.warn(`claude-agent-sdk: ${message}`, { event: name });
+      return failClosed() ? toSdkOutput(blockedResult(message), sdkEvent) : {};
+    } finally {
+      timers.clearTimeout(timer);
+      outer?.removeEventListener("abort", stop);
+    }
+  };
+
+  async function decide(
+    input: HookInput,
+    toolUseID: string | undefined,
+    sdkEvent: BridgedSdkEvent,
+    name: (typeof bridgedEvents)[BridgedSdkEvent],
+    canBlock: boolean,
+    signal: AbortSignal,
+  ): Promise<HookJSONOutput> {
+    const fireOptions = { signal };
 
     let result: HookResult | undefined;
     for (let attempt = 0; ; attempt++) {
@@ -177,7 +257,7 @@ export function createAgentSdkHook(
       );
     }
     return toSdkOutput(result, sdkEvent);
-  };
+  }
 }
 
 /**
@@ -208,9 +288,16 @@ export function toAgentSdkHooks(
   const callback = createAgentSdkHook(engine, options);
   const events = options.events ?? (Object.keys(bridgedEvents) as BridgedSdkEvent[]);
   const hooks: AgentSdkHooks = {};
+  const onFailure = options.onFailure ?? "block";
   for (const event of events) {
     hooks[event] = [
-      { hooks: [callback], ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) },
+      {
+        hooks: [callback],
+        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+        ...(onFailure === "block" && eventSpecs[bridgedEvents[event]].canBlock
+          ? { onFailure }
+          : {}),
+      },
     ];
   }
   return hooks;
