@@ -2,6 +2,7 @@ import {
   eventSpecs,
   type HookEngine,
   HookError,
+  type HookEventName,
   type HookResult,
   type Timers,
 } from "@a3s-lab/hooks-core";
@@ -14,6 +15,13 @@ import type {
   HookEvent as SdkHookEvent,
 } from "@anthropic-ai/claude-agent-sdk";
 import { fromSdkInput } from "./from-sdk-input.js";
+import {
+  isDefinedReadyEvent,
+  isReadyEvent,
+  type ReadySdkEvent,
+  readyEvents,
+  toReadyOutput,
+} from "./ready-events.js";
 import { type BridgedSdkEvent, bridgedEvents, isBridgedEvent } from "./sdk-events.js";
 import { toSdkOutput } from "./to-sdk-output.js";
 
@@ -22,8 +30,11 @@ export type AgentSdkHooks = Partial<Record<SdkHookEvent, HookCallbackMatcher[]>>
 
 /** Options of {@link toAgentSdkHooks}. */
 export interface AgentSdkHooksOptions {
-  /** The SDK events to bridge. Default: every event that has an A3S equivalent. */
-  events?: readonly BridgedSdkEvent[];
+  /**
+   * The SDK events to bridge. Default: every event that has an A3S equivalent, and each of
+   * Claude Code's other events whose ready definition the host has defined by now.
+   */
+  events?: readonly (BridgedSdkEvent | ReadySdkEvent)[];
   /**
    * The SDK's timeout for the bridge's callbacks, in seconds (`HookCallbackMatcher.timeout`).
    * Default: the SDK's own. Give a remote approval (a person clicking in a browser) the time
@@ -98,7 +109,13 @@ function checkOptions(engine: HookEngine, options: AgentSdkHooksOptions): void {
   if (events !== undefined) {
     if (!Array.isArray(events)) throw invalidOption("events", "expected an array of event names");
     events.forEach((name, i) => {
-      if (!isBridgedEvent(name)) {
+      if (isReadyEvent(name) && !isDefinedReadyEvent(name)) {
+        throw invalidOption(
+          `events[${i}]`,
+          `${name} is not defined yet: call defineEvent(claudeCodeEvents.${name}) first`,
+        );
+      }
+      if (!isBridgedEvent(name) && !isReadyEvent(name)) {
         throw invalidOption(
           `events[${i}]`,
           `${JSON.stringify(name)} is not an SDK event the bridge maps (one of ${Object.keys(bridgedEvents).join(", ")})`,
@@ -167,8 +184,9 @@ export function createAgentSdkHook(
 
   return async (input: HookInput, toolUseID, callOptions): Promise<HookJSONOutput> => {
     const sdkEvent = (input as { hook_event_name?: unknown } | null | undefined)?.hook_event_name;
-    if (!isBridgedEvent(sdkEvent)) return {};
-    const name = bridgedEvents[sdkEvent];
+    if (!isBridgedEvent(sdkEvent) && !isDefinedReadyEvent(sdkEvent)) return {};
+    // A ready event's name is an A3S event name once defined (the host extends HookEventMap).
+    const name = (isBridgedEvent(sdkEvent) ? bridgedEvents[sdkEvent] : sdkEvent) as HookEventName;
     if (!engine.enabled || !engine.has(name)) return {};
     const canBlock = eventSpecs[name].canBlock;
     // A fail-closed hook must deny, not leave the SDK a callback that failed or never answered:
@@ -194,11 +212,11 @@ export function createAgentSdkHook(
       const message = `${sdkEvent}: the hooks did not answer within ${budget / 1000} s, before the SDK's own timeout`;
       controller.abort(new HookError("TIMEOUT", message));
       engine.warn(`claude-agent-sdk: ${message}`, { event: name });
-      return failClosed() ? toSdkOutput(blockedResult(message), sdkEvent) : {};
+      return failClosed() ? answerFor(blockedResult(message), sdkEvent) : {};
     } catch (error) {
       const message = `${sdkEvent}: the hooks failed: ${HookError.from(error, "HANDLER_FAILED").message}`;
       engine.warn(`claude-agent-sdk: ${message}`, { event: name });
-      return failClosed() ? toSdkOutput(blockedResult(message), sdkEvent) : {};
+      return failClosed() ? answerFor(blockedResult(message), sdkEvent) : {};
     } finally {
       timers.clearTimeout(timer);
       outer?.removeEventListener("abort", stop);
@@ -208,8 +226,8 @@ export function createAgentSdkHook(
   async function decide(
     input: HookInput,
     toolUseID: string | undefined,
-    sdkEvent: BridgedSdkEvent,
-    name: (typeof bridgedEvents)[BridgedSdkEvent],
+    sdkEvent: BridgedSdkEvent | ReadySdkEvent,
+    name: HookEventName,
     canBlock: boolean,
     signal: AbortSignal,
   ): Promise<HookJSONOutput> {
@@ -256,8 +274,13 @@ export function createAgentSdkHook(
         { event: name, eventId: result.event.eventId },
       );
     }
-    return toSdkOutput(result, sdkEvent);
+    return answerFor(result, sdkEvent);
   }
+}
+
+/** The SDK's JSON for a merged result, in the form of the event's kind. */
+function answerFor(result: HookResult, sdkEvent: BridgedSdkEvent | ReadySdkEvent): HookJSONOutput {
+  return isReadyEvent(sdkEvent) ? toReadyOutput(result, sdkEvent) : toSdkOutput(result, sdkEvent);
 }
 
 /**
@@ -286,7 +309,10 @@ export function toAgentSdkHooks(
   options: AgentSdkHooksOptions = {},
 ): AgentSdkHooks {
   const callback = createAgentSdkHook(engine, options);
-  const events = options.events ?? (Object.keys(bridgedEvents) as BridgedSdkEvent[]);
+  const events = options.events ?? [
+    ...(Object.keys(bridgedEvents) as BridgedSdkEvent[]),
+    ...readyEvents.filter(isDefinedReadyEvent),
+  ];
   const hooks: AgentSdkHooks = {};
   const onFailure = options.onFailure ?? "block";
   for (const event of events) {
@@ -294,7 +320,8 @@ export function toAgentSdkHooks(
       {
         hooks: [callback],
         ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-        ...(onFailure === "block" && eventSpecs[bridgedEvents[event]].canBlock
+        ...(onFailure === "block" &&
+        eventSpecs[(isBridgedEvent(event) ? bridgedEvents[event] : event) as HookEventName].canBlock
           ? { onFailure }
           : {}),
       },
