@@ -1,4 +1,5 @@
 import type { HookEngine, PermissionStepOptions, TokenUsage, ToolArgs } from "@a3s-lab/hooks-core";
+import { AgentError } from "./agent-error.js";
 import type { ContextBudget, ContextBudgetOptions } from "./context-budget.js";
 import type { Model } from "./model.js";
 import type { SkillManager } from "./skill-manager.js";
@@ -23,8 +24,16 @@ export interface AgentOptions {
   /** Where the Skill tool finds skills. Without it, the Skill tool answers "no skills". */
   skills?: SkillManager | undefined;
   systemPrompt?: string;
-  /** How often in a row a Stop hook may make the agent continue. Default 8. */
+  /**
+   * How often in a row a Stop hook may make the agent continue. Default 8, Claude Code's cap:
+   * the next block is ignored, with a warning, and the turn ends.
+   */
   maxStopContinuations?: number;
+  /**
+   * Milliseconds the SessionEnd hooks get, all together, before they are stopped. Default 1500,
+   * Claude Code's budget for them (it runs as the session closes).
+   */
+  sessionEndTimeoutMs?: number;
   /** Model calls per response before the agent gives up. Default 25. */
   maxSteps?: number;
   /** How often a PreToolUse `retry` is honoured. Default 3. */
@@ -100,4 +109,36 @@ export interface Reply {
   stopContinuations: number;
   /** Tokens this response used. */
   usage: TokenUsage;
+}
+
+/**
+ * Claude Code's variables for its Stop cap and SessionEnd budget, as agent options:
+ * `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (consecutive Stop blocks honoured) and
+ * `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`. Unset or empty leaves the default; anything but a
+ * whole number is an `INVALID_INPUT` naming the variable.
+ */
+export function hookLimitsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Pick<AgentOptions, "maxStopContinuations" | "sessionEndTimeoutMs"> {
+  const read = (name: string, min: number): number | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return undefined;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min) {
+      throw new AgentError(
+        "INVALID_INPUT",
+        `${name}: expected a whole number >= ${min}, got ${JSON.stringify(raw)}`,
+        {
+          path: [name],
+        },
+      );
+    }
+    return value;
+  };
+  const cap = read("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", 0);
+  const budget = read("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS", 1);
+  return {
+    ...(cap !== undefined ? { maxStopContinuations: cap } : {}),
+    ...(budget !== undefined ? { sessionEndTimeoutMs: budget } : {}),
+  };
 }

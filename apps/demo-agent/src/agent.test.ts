@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -9,8 +9,10 @@ import {
   retry,
   validateEvent,
 } from "@a3s-lab/hooks-core";
+import { commandHookRegistration } from "@a3s-lab/hooks-node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent } from "./agent.js";
+import { hookLimitsFromEnv } from "./agent-options.js";
 import { type Firing, onFiring } from "./firings.js";
 import type { Model, ModelRequest } from "./model.js";
 import { SkillManager } from "./skill-manager.js";
@@ -89,6 +91,55 @@ describe("Agent", () => {
     expect(session.messages.filter((m) => m.content === "Stop hook: keep going")).toHaveLength(8);
     // The next response starts a fresh count.
     expect((await agent.respond(session, "say: again")).stopContinuations).toBe(8);
+  });
+
+  it("gives the SessionEnd hooks 1.5 s together, as Claude Code does, then stops them with a warning", async () => {
+    expect(new Agent().sessionEndTimeoutMs).toBe(1500);
+    const agent = new Agent({ sessionEndTimeoutMs: 300 });
+    const { of } = record(agent);
+    const late = path.join(workdir, "late.txt");
+    const early = path.join(workdir, "early.txt");
+    // Real processes: one finishes in time, one is still sleeping when the budget runs out.
+    agent.engine.register(
+      commandHookRegistration(
+        { event: "SessionEnd", command: `echo ok > "${early}"` },
+        { projectDir: workdir },
+      ),
+    );
+    agent.engine.register(
+      commandHookRegistration(
+        { event: "SessionEnd", command: `sleep 5; echo late > "${late}"`, timeout: 60 },
+        { projectDir: workdir, killGraceMs: 100 },
+      ),
+    );
+    const session = await agent.createSession({ workdir });
+    const started = performance.now();
+    await agent.endSession(session);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(await readFile(early, "utf8")).toBe("ok\n");
+    expect(of("Notification").at(-1)).toMatchObject({
+      level: "warning",
+      message: expect.stringContaining("SessionEnd hooks did not finish within 300 ms"),
+    });
+    await expect(readFile(late, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("refuses a budget or a cap that is not a whole number, naming the option", () => {
+    expect(() => new Agent({ sessionEndTimeoutMs: 0 })).toThrow(/sessionEndTimeoutMs/);
+    expect(() => new Agent({ maxStopContinuations: -1 })).toThrow(/maxStopContinuations/);
+  });
+
+  it("reads Claude Code's CLAUDE_CODE_STOP_HOOK_BLOCK_CAP and CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS", () => {
+    expect(
+      hookLimitsFromEnv({
+        CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "3",
+        CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: "10000",
+      }),
+    ).toEqual({ maxStopContinuations: 3, sessionEndTimeoutMs: 10000 });
+    expect(hookLimitsFromEnv({ CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "" })).toEqual({});
+    expect(() => hookLimitsFromEnv({ CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: "1.5s" })).toThrow(
+      /CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS/,
+    );
   });
 
   it("stops at once when a UserPromptSubmit hook blocks, and uses a rewritten prompt", async () => {

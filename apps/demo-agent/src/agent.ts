@@ -3,6 +3,7 @@ import path from "node:path";
 import {
   createEvent,
   HookEngine,
+  HookError,
   type PermissionStep,
   type TokenUsage,
   type ToolArgs,
@@ -67,6 +68,7 @@ export class Agent {
   readonly skills: SkillManager | undefined;
   readonly systemPrompt: string;
   readonly maxStopContinuations: number;
+  readonly sessionEndTimeoutMs: number;
   readonly maxSteps: number;
   readonly #tools: ReadonlyMap<string, Tool>;
   readonly #specs: readonly ToolSpec[];
@@ -100,7 +102,15 @@ export class Agent {
     this.permission = demoPermissionStep(tools, options.permission);
     this.skills = options.skills;
     this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
-    this.maxStopContinuations = options.maxStopContinuations ?? 8;
+    this.maxStopContinuations = wholeNumber(
+      options.maxStopContinuations ?? 8,
+      "maxStopContinuations",
+    );
+    this.sessionEndTimeoutMs = wholeNumber(
+      options.sessionEndTimeoutMs ?? 1500,
+      "sessionEndTimeoutMs",
+      1,
+    );
     this.maxSteps = options.maxSteps ?? 25;
     this.#sessionEnv = options.sessionEnv;
     this.#onWatchSkipped = options.onWatchSkipped;
@@ -169,7 +179,11 @@ export class Agent {
     return [...this.#sessions.values()];
   }
 
-  /** End a session: its skills unload, then SessionEnd fires. Ending twice is a no-op. */
+  /**
+   * End a session: its skills unload, then SessionEnd fires, its hooks given
+   * `sessionEndTimeoutMs` all together; past that they are stopped, with a warning. Ending
+   * twice is a no-op.
+   */
   async endSession(session: Session, reason = "exit"): Promise<void> {
     if (session.ended) return;
     session.ended = true;
@@ -178,7 +192,20 @@ export class Agent {
     this.#watches.delete(session.id);
     this.#owners.delete(session.id);
     await this.skills?.unloadAll(this.engine, session);
-    await this.engine.fire(createEvent("SessionEnd", { sessionId: session.id, reason }));
+    const budget = AbortSignal.timeout(this.sessionEndTimeoutMs);
+    try {
+      await this.engine.fire(createEvent("SessionEnd", { sessionId: session.id, reason }), {
+        signal: budget,
+      });
+    } catch (error) {
+      if (!HookError.is(error, "ABORTED") || !budget.aborted) throw error;
+      await this.#deps.notify(
+        session,
+        "status",
+        `SessionEnd hooks did not finish within ${this.sessionEndTimeoutMs} ms; they were stopped`,
+        "warning",
+      );
+    }
     await this.#sessionEnv?.remove(session.id);
   }
 
@@ -518,4 +545,18 @@ function usageSince(session: Session, before: TokenUsage): TokenUsage {
 
 function reasonOf(reason: string | undefined): { reason?: string } {
   return reason === undefined ? {} : { reason };
+}
+
+/** A whole number option of at least `min`, or an `INVALID_INPUT` naming it. */
+function wholeNumber(value: number, field: string, min = 0): number {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new AgentError(
+      "INVALID_INPUT",
+      `${field}: expected a whole number >= ${min}, got ${String(value)}`,
+      {
+        path: [field],
+      },
+    );
+  }
+  return value;
 }

@@ -1,6 +1,6 @@
 import { type AuditLevel, HookEngine, type PermissionStepOptions } from "@a3s-lab/hooks-core";
 import { Agent } from "./agent.js";
-import type { SessionEnv } from "./agent-options.js";
+import { hookLimitsFromEnv, type SessionEnv } from "./agent-options.js";
 import type { ContextBudgetOptions } from "./context-budget.js";
 import { defineDemoEvents } from "./demo-events.js";
 import { registerDemoHooks } from "./demo-hooks.js";
@@ -63,6 +63,11 @@ export interface DemoAgentOptions {
   hookSources?: HookSources | undefined;
   /** Register the demo's in-process hooks. Default true. */
   demoHooks?: boolean;
+  /**
+   * Where Claude Code's `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` and
+   * `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` are read. Default `process.env`.
+   */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** An agent with its hook sources attached, and the way to detach them. */
@@ -135,6 +140,7 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
       ...(options.permission ? { permission: options.permission } : {}),
       ...(options.budget ? { budget: options.budget } : {}),
       ...(sources?.sessionEnv ? { sessionEnv: sources.sessionEnv } : {}),
+      ...hookLimitsFromEnv(options.env ?? process.env),
     });
     agentRef = agent;
     if (sources?.sessionEnv) {

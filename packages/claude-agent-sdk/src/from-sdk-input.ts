@@ -7,6 +7,7 @@ import {
 } from "@a3s-lab/hooks-core";
 import { CLAUDE_CODE_INPUT_KEY, claudeCodeExtraInput } from "@a3s-lab/hooks-core/internal";
 import type { HookInput } from "@anthropic-ai/claude-agent-sdk";
+import { fromReadyInput, isDefinedReadyEvent } from "./ready-events.js";
 import { bridgedEvents, isBridgedEvent } from "./sdk-events.js";
 
 type Fields = Record<string, unknown>;
@@ -175,8 +176,9 @@ const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
 
 /**
  * The A3S event for a Claude Agent SDK hook input: `tool_name` → `tool`, `tool_input` → `args`,
- * `session_id` → `sessionId`, and so on (see the README's table). Returns `undefined` for an
- * SDK event with no A3S equivalent, and a `HookError` (`INVALID_EVENT`, naming the SDK field)
+ * `session_id` → `sessionId`, and so on (see the README's table); Claude Code's other events map
+ * to their ready definitions once the host has defined them. Returns `undefined` for an SDK
+ * event with no A3S equivalent (or a ready one not defined), and a `HookError` (`INVALID_EVENT`, naming the SDK field)
  * for input that does not fit the event's schema. Never throws.
  *
  * @example
@@ -192,9 +194,15 @@ export function fromSdkInput(
   try {
     if (!isPlainObject(input)) return notAnObject();
     const sdkName = input.hook_event_name;
+    const fields = input as unknown as Fields;
+    if (isDefinedReadyEvent(sdkName)) {
+      if (typeof fields.session_id !== "string") {
+        return fail(sdkName, "session_id", "expected a string");
+      }
+      return fromReadyInput(sdkName, fields, metadataOf(fields));
+    }
     if (!isBridgedEvent(sdkName)) return undefined;
     const name = bridgedEvents[sdkName];
-    const fields = input as unknown as Fields;
     if (typeof fields.session_id !== "string") {
       return fail(sdkName, "session_id", "expected a string");
     }

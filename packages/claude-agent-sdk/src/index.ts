@@ -5,8 +5,10 @@
 
 // ── For other libraries: the mapping, one direction at a time ─────────────────
 export { fromSdkInput, toolResponseText } from "./from-sdk-input.js";
-export type { BridgedSdkEvent, UnbridgedSdkEvent } from "./sdk-events.js";
-export { bridgedEvents, isBridgedEvent, unbridgedEvents } from "./sdk-events.js";
+export type { ReadySdkEvent } from "./ready-events.js";
+export { isReadyEvent, readyEvents, toReadyOutput } from "./ready-events.js";
+export type { BridgedSdkEvent } from "./sdk-events.js";
+export { bridgedEvents, isBridgedEvent } from "./sdk-events.js";
 // ── For users ─────────────────────────────────────────────────────────────────
 export type { AgentSdkHooks, AgentSdkHooksOptions } from "./to-agent-sdk-hooks.js";
 export { createAgentSdkHook, toAgentSdkHooks } from "./to-agent-sdk-hooks.js";

@@ -26,36 +26,6 @@ export const bridgedEvents = Object.freeze({
 /** An SDK hook event the bridge maps to an A3S event. */
 export type BridgedSdkEvent = keyof typeof bridgedEvents;
 
-/**
- * SDK hook events with no equivalent in the A3S catalogue. The bridge registers no callback
- * for them, so the SDK does what it does without hooks; called for one anyway (a callback
- * placed under one of these by hand), it answers `{}`, which changes nothing.
- */
-export const unbridgedEvents = Object.freeze([
-  "PostToolBatch",
-  "UserPromptExpansion",
-  "StopFailure",
-  "PreModelSwitch",
-  "PostModelSwitch",
-  "Setup",
-  "TeammateIdle",
-  "TaskCreated",
-  "TaskCompleted",
-  "Elicitation",
-  "ElicitationResult",
-  "ConfigChange",
-  "WorktreeCreate",
-  "WorktreeRemove",
-  "InstructionsLoaded",
-  "CwdChanged",
-  "FileChanged",
-  "DirectoryAdded",
-  "MessageDisplay",
-] as const satisfies readonly SdkHookEvent[]);
-
-/** An SDK hook event with no A3S equivalent. */
-export type UnbridgedSdkEvent = (typeof unbridgedEvents)[number];
-
 /** True when the bridge maps this SDK event name. */
 export function isBridgedEvent(name: unknown): name is BridgedSdkEvent {
   return typeof name === "string" && Object.hasOwn(bridgedEvents, name);

@@ -1,4 +1,12 @@
-import { block, HookEngine, HookError, modify, retry } from "@a3s-lab/hooks-core";
+import {
+  block,
+  eventSpecs,
+  HookEngine,
+  HookError,
+  modify,
+  retry,
+  type Timers,
+} from "@a3s-lab/hooks-core";
 import type { HookCallback, HookInput, SyncHookJSONOutput } from "@anthropic-ai/claude-agent-sdk";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -35,10 +43,19 @@ describe("toAgentSdkHooks", () => {
   it("gives query() one callback for every bridged SDK event, with no SDK matcher", () => {
     const hooks = toAgentSdkHooks(new HookEngine(), { timeout: 120 });
     expect(Object.keys(hooks).sort()).toEqual(Object.keys(bridgedEvents).sort());
-    for (const matchers of Object.values(hooks)) {
+    for (const [event, matchers] of Object.entries(hooks)) {
       expect(matchers).toHaveLength(1);
-      expect(matchers[0]).toEqual({ hooks: [expect.any(Function)], timeout: 120 });
+      // The SDK blocks what a failed callback guards only where the event can block.
+      const canBlock = eventSpecs[bridgedEvents[event as keyof typeof bridgedEvents]].canBlock;
+      expect(matchers[0]).toEqual({
+        hooks: [expect.any(Function)],
+        timeout: 120,
+        ...(canBlock ? { onFailure: "block" } : {}),
+      });
     }
+    expect(
+      toAgentSdkHooks(new HookEngine(), { onFailure: "continue" }).PreToolUse?.[0],
+    ).not.toHaveProperty("onFailure");
     expect(Object.keys(toAgentSdkHooks(new HookEngine(), { events: ["PreToolUse"] }))).toEqual([
       "PreToolUse",
     ]);
@@ -277,23 +294,32 @@ describe("toAgentSdkHooks", () => {
     });
   });
 
-  it("the SDK's AbortSignal aborts the hooks and the firing", async () => {
-    const engine = new HookEngine();
-    let hookSignal: AbortSignal | undefined;
-    engine.register({
-      event: "PreToolUse",
-      handler: (_e, ctx) => {
-        hookSignal = ctx.signal;
-        return new Promise(() => {});
-      },
-    });
-    const controller = new AbortController();
-    const pending = call(engine, preToolUse("Bash", {}), controller.signal);
-    await vi.waitFor(() => expect(hookSignal).toBeDefined());
-    controller.abort();
-    await expect(pending).rejects.toMatchObject({ code: "ABORTED" });
-    expect(hookSignal?.aborted).toBe(true);
-  });
+  it.each([
+    ["continue", {}],
+    ["block", { hookSpecificOutput: expect.objectContaining({ permissionDecision: "deny" }) }],
+  ] as const)(
+    "the SDK's AbortSignal aborts the hooks and the firing; a %s hook's answer, never a rejection",
+    async (failBehavior, expected) => {
+      const engine = new HookEngine();
+      const seen = warnings(engine);
+      let hookSignal: AbortSignal | undefined;
+      engine.register({
+        event: "PreToolUse",
+        failBehavior,
+        handler: (_e, ctx) => {
+          hookSignal = ctx.signal;
+          return new Promise(() => {});
+        },
+      });
+      const controller = new AbortController();
+      const pending = call(engine, preToolUse("Bash", {}), controller.signal);
+      await vi.waitFor(() => expect(hookSignal).toBeDefined());
+      controller.abort();
+      expect(await pending).toEqual(expected);
+      expect(hookSignal?.aborted).toBe(true);
+      expect(seen.join("\n")).toMatch(/PreToolUse: the hooks failed: .*abort/i);
+    },
+  );
 
   it.each([
     [{ events: ["PreToolUse", "CwdChanged"] }, "options.events[1]"],
@@ -316,5 +342,87 @@ describe("toAgentSdkHooks", () => {
 
   it("rejects something that is not an engine", () => {
     expect(() => toAgentSdkHooks({} as HookEngine)).toThrow(/engine: expected a HookEngine/);
+  });
+});
+
+/** Timers that fire only when the test says so. */
+function manualTimers(): Timers & { fire(): void; delays: number[] } {
+  const pending = new Map<number, () => void>();
+  let next = 0;
+  const delays: number[] = [];
+  return {
+    delays,
+    setTimeout(callback, ms) {
+      delays.push(ms);
+      pending.set(++next, callback);
+      return next;
+    },
+    clearTimeout(handle) {
+      pending.delete(handle as number);
+    },
+    now: () => 0,
+    fire() {
+      const callbacks = [...pending.values()];
+      pending.clear();
+      for (const callback of callbacks) callback();
+    },
+  };
+}
+
+describe("a hook that outlives the SDK's timeout", () => {
+  const hanging = (engine: HookEngine, failBehavior: "block" | "continue") => {
+    let aborted = false;
+    engine.register({
+      event: "PreToolUse",
+      failBehavior,
+      timeoutMs: 3_600_000,
+      handler: (_event, ctx) =>
+        new Promise<undefined>((resolve) => {
+          ctx.signal.addEventListener("abort", () => {
+            aborted = true;
+            resolve(undefined);
+          });
+        }),
+    });
+    return () => aborted;
+  };
+
+  it("fail-closed: the bridge denies before the SDK stops waiting, and stops the hook", async () => {
+    const engine = new HookEngine();
+    const wasAborted = hanging(engine, "block");
+    const timers = manualTimers();
+    const callback = toAgentSdkHooks(engine, { timeout: 5, timers }).PreToolUse?.[0]
+      ?.hooks[0] as HookCallback;
+    const pending = callback(preToolUse("Bash", { command: "ls" }), "toolu_1", callOptions());
+    await new Promise((r) => setImmediate(r));
+    // Half a second before the SDK's 5 s.
+    expect(timers.delays).toContain(4500);
+    timers.fire();
+    const answer = (await pending) as SyncHookJSONOutput;
+    expect(answer.hookSpecificOutput).toMatchObject({
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: expect.stringContaining("did not answer within 4.5 s"),
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(wasAborted()).toBe(true);
+  });
+
+  it("fail-open: the bridge answers {} at the deadline; the SDK's default timeout is used when none is given", async () => {
+    const engine = new HookEngine();
+    hanging(engine, "continue");
+    const timers = manualTimers();
+    const callback = createAgentSdkHook(engine, { timers });
+    const pending = callback(preToolUse("Bash", { command: "ls" }), "toolu_1", callOptions());
+    await new Promise((r) => setImmediate(r));
+    expect(timers.delays).toContain(599_000);
+    timers.fire();
+    expect(await pending).toEqual({});
+  });
+
+  it("refuses an onFailure it does not know, naming the option", () => {
+    expect(() => toAgentSdkHooks(new HookEngine(), { onFailure: "deny" as never })).toThrow(
+      /options\.onFailure/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import {
   eventSpecs,
   type HookEngine,
   HookError,
+  type HookEventName,
   type HookResult,
   type Timers,
 } from "@a3s-lab/hooks-core";
@@ -14,6 +15,13 @@ import type {
   HookEvent as SdkHookEvent,
 } from "@anthropic-ai/claude-agent-sdk";
 import { fromSdkInput } from "./from-sdk-input.js";
+import {
+  isDefinedReadyEvent,
+  isReadyEvent,
+  type ReadySdkEvent,
+  readyEvents,
+  toReadyOutput,
+} from "./ready-events.js";
 import { type BridgedSdkEvent, bridgedEvents, isBridgedEvent } from "./sdk-events.js";
 import { toSdkOutput } from "./to-sdk-output.js";
 
@@ -22,8 +30,11 @@ export type AgentSdkHooks = Partial<Record<SdkHookEvent, HookCallbackMatcher[]>>
 
 /** Options of {@link toAgentSdkHooks}. */
 export interface AgentSdkHooksOptions {
-  /** The SDK events to bridge. Default: every event that has an A3S equivalent. */
-  events?: readonly BridgedSdkEvent[];
+  /**
+   * The SDK events to bridge. Default: every event that has an A3S equivalent, and each of
+   * Claude Code's other events whose ready definition the host has defined by now.
+   */
+  events?: readonly (BridgedSdkEvent | ReadySdkEvent)[];
   /**
    * The SDK's timeout for the bridge's callbacks, in seconds (`HookCallbackMatcher.timeout`).
    * Default: the SDK's own. Give a remote approval (a person clicking in a browser) the time
@@ -35,11 +46,47 @@ export interface AgentSdkHooksOptions {
    * gives up and blocks. Default 3, as core's tool guard.
    */
   maxRetries?: number;
-  /** Timers for the retry delay; inject fakes in tests. */
+  /**
+   * The SDK's `onFailure` for events that can block: `"block"` (default) makes the SDK block the
+   * action when the bridge's callback fails or misses the SDK's timeout, which it otherwise lets
+   * go ahead. `"continue"` leaves the SDK's default, for a Claude Code too old for the option
+   * (the query then fails at startup).
+   */
+  onFailure?: "block" | "continue";
+  /** Timers for the retry delay and the answer deadline; inject fakes in tests. */
   timers?: Timers;
 }
 
 const DEFAULT_MAX_RETRIES = 3;
+
+/**
+ * The SDK's own timeout for a hook callback, in seconds, when the matcher gives none: 600 for
+ * most events, 30 for UserPromptSubmit and the model switches, 10 for MessageDisplay, 1.5 for
+ * SessionEnd (it runs during shutdown), as the Agent SDK's hooks page states.
+ */
+function sdkDefaultTimeoutSeconds(event: string): number {
+  switch (event) {
+    case "UserPromptSubmit":
+    case "PreModelSwitch":
+    case "PostModelSwitch":
+      return 30;
+    case "MessageDisplay":
+      return 10;
+    case "SessionEnd":
+      return 1.5;
+    default:
+      return 600;
+  }
+}
+
+/**
+ * How long the bridge waits for the hooks before it answers on its own: the SDK's timeout less
+ * a tenth (at most a second), so the answer reaches the SDK before it stops waiting.
+ */
+function answerBudgetMs(event: string, timeout: number | undefined): number {
+  const ms = (timeout ?? sdkDefaultTimeoutSeconds(event)) * 1000;
+  return ms - Math.min(1000, ms / 10);
+}
 
 function invalidOption(field: string, message: string): HookError {
   return new HookError("INVALID_CONFIG", `options.${field}: ${message}`, {
@@ -55,11 +102,20 @@ function checkOptions(engine: HookEngine, options: AgentSdkHooksOptions): void {
   if (options === null || typeof options !== "object") {
     throw new HookError("INVALID_CONFIG", "options: expected an object", { path: ["options"] });
   }
-  const { events, timeout, maxRetries } = options;
+  const { events, timeout, maxRetries, onFailure } = options;
+  if (onFailure !== undefined && onFailure !== "block" && onFailure !== "continue") {
+    throw invalidOption("onFailure", `expected "block" or "continue", got ${String(onFailure)}`);
+  }
   if (events !== undefined) {
     if (!Array.isArray(events)) throw invalidOption("events", "expected an array of event names");
     events.forEach((name, i) => {
-      if (!isBridgedEvent(name)) {
+      if (isReadyEvent(name) && !isDefinedReadyEvent(name)) {
+        throw invalidOption(
+          `events[${i}]`,
+          `${name} is not defined yet: call defineEvent(claudeCodeEvents.${name}) first`,
+        );
+      }
+      if (!isBridgedEvent(name) && !isReadyEvent(name)) {
         throw invalidOption(
           `events[${i}]`,
           `${JSON.stringify(name)} is not an SDK event the bridge maps (one of ${Object.keys(bridgedEvents).join(", ")})`,
@@ -128,12 +184,54 @@ export function createAgentSdkHook(
 
   return async (input: HookInput, toolUseID, callOptions): Promise<HookJSONOutput> => {
     const sdkEvent = (input as { hook_event_name?: unknown } | null | undefined)?.hook_event_name;
-    if (!isBridgedEvent(sdkEvent)) return {};
-    const name = bridgedEvents[sdkEvent];
+    if (!isBridgedEvent(sdkEvent) && !isDefinedReadyEvent(sdkEvent)) return {};
+    // A ready event's name is an A3S event name once defined (the host extends HookEventMap).
+    const name = (isBridgedEvent(sdkEvent) ? bridgedEvents[sdkEvent] : sdkEvent) as HookEventName;
     if (!engine.enabled || !engine.has(name)) return {};
     const canBlock = eventSpecs[name].canBlock;
-    const signal = callOptions?.signal;
-    const fireOptions = signal ? { signal } : {};
+    // A fail-closed hook must deny, not leave the SDK a callback that failed or never answered:
+    // the SDK lets the action go ahead then.
+    const failClosed = () =>
+      canBlock && engine.list({ event: name }).some((h) => h.failBehavior === "block");
+    const budget = answerBudgetMs(sdkEvent, options.timeout);
+    const controller = new AbortController();
+    const outer = callOptions?.signal;
+    const stop = () => controller.abort(outer?.reason);
+    if (outer?.aborted) stop();
+    else outer?.addEventListener("abort", stop, { once: true });
+    let timer: unknown;
+    const late = new Promise<"late">((resolve) => {
+      timer = timers.setTimeout(() => resolve("late"), budget);
+    });
+    try {
+      const answer = await Promise.race([
+        decide(input, toolUseID, sdkEvent, name, canBlock, controller.signal),
+        late,
+      ]);
+      if (answer !== "late") return answer;
+      const message = `${sdkEvent}: the hooks did not answer within ${budget / 1000} s, before the SDK's own timeout`;
+      controller.abort(new HookError("TIMEOUT", message));
+      engine.warn(`claude-agent-sdk: ${message}`, { event: name });
+      return failClosed() ? answerFor(blockedResult(message), sdkEvent) : {};
+    } catch (error) {
+      const message = `${sdkEvent}: the hooks failed: ${HookError.from(error, "HANDLER_FAILED").message}`;
+      engine.warn(`claude-agent-sdk: ${message}`, { event: name });
+      return failClosed() ? answerFor(blockedResult(message), sdkEvent) : {};
+    } finally {
+      timers.clearTimeout(timer);
+      outer?.removeEventListener("abort", stop);
+    }
+  };
+
+  async function decide(
+    input: HookInput,
+    toolUseID: string | undefined,
+    sdkEvent: BridgedSdkEvent | ReadySdkEvent,
+    name: HookEventName,
+    canBlock: boolean,
+    signal: AbortSignal,
+  ): Promise<HookJSONOutput> {
+    const fireOptions = { signal };
 
     let result: HookResult | undefined;
     for (let attempt = 0; ; attempt++) {
@@ -176,8 +274,13 @@ export function createAgentSdkHook(
         { event: name, eventId: result.event.eventId },
       );
     }
-    return toSdkOutput(result, sdkEvent);
-  };
+    return answerFor(result, sdkEvent);
+  }
+}
+
+/** The SDK's JSON for a merged result, in the form of the event's kind. */
+function answerFor(result: HookResult, sdkEvent: BridgedSdkEvent | ReadySdkEvent): HookJSONOutput {
+  return isReadyEvent(sdkEvent) ? toReadyOutput(result, sdkEvent) : toSdkOutput(result, sdkEvent);
 }
 
 /**
@@ -206,11 +309,22 @@ export function toAgentSdkHooks(
   options: AgentSdkHooksOptions = {},
 ): AgentSdkHooks {
   const callback = createAgentSdkHook(engine, options);
-  const events = options.events ?? (Object.keys(bridgedEvents) as BridgedSdkEvent[]);
+  const events = options.events ?? [
+    ...(Object.keys(bridgedEvents) as BridgedSdkEvent[]),
+    ...readyEvents.filter(isDefinedReadyEvent),
+  ];
   const hooks: AgentSdkHooks = {};
+  const onFailure = options.onFailure ?? "block";
   for (const event of events) {
     hooks[event] = [
-      { hooks: [callback], ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) },
+      {
+        hooks: [callback],
+        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+        ...(onFailure === "block" &&
+        eventSpecs[(isBridgedEvent(event) ? bridgedEvents[event] : event) as HookEventName].canBlock
+          ? { onFailure }
+          : {}),
+      },
     ];
   }
   return hooks;

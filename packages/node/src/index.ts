@@ -87,10 +87,11 @@ export {
   PROJECT_SETTINGS_FILES,
   USER_SETTINGS_FILES,
 } from "./settings/load-hook-settings.js";
-export type { ManagedPolicy } from "./settings/managed-settings.js";
+export type { ManagedPolicy, PluginOnlySurface } from "./settings/managed-settings.js";
 export { defaultManagedSettingsFiles } from "./settings/managed-settings.js";
 export type { PermissionRuleContext, PermissionRuleTest } from "./settings/permission-rule.js";
 export { compilePermissionRule } from "./settings/permission-rule.js";
+export type { PluginOrigin } from "./settings/plugins.js";
 export type { ProjectTrustOptions, TrustedProject } from "./settings/project-trust.js";
 export { isProjectTrusted, trustProject, untrustProject } from "./settings/project-trust.js";
 export type { SessionEnvFilesOptions } from "./settings/session-env-file.js";

@@ -35,6 +35,8 @@ export interface CliIo {
 export interface SettingsArgs {
   cwd?: string;
   settings?: string[];
+  /** Plugin folders to load (`--plugin-dir`). */
+  pluginDir?: string[];
   defaults?: boolean;
 }
 
@@ -50,6 +52,7 @@ export async function loadForCli(
       cwd,
       home,
       files: options.settings ?? [],
+      plugins: options.pluginDir ?? [],
       defaults: options.defaults !== false,
       ...(io.managedSettings ? { managedSettings: io.managedSettings } : {}),
     });

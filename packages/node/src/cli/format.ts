@@ -49,6 +49,7 @@ export function hookJson(hook: SettingsHook, where: Where): Record<string, unkno
     source: displayPath(hook.source, where),
     path: hook.path,
     scope: hook.scope,
+    ...(hook.plugin ? { plugin: hook.plugin.id } : {}),
     trusted: hook.trusted,
     definition: hook.definition,
   };

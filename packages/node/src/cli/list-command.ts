@@ -66,12 +66,14 @@ const SCOPES: Record<SettingsScope, string> = {
   project: "project",
   user: "user",
   frontmatter: "skill or agent",
+  plugin: "plugin",
 };
 
 /** Which scope and file a hook came from, and its `if` condition. */
 function originLine(hook: SettingsHook, where: Where): string {
   const condition = hook.if !== undefined ? `; if ${hook.if}` : "";
-  return `    from ${SCOPES[hook.scope]} settings ${displayPath(hook.source, where)}${condition}`;
+  const from = hook.plugin ? `plugin ${hook.plugin.id}:` : `${SCOPES[hook.scope]} settings`;
+  return `    from ${from} ${displayPath(hook.source, where)}${condition}`;
 }
 
 function skippedLine(s: SkippedHook, where: Where): string {

@@ -48,6 +48,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     command
       .option("--cwd <dir>", "the project directory", ".")
       .option("--settings <file>", "another settings file, read first (repeatable)", collect, [])
+      .option(
+        "--plugin-dir <dir>",
+        "a plugin folder to load (hooks/hooks.json, .mcp.json), trusted (repeatable)",
+        collect,
+        [],
+      )
       .option("--no-defaults", "read only the --settings files, not the default locations");
 
   settingsOptions(

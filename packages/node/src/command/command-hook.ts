@@ -26,6 +26,7 @@ import { CommandTemplate, type RenderedCommand } from "./command-template.js";
 import { toHookInput } from "./hook-input.js";
 import { interpretResult } from "./interpret-result.js";
 import { type SpawnResult, spawnCommand } from "./spawn-command.js";
+import { spillOversizedOutput } from "./spill-output.js";
 
 /** How command hooks run: shared by every hook made with the same options. */
 export interface CommandHookOptions {
@@ -347,10 +348,13 @@ export class CommandHook {
       notes.push(`stdout cut to ${this.#options.maxOutputBytes} of ${result.stdoutBytes} bytes`);
     if (result.truncated.stderr)
       notes.push(`stderr cut to ${this.#options.maxOutputBytes} of ${result.stderrBytes} bytes`);
-    const answer = interpretResult(result, event, {
-      timeout: this.timeout,
-      maxOutputBytes: this.#options.maxOutputBytes,
-    });
+    const answer = await spillOversizedOutput(
+      interpretResult(result, event, {
+        timeout: this.timeout,
+        maxOutputBytes: this.#options.maxOutputBytes,
+      }),
+      { eventId: event.eventId, hookId },
+    );
     return this.#report(event, shown, notes, result, answer);
   }
 

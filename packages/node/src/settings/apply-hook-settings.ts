@@ -26,6 +26,7 @@ import { displayPath } from "./settings-problem.js";
 export type SkipReason =
   | "disabled"
   | "managed-only"
+  | "plugin-only"
   | "untrusted"
   | "condition"
   | "duplicate"

@@ -3,6 +3,7 @@ import type { SettingsHookDefinition, SettingsHookType } from "../handlers/setti
 import type { ManagedPolicy } from "./managed-settings.js";
 import type { LoadedMcpServer } from "./mcp-servers.js";
 import type { TrustedScript } from "./project-scripts.js";
+import type { PluginOrigin } from "./plugins.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import type { SettingsOptions } from "./settings-schema.js";
 
@@ -15,8 +16,10 @@ import type { SettingsOptions } from "./settings-schema.js";
  * - `frontmatter`: a skill's or subagent's markdown file, vouched for by the host
  * - `managed`: the system-wide policy file an administrator deploys; always trusted, and its
  *   options win over every other file's
+ * - `plugin`: a plugin's `hooks/hooks.json` (or its manifest); trusted with the plugin, which runs
+ *   when the user named its folder or a trusted settings file enables it
  */
-export type SettingsScope = "managed" | "project" | "user" | "explicit" | "frontmatter";
+export type SettingsScope = "managed" | "project" | "user" | "explicit" | "frontmatter" | "plugin";
 
 /** One hook found in a settings file, of any type. */
 export interface SettingsHook {
@@ -51,6 +54,8 @@ export interface SettingsHook {
   scope: SettingsScope;
   /** False for project hooks the user has not trusted (yet, or since they changed). */
   trusted: boolean;
+  /** The plugin it came with (scope `plugin`): its command gets `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`. */
+  plugin?: PluginOrigin;
 }
 
 /** A file that was looked for. */
@@ -106,6 +111,8 @@ export interface HookSettings {
   mcpServers?: LoadedMcpServer[];
   /** Present when `cwd` was given. */
   project?: ProjectTrustState;
+  /** The plugins whose hooks and MCP servers were loaded. */
+  plugins?: PluginOrigin[];
   /** What the managed (system-wide) files decide, with the file behind each key; absent when they set nothing. */
   managedPolicy?: ManagedPolicy;
   /**

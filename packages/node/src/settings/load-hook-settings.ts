@@ -15,6 +15,7 @@ import {
   managedFiles,
   managedPolicy,
   type PolicyKeys,
+  pluginOnly,
   policyList,
   readPolicyKeys,
 } from "./managed-settings.js";
@@ -27,6 +28,13 @@ import {
 } from "./mcp-servers.js";
 import { type ParsedHooksBlock, parseHooksBlock } from "./parse-hooks-block.js";
 import { projectFolders, projectScripts } from "./project-scripts.js";
+import {
+  enabledPluginCandidates,
+  type LoadedPlugin,
+  loadPlugin,
+  type PluginCandidate,
+  readEnabledPlugins,
+} from "./plugins.js";
 import { readRegularFile } from "./read-regular-file.js";
 import { httpPolicyProblems } from "./settings-hook-registration.js";
 import type { SettingsProblem } from "./settings-problem.js";
@@ -52,6 +60,13 @@ export interface LoadHookSettingsOptions {
    * is not false, else none.
    */
   managedSettings?: readonly string[];
+  /**
+   * Plugin folders to load, as Claude Code's `--plugin-dir` does: each folder's
+   * `hooks/hooks.json` and `.mcp.json`, trusted (the user named them). Installed plugins
+   * (`~/.claude/plugins/installed_plugins.json`) load when a trusted settings file's
+   * `enabledPlugins` turns them on.
+   */
+  plugins?: readonly string[];
 }
 
 /** Project locations, highest precedence first (relative to the working directory). */
@@ -82,6 +97,8 @@ interface LoadedFile extends ParsedHooksBlock {
   /** Its `mcpServers`, as written (for the trust hash) and as read. */
   mcpServersRaw?: unknown;
   mcpServers?: McpServersBlock;
+  /** Its `enabledPlugins`, as read. */
+  enabledPlugins?: Record<string, boolean>;
 }
 
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -195,6 +212,7 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
       options: f.options,
       disableAllHooks: f.disableAllHooks ?? null,
       ...(f.mcpServersRaw !== undefined ? { mcpServers: f.mcpServersRaw } : {}),
+      ...(f.enabledPlugins !== undefined ? { enabledPlugins: f.enabledPlugins } : {}),
     })),
     ...(mcpJson?.raw !== undefined ? [{ file: ".mcp.json", mcpServers: mcpJson.raw }] : []),
   ]);
@@ -206,7 +224,8 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
         f.hooks.length > 0 ||
         Object.keys(f.options).length > 0 ||
         f.disableAllHooks !== undefined ||
-        f.mcpServersRaw !== undefined,
+        f.mcpServersRaw !== undefined ||
+        f.enabledPlugins !== undefined,
     );
   const { store, problem: storeProblem } = await readTrustStore(home);
   const entry = Object.hasOwn(store.projects, projectDir) ? store.projects[projectDir] : undefined;
@@ -239,7 +258,8 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
       file.hooks.length > 0 ||
       Object.keys(file.options).length > 0 ||
       file.disableAllHooks !== undefined ||
-      file.mcpServersRaw !== undefined;
+      file.mcpServersRaw !== undefined ||
+      file.enabledPlugins !== undefined;
     if (untrusted && hasSettings) {
       settings.problems.push({
         file: file.info.path,
@@ -271,16 +291,33 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
       });
     }
   }
-  // Project servers (settings files and .mcp.json) outrank the user's, as in Claude Code.
+  const plugins = await loadPlugins(options, loaded, { home, cwd, maxBytes });
+  for (const plugin of plugins.loaded) {
+    settings.hooks.push(...plugin.hooks);
+    settings.problems.push(...plugin.problems);
+  }
+  settings.problems.push(...plugins.problems);
+  if (plugins.loaded.length > 0) {
+    settings.plugins = plugins.loaded.map(({ name, id, root, dataDir }) => ({
+      name,
+      id,
+      root,
+      dataDir,
+    }));
+  }
+  // Project servers (settings files and .mcp.json) outrank the user's, as in Claude Code; a
+  // plugin's go by plugin:<name>:<server>, so they never take another's name.
   const blocks = (scope: (s: string) => boolean) =>
     loaded.filter((f) => scope(f.info.scope)).flatMap((f) => (f.mcpServers ? [f.mcpServers] : []));
   settings.mcpServers = mergeMcpServers([
     ...blocks((s) => s !== "user"),
     ...(mcpJson ? [mcpJson] : []),
     ...blocks((s) => s === "user"),
+    ...plugins.loaded.map((p) => ({ servers: p.mcpServers, problems: [] })),
   ]);
-  settings.problems.push(...(await mcpToolHookProblems(settings)));
   applyPolicy(settings, loaded, managed.problems);
+  if (pluginOnly(settings.managedPolicy, "mcp")) keepPluginServers(settings);
+  settings.problems.push(...(await mcpToolHookProblems(settings)));
   settings.problems.push(...httpPolicyProblems(settings));
   return settings;
 }
@@ -297,6 +334,42 @@ function projectOptions(files: readonly LoadedFile[]): Record<string, unknown> {
     }
   }
   return out;
+}
+
+/** The plugins to load: the folders named, then those a trusted file's `enabledPlugins` turns on. */
+async function loadPlugins(
+  options: LoadHookSettingsOptions,
+  loaded: readonly LoadedFile[],
+  where: { home: string; cwd: string; maxBytes: number },
+): Promise<{ loaded: LoadedPlugin[]; problems: SettingsProblem[] }> {
+  const enabled = await enabledPluginCandidates(
+    loaded.map((f) => ({
+      path: f.info.path,
+      scope: f.info.scope,
+      trusted: f.info.trusted,
+      ...(f.enabledPlugins ? { enabledPlugins: f.enabledPlugins } : {}),
+    })),
+    where,
+  );
+  const candidates: PluginCandidate[] = [
+    ...(options.plugins ?? []).map((dir) => ({ dir: resolve(where.cwd, dir) })),
+    ...enabled.candidates,
+  ];
+  const out: LoadedPlugin[] = [];
+  const problems = enabled.problems;
+  const seen = new Set<string>();
+  for (const candidate of candidates) {
+    const plugin = await loadPlugin(candidate, where);
+    if (!("root" in plugin)) {
+      problems.push(...plugin.problems);
+      continue;
+    }
+    // One folder, one load: named and enabled both, it runs once.
+    if (seen.has(plugin.root)) continue;
+    seen.add(plugin.root);
+    out.push(plugin);
+  }
+  return { loaded: out, problems };
 }
 
 function mergeOptions(settings: HookSettings, file: LoadedFile): void {
@@ -366,6 +439,8 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
       });
   }
   out.policy = readPolicyKeys(record, candidate.path, candidate.scope, out.problems);
+  const enabledPlugins = readEnabledPlugins(record.enabledPlugins, candidate.path, out.problems);
+  if (enabledPlugins) out.enabledPlugins = enabledPlugins;
   if (record.hooks !== undefined) {
     const block = parseHooksBlock(record.hooks, {
       file: candidate.path,
@@ -388,6 +463,21 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
   }
   info.hooks = out.hooks.length;
   return out;
+}
+
+/** `strictPluginOnlyCustomization` with `mcp`: only plugins' and managed files' servers stay. */
+function keepPluginServers(settings: HookSettings): void {
+  const file = settings.managedPolicy?.strictPluginOnlyCustomization?.file ?? "";
+  settings.mcpServers = (settings.mcpServers ?? []).filter((server) => {
+    if (server.scope === "plugin" || server.scope === "managed") return true;
+    settings.problems.push({
+      file: server.source,
+      path: server.path,
+      message: `MCP server "${server.name}" is not used: a managed "strictPluginOnlyCustomization" (${file}) keeps MCP servers to plugins and managed settings`,
+      severity: "warning",
+    });
+    return false;
+  });
 }
 
 /** The managed policy and the http policy lists every file contributes to. */

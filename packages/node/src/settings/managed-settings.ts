@@ -36,6 +36,20 @@ export interface ManagedPolicy {
   httpHookAllowedEnvVars?: { value: string[]; file: string };
   /** Host secrets command hooks still inherit; a managed value cannot be widened by any other file. */
   commandHookAllowedSecrets?: { value: string[]; file: string };
+  /**
+   * Claude Code's `strictPluginOnlyCustomization`: the surfaces (`skills`, `agents`, `hooks`,
+   * `mcp`) only plugins and managed settings may customize; `true` in the file means all four.
+   */
+  strictPluginOnlyCustomization?: { value: PluginOnlySurface[]; file: string };
+}
+
+/** A surface `strictPluginOnlyCustomization` reserves for plugins and managed settings. */
+export type PluginOnlySurface = "skills" | "agents" | "hooks" | "mcp";
+const PLUGIN_ONLY_SURFACES: readonly PluginOnlySurface[] = ["skills", "agents", "hooks", "mcp"];
+
+/** True when a managed file reserves this surface for plugins and managed settings. */
+export function pluginOnly(policy: ManagedPolicy | undefined, surface: PluginOnlySurface): boolean {
+  return policy?.strictPluginOnlyCustomization?.value.includes(surface) === true;
 }
 
 /** The policy keys of one file, as read. */
@@ -72,6 +86,30 @@ export function readPolicyKeys(
     } else if (typeof value !== "boolean") {
       problem(key, `expected true or false, got ${describeValue(value)}`);
     } else out[key] = value;
+  }
+  const strict = record.strictPluginOnlyCustomization;
+  if (strict !== undefined) {
+    if (scope !== "managed") {
+      problem(
+        "strictPluginOnlyCustomization",
+        "honoured in managed (system-wide) settings only; ignored here",
+        "warning",
+      );
+    } else if (strict === true || strict === false) {
+      out.strictPluginOnlyCustomization = strict ? [...PLUGIN_ONLY_SURFACES] : [];
+    } else if (
+      Array.isArray(strict) &&
+      strict.every((v) => PLUGIN_ONLY_SURFACES.includes(v as PluginOnlySurface))
+    ) {
+      out.strictPluginOnlyCustomization = [...new Set(strict as PluginOnlySurface[])];
+    } else {
+      // Unsure what was meant: reserve every surface rather than leave one open.
+      out.strictPluginOnlyCustomization = [...PLUGIN_ONLY_SURFACES];
+      problem(
+        "strictPluginOnlyCustomization",
+        `expected true, false or a list of "skills", "agents", "hooks", "mcp", got ${describeValue(strict)}; every surface is kept to plugins and managed settings`,
+      );
+    }
   }
   for (const key of STRING_LISTS) {
     const value = record[key];
@@ -283,7 +321,7 @@ export function allowedSecretsFor(settings: HookSettings, hook: SettingsHook): s
 
 /** Why the settings' policy keeps a hook from running, if it does. */
 export interface PolicySkip {
-  reason: "disabled" | "managed-only";
+  reason: "disabled" | "managed-only" | "plugin-only";
   message: string;
 }
 
@@ -322,6 +360,20 @@ export function policySkip(
     return {
       reason: "managed-only",
       message: `only managed hooks run: "allowManagedHooksOnly": true in ${displayPath(only.file, where)}`,
+    };
+  }
+  const strict = settings.managedPolicy?.strictPluginOnlyCustomization;
+  // A skill's or subagent's hooks count as that skill's: with skills or agents reserved, no
+  // frontmatter hook can show it came with a plugin.
+  const reserved =
+    pluginOnly(settings.managedPolicy, "hooks") ||
+    (hook.scope === "frontmatter" &&
+      (pluginOnly(settings.managedPolicy, "skills") ||
+        pluginOnly(settings.managedPolicy, "agents")));
+  if (strict && reserved && hook.scope !== "managed" && hook.scope !== "plugin") {
+    return {
+      reason: "plugin-only",
+      message: `only plugin and managed hooks run: "strictPluginOnlyCustomization" in ${displayPath(strict.file, where)}`,
     };
   }
   return undefined;

@@ -29,6 +29,7 @@ import {
 import { linearRegex } from "../linear-regex.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
 import { httpPolicyFor } from "./managed-settings.js";
+import { pluginVariables } from "./plugins.js";
 import type { SettingsProblem } from "./settings-problem.js";
 
 /** A block from an `asyncRewake` hook, delivered once the hook ended: wake the model with `reason`. */
@@ -103,7 +104,7 @@ export function settingsHookRegistration(
     const defaultTimeoutMs = commandOptions.defaultTimeoutMs ?? ctx.defaultTimeoutMs;
     const allowedSecrets = commandOptions.allowedSecrets ?? ctx.allowedSecrets;
     const command = new CommandHook(
-      { ...(d as CommandHookDefinition), name: hook.name },
+      { ...withPluginVariables(d as CommandHookDefinition, hook), name: hook.name },
       {
         ...commandOptions,
         ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
@@ -196,6 +197,29 @@ export function settingsHookRegistration(
   }
   // A settings file may come from a cloned repository: its patterns must not stall the agent.
   return { ...registration, regex: linearRegex };
+}
+
+/**
+ * A plugin's command with `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` in its environment: the
+ * shell expands `${CLAUDE_PLUGIN_ROOT}` in the command text itself (a folder name never becomes
+ * shell text), and the exec form's arguments, which no shell reads, get the paths put in.
+ */
+function withPluginVariables(
+  definition: CommandHookDefinition,
+  hook: SettingsHook,
+): CommandHookDefinition {
+  if (!hook.plugin) return definition;
+  const variables = pluginVariables(hook.plugin);
+  const out = { ...definition, env: { ...definition.env, ...variables } };
+  if (out.args) {
+    const put = (text: string) =>
+      text.replace(
+        /\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g,
+        (_whole, name: keyof typeof variables) => variables[name] ?? "",
+      );
+    out.args = out.args.map(put) as [string, ...string[]];
+  }
+  return out as CommandHookDefinition;
 }
 
 function emptyReport(
