@@ -98,9 +98,11 @@ async function onScreen(page: Page, selector: string): Promise<void> {
   expect(box!.y + box!.height, `${selector} bottom edge`).toBeLessThanOrEqual(height);
 }
 
-/** True when the document scrolls sideways. */
+/** True when the document scrolls sideways (page expressions as text: this file has no DOM types). */
 const scrollsSideways = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+  page.evaluate<boolean>(
+    "document.documentElement.scrollWidth > document.documentElement.clientWidth",
+  );
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -289,7 +291,7 @@ describe("serve --ui in Chromium", () => {
     expect(said).not.toMatch(/Hello|token:/);
     const box = page.getByLabel("Token of the hook server");
     expect(await box.isVisible()).toBe(true);
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate<number>("sessionStorage.length")).toBe(0);
     // The right token, typed in: connected, and the prompt box has its label.
     await box.fill(TOKEN);
     await page.getByRole("button", { name: "Connect" }).click();
@@ -365,7 +367,10 @@ describe("serve --ui in Chromium", () => {
     const { address } = await serve();
     const { page, errors } = await openPage(address);
     await state(page, "ready");
-    const kept = () => page.evaluate(() => JSON.parse(sessionStorage.getItem("a3s-demo-page")!));
+    const kept = async () =>
+      JSON.parse(
+        (await page.evaluate<string | null>('sessionStorage.getItem("a3s-demo-page")')) ?? "null",
+      ) as { token: string; clientId: string };
     const before = await kept();
     expect(before).toMatchObject({ token: TOKEN, clientId: expect.stringMatching(/^page-/) });
     await page.reload();
