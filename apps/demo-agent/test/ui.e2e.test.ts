@@ -385,4 +385,30 @@ describe("serve --ui in Chromium", () => {
     expect(await run).toMatchObject({ success: true, output: "after-reload\n" });
     expect(errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
   });
+
+  it("carries on as a new client when the kept client id is held by a page it cannot prove to be", async () => {
+    const { address } = await serve();
+    const { page: first } = await openPage(address);
+    await state(first, "ready");
+    const held = JSON.parse(
+      (await first.evaluate<string | null>('sessionStorage.getItem("a3s-demo-page")')) ?? "null",
+    ) as { clientId: string };
+    // Another tab that somehow kept the same id, without its secret.
+    const page = await browser.newPage();
+    cleanup.push(() => page.close());
+    await page.goto(`http://${address}/`);
+    await page.evaluate(
+      `sessionStorage.setItem("a3s-demo-page", ${JSON.stringify(
+        JSON.stringify({ token: TOKEN, clientId: held.clientId, clientSecret: "not-its-secret" }),
+      )})`,
+    );
+    await page.reload();
+    await state(page, "ready");
+    const now = JSON.parse(
+      (await page.evaluate<string | null>('sessionStorage.getItem("a3s-demo-page")')) ?? "null",
+    ) as { clientId: string };
+    expect(now.clientId).not.toBe(held.clientId);
+    // The page that holds the id was not disturbed.
+    expect(await first.getAttribute("#state", "data-state")).toBe("ready");
+  });
 });

@@ -211,17 +211,20 @@ function connect(first: Saved): void {
   current = { client, trail: auditTrailOf(client) };
   client.on("state", ({ state: now, error }) => {
     if (current?.client !== client) return;
+    // A copy of this page that did not leave cleanly still holds the kept client id (the
+    // agent asks for a secret this tab no longer has): carry on as a new client.
+    const idTaken = now === "failed" && error?.path?.[0] === "x-a3s-client-secret";
+    if (idTaken && !kept.fresh) {
+      connect({ token: kept.token, clientId: newClientId(), fresh: true });
+      return;
+    }
     state.textContent = now;
     state.dataset.state = now;
     problem.textContent = describeProblem(now, error);
     askFields.disabled = now !== "ready";
     if (now !== "failed") return;
     save(undefined);
-    // A copy of this page that did not leave cleanly still holds the kept client id (the
-    // agent asks for a secret this tab no longer has): carry on as a new client.
-    if (error?.path?.[0] === "x-a3s-client-secret" && !kept.fresh)
-      connect({ token: kept.token, clientId: newClientId(), fresh: true });
-    else login.hidden = false;
+    login.hidden = false;
   });
 
   client.registerHook("PermissionRequest", {
