@@ -35,8 +35,8 @@ Options:
   --audit FILE        write the hook engine's audit records as JSON lines
   --events FILE       write every event fired, with its decision, as JSON lines
   --settings FILE     a settings file with command hooks (repeatable; trusted)
-  --workdir DIR       the agent's working directory (run: a fresh temporary folder)
-  --keep              run: keep the temporary folder
+  --workdir DIR       the agent's working directory (run, serve: a fresh temporary folder)
+  --keep              run, serve: keep the temporary folder
   --model NAME        chat, serve: "scripted" (default, offline) or a model name for the
                       OpenAI-compatible API at OPENAI_BASE_URL with OPENAI_API_KEY
   --permission MODE   chat, serve: who answers permission questions hooks leave open:

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { realpath } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { Writable } from "node:stream";
 import { createHookServer } from "@a3s-lab/hooks-node";
 import { createAgentService } from "./agent-service.js";
@@ -25,6 +27,11 @@ export interface ServeIo {
  * (a generated token, the page's address with `--ui`, the transcript of served sessions)
  * goes to stderr. With `--ui` the same port serves a page whose hooks run in the browser. Runs until `stop`
  * aborts, then ends every session and drains the server.
+ *
+ * Without `--workdir` the agent works in a fresh temporary folder (removed at exit unless
+ * `--keep`), never in the folder it was started from: a tool call someone approves on the
+ * page acts there, and that must not be a checkout by surprise. The first line on stderr says
+ * which folder.
  */
 export async function runServe(
   args: CliArgs,
@@ -33,9 +40,35 @@ export async function runServe(
   stop: AbortSignal,
   color: boolean,
 ): Promise<number> {
+  const log = (line: string) => void io.stderr.write(`${line}\n`);
+  const temporary = args.workdir === undefined;
+  const workdir = await realpath(
+    args.workdir === undefined
+      ? await mkdtemp(path.join(os.tmpdir(), "a3s-serve-"))
+      : path.resolve(io.cwd, args.workdir),
+  );
+  log(
+    temporary
+      ? `workdir: ${workdir} (temporary${args.keep ? ", kept" : ", removed at exit"}; --workdir DIR to choose)`
+      : `workdir: ${workdir}`,
+  );
+  try {
+    return await serveIn(workdir, args, io, hookSources, stop, color);
+  } finally {
+    if (temporary && !args.keep) await rm(workdir, { recursive: true, force: true });
+  }
+}
+
+async function serveIn(
+  workdir: string,
+  args: CliArgs,
+  io: ServeIo,
+  hookSources: HookSources | undefined,
+  stop: AbortSignal,
+  color: boolean,
+): Promise<number> {
   const style = createStyle(color);
   const log = (line: string) => void io.stderr.write(`${line}\n`);
-  const workdir = await realpath(args.workdir ?? io.cwd);
   let token = args.token;
   const generated = token === undefined;
   if (token === undefined) {

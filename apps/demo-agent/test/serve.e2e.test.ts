@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { A3sClient } from "@a3s-lab/box";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventLogRecord } from "../src/event-log.js";
 import { APP_DIR, readJsonl, startCli, tsNodeArgs } from "./cli-process.js";
@@ -28,9 +30,13 @@ afterEach(async () => {
 async function serve(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  options: { cwd?: string } = {},
 ): Promise<{ address: string; stdout: string[] }> {
-  server = startCli(["serve", "--workdir", dir, ...args], {
+  // With a cwd of its own, serve picks its working directory as a user's `pnpm serve` does.
+  const workdir = options.cwd === undefined ? ["--workdir", dir] : [];
+  server = startCli(["serve", ...workdir, ...args], {
     env: { HOME: path.join(dir, "home"), A3S_TOKEN: undefined, ...env },
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
   });
   server.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
   const lines: string[] = [];
@@ -135,5 +141,41 @@ describe("a3s-demo-agent serve with a real A3sClient in another process", () => 
     const ok = await runClient({ A3S_ADDRESS: address, A3S_TOKEN: "env-token" });
     expect(ok.code).toBe(0);
     expect(await stopServer()).toBe(0);
+  }, 60_000);
+
+  it("works in a fresh temporary folder without --workdir, says which, and removes it at exit", async () => {
+    // Started from a checkout: an approved tool call must not act on it.
+    const checkout = path.join(dir, "checkout");
+    await mkdir(checkout);
+    const { address } = await serve(
+      ["--permission", "allow", "--token", "t"],
+      {},
+      { cwd: checkout },
+    );
+    const line = /^workdir: (\S+) \(temporary, removed at exit; --workdir DIR to choose\)$/m.exec(
+      stderr,
+    );
+    expect(line).not.toBeNull();
+    const workdir = line![1]!;
+    expect(path.dirname(workdir)).toBe(await realpath(os.tmpdir()));
+    const client = new A3sClient({ address, token: "t" });
+    try {
+      const sessionId = await client.createSession();
+      const run = await client.executeTool(sessionId, "Bash", { command: "pwd; touch made-here" });
+      expect(run).toMatchObject({ success: true, output: `${workdir}\n` });
+      expect(existsSync(path.join(workdir, "made-here"))).toBe(true);
+      expect(await readdir(checkout)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+    expect(await stopServer()).toBe(0);
+    expect(existsSync(workdir)).toBe(false);
+  }, 60_000);
+
+  it("prints the folder it was given with --workdir, and leaves it in place", async () => {
+    await serve(["--token", "t"]);
+    expect(stderr.split("\n")).toContain(`workdir: ${dir}`);
+    expect(await stopServer()).toBe(0);
+    expect(existsSync(dir)).toBe(true);
   }, 60_000);
 });

@@ -73,15 +73,38 @@ function stop(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<
   });
 }
 
-async function openPage(address: string): Promise<{ page: Page; errors: string[] }> {
+async function openPage(
+  address: string,
+  options: { token?: string; viewport?: { width: number; height: number } } = {},
+): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage();
   cleanup.push(() => page.close());
+  if (options.viewport) await page.setViewportSize(options.viewport);
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  await page.goto(`http://${address}/#token=${TOKEN}`);
+  await page.goto(`http://${address}/#token=${options.token ?? TOKEN}`);
   return { page, errors };
 }
+
+/** The page's own layout box of an element, checked to lie inside the viewport. */
+async function onScreen(page: Page, selector: string): Promise<void> {
+  const box = await page.locator(selector).boundingBox();
+  const { width, height } = page.viewportSize()!;
+  expect(box, selector).not.toBeNull();
+  expect(box!.x, `${selector} left edge`).toBeGreaterThanOrEqual(0);
+  expect(box!.y, `${selector} top edge`).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, `${selector} right edge`).toBeLessThanOrEqual(width);
+  expect(box!.y + box!.height, `${selector} bottom edge`).toBeLessThanOrEqual(height);
+}
+
+/** True when the document scrolls sideways (page expressions as text: this file has no DOM types). */
+const scrollsSideways = (page: Page) =>
+  page.evaluate<boolean>(
+    "document.documentElement.scrollWidth > document.documentElement.clientWidth",
+  );
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** The agent's driver: an SDK user in this process, over gRPC on the same port. */
 function sdk(address: string): A3sClient {
@@ -159,6 +182,10 @@ describe("serve --ui in Chromium", () => {
       /^blocked PermissionRequest \(hook [\w.-]+\): denied in the browser$/,
     );
     expect(await page.locator('#audit li[data-type="registered"]').count()).toBeGreaterThan(0);
+    // Every hook of the page has a readable name where the page shows it, never a UUID.
+    const auditLines = await page.locator("#audit li").allTextContents();
+    expect(auditLines.filter((line) => UUID.test(line))).toEqual([]);
+    expect(await blocked.textContent()).toContain("(hook browser-confirmation)");
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.click("#audit-download"),
@@ -228,11 +255,21 @@ describe("serve --ui in Chromium", () => {
     const port = Number(first.address.split(":").at(-1));
     const { page, errors } = await openPage(first.address);
     await state(page, "ready");
+    const prompt = page.getByRole("textbox", { name: "Prompt for the agent" });
+    const send = page.getByRole("button", { name: "Send" });
+    expect(await send.isEnabled()).toBe(true);
     expect(await stop(first.child)).toBe(0);
     await state(page, "reconnecting");
+    // Not connected: nothing to ask, and the page says what is going on in plain words.
+    expect(await send.isDisabled()).toBe(true);
+    expect(await prompt.isDisabled()).toBe(true);
+    expect(await page.textContent("#problem")).toBe(
+      "Lost the connection to the agent; trying again…",
+    );
     const second = await serve(port);
     expect(second.address).toBe(first.address);
     await state(page, "ready");
+    expect(await send.isEnabled()).toBe(true);
     const agent = sdk(second.address);
     const sessionId = await agent.createSession();
     const run = agent.executeTool(sessionId, "Bash", { command: "echo after-restart" });
@@ -241,5 +278,137 @@ describe("serve --ui in Chromium", () => {
     await page.screenshot({ path: `${ARTIFACTS}ui-after-restart.png`, fullPage: true });
     // The drop was reported while it lasted; nothing else went wrong on the page.
     expect(errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
+  });
+
+  it("says a wrong token in plain words, asks for it again in a labelled box, and keeps nothing", async () => {
+    const { address } = await serve();
+    const { page } = await openPage(address, { token: "not-the-token" });
+    await state(page, "failed");
+    const said = await page.textContent("#problem");
+    expect(said).toBe(
+      "The agent did not accept this token. Paste the token that serve printed and connect again.",
+    );
+    expect(said).not.toMatch(/Hello|token:/);
+    const box = page.getByLabel("Token of the hook server");
+    expect(await box.isVisible()).toBe(true);
+    expect(await page.evaluate<number>("sessionStorage.length")).toBe(0);
+    // The right token, typed in: connected, and the prompt box has its label.
+    await box.fill(TOKEN);
+    await page.getByRole("button", { name: "Connect" }).click();
+    await state(page, "ready");
+    expect(await page.textContent("#problem")).toBe("");
+    expect(await page.getByRole("textbox", { name: "Prompt for the agent" }).isEnabled()).toBe(
+      true,
+    );
+  });
+
+  for (const width of [375, 320]) {
+    it(`fits a phone ${width} px wide: Allow on screen and working, long event rows without sideways scroll`, async () => {
+      const { address } = await serve();
+      const { page, errors } = await openPage(address, { viewport: { width, height: 640 } });
+      await state(page, "ready");
+      const agent = sdk(address);
+      const sessionId = await agent.createSession();
+      // Rows with long unbroken words: read-only tools run unasked and fill the list.
+      const long = `${"a-very-long-file-name-without-spaces-".repeat(6)}.txt`;
+      for (let i = 0; i < 12; i++)
+        await agent.executeTool(sessionId, "Read", {
+          file_path: path.join(workdir, `${i}${long}`),
+        });
+      await page.locator("#events tr").nth(23).waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+
+      const command = `echo ${"x".repeat(120)} && echo phone-${width}`;
+      const run = agent.executeTool(sessionId, "Bash", { command });
+      await page.locator("#permission[open]").waitFor();
+      for (const selector of ["#permission", "#allow", "#deny"]) await onScreen(page, selector);
+      expect(await scrollsSideways(page)).toBe(false);
+      if (width === 375) {
+        await page.screenshot({ path: `${ARTIFACTS}ui-phone-dialog.png` });
+      }
+      // A real click at the button's place on the screen, as a thumb would.
+      await page.getByRole("button", { name: "Allow" }).click({ trial: false });
+      expect(await run).toMatchObject({
+        success: true,
+        output: expect.stringContaining(`phone-${width}`),
+      });
+      await page.locator('#events tr[data-event="PostToolUse"]').first().waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+      if (width === 375) {
+        await page.screenshot({
+          path: `${ARTIFACTS}ui-phone-events.png`,
+          fullPage: true,
+          clip: { x: 0, y: 0, width, height: 1000 },
+        });
+      }
+      expect(errors).toEqual([]);
+    });
+  }
+
+  it("a closed page lets go of its hooks at once: a new page's Allow works", async () => {
+    const { address } = await serve();
+    const { page: before } = await openPage(address);
+    await state(before, "ready");
+    await before.close();
+    const { page, errors } = await openPage(address);
+    await state(page, "ready");
+    const agent = sdk(address);
+    const sessionId = await agent.createSession();
+    const started = Date.now();
+    const run = agent.executeTool(sessionId, "Bash", { command: "echo after-close" });
+    await answer(page, "allow");
+    expect(await run).toMatchObject({ success: true, output: "after-close\n" });
+    // Well inside the agent's 30 s reconnect window: nothing of the closed page was waited for.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(errors).toEqual([]);
+  });
+
+  it("a reload resumes its own client: no token asked, the address stays clean, Allow works", async () => {
+    const { address } = await serve();
+    const { page, errors } = await openPage(address);
+    await state(page, "ready");
+    const kept = async () =>
+      JSON.parse(
+        (await page.evaluate<string | null>('sessionStorage.getItem("a3s-demo-page")')) ?? "null",
+      ) as { token: string; clientId: string };
+    const before = await kept();
+    expect(before).toMatchObject({ token: TOKEN, clientId: expect.stringMatching(/^page-/) });
+    await page.reload();
+    await state(page, "ready");
+    expect(page.url()).toBe(`http://${address}/`);
+    expect(await page.locator("#login").isHidden()).toBe(true);
+    expect((await kept()).clientId).toBe(before.clientId);
+    const agent = sdk(address);
+    const sessionId = await agent.createSession();
+    const run = agent.executeTool(sessionId, "Bash", { command: "echo after-reload" });
+    await answer(page, "allow");
+    expect(await run).toMatchObject({ success: true, output: "after-reload\n" });
+    expect(errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
+  });
+
+  it("carries on as a new client when the kept client id is held by a page it cannot prove to be", async () => {
+    const { address } = await serve();
+    const { page: first } = await openPage(address);
+    await state(first, "ready");
+    const held = JSON.parse(
+      (await first.evaluate<string | null>('sessionStorage.getItem("a3s-demo-page")')) ?? "null",
+    ) as { clientId: string };
+    // Another tab that somehow kept the same id, without its secret.
+    const page = await browser.newPage();
+    cleanup.push(() => page.close());
+    await page.goto(`http://${address}/`);
+    await page.evaluate(
+      `sessionStorage.setItem("a3s-demo-page", ${JSON.stringify(
+        JSON.stringify({ token: TOKEN, clientId: held.clientId, clientSecret: "not-its-secret" }),
+      )})`,
+    );
+    await page.reload();
+    await state(page, "ready");
+    const now = JSON.parse(
+      (await page.evaluate<string | null>('sessionStorage.getItem("a3s-demo-page")')) ?? "null",
+    ) as { clientId: string };
+    expect(now.clientId).not.toBe(held.clientId);
+    // The page that holds the id was not disturbed.
+    expect(await first.getAttribute("#state", "data-state")).toBe("ready");
   });
 });

@@ -118,6 +118,23 @@ describe("createWebSocketTransport: the handshake", () => {
     expect(socket.request.headers["sec-websocket-protocol"]).toBe("a3s.hooks.v1");
   });
 
+  it("presents a resume secret kept from before (a reloaded page's) and hands over each new one", async () => {
+    const secrets: string[] = [];
+    const { agent, transport } = await setup(
+      { clientSecret: "from-this-welcome" },
+      { clientSecret: "kept-from-before", onClientSecret: (s) => secrets.push(s) },
+    );
+    await streamOf(transport).opened;
+    const socket = await agent.socket();
+    expect(socket.frames[0]).toMatchObject({ type: "Hello", clientSecret: "kept-from-before" });
+    expect(secrets).toEqual(["from-this-welcome"]);
+    // The next socket presents the newest secret.
+    socket.ws.close(WS_CLOSE_CODES.goingAway);
+    await socket.closed;
+    await streamOf(transport).opened;
+    expect((await agent.socket(1)).frames[0]).toMatchObject({ clientSecret: "from-this-welcome" });
+  });
+
   it("reports the server's refusal with its code and message: 4401, 4403", async () => {
     for (const [code, errorCode, message] of [
       [WS_CLOSE_CODES.unauthenticated, "UNAUTHENTICATED", "Hello.token: the token is not valid"],
@@ -414,6 +431,24 @@ describe("createWebSocketTransport: options", () => {
     expect(() =>
       createWebSocketTransport({ address: "127.0.0.1:1", clientId: "no spaces", WebSocket }),
     ).toThrow("options.clientId");
+    for (const clientSecret of ["", "x".repeat(257), 42]) {
+      expect(() =>
+        createWebSocketTransport({
+          address: "127.0.0.1:1",
+          clientId: "c",
+          WebSocket,
+          clientSecret: clientSecret as string,
+        }),
+      ).toThrow("options.clientSecret");
+    }
+    expect(() =>
+      createWebSocketTransport({
+        address: "127.0.0.1:1",
+        clientId: "c",
+        WebSocket,
+        onClientSecret: "no" as never,
+      }),
+    ).toThrow("options.onClientSecret");
     vi.stubGlobal("WebSocket", undefined);
     expect(() => createWebSocketTransport({ address: "127.0.0.1:1", clientId: "c" })).toThrow(
       "options.WebSocket",

@@ -28,6 +28,18 @@ export interface WebSocketTransportOptions extends TransportOptions {
   WebSocket?: WebSocketConstructor;
   /** How long opening the socket and the server's welcome may take. Default 10 000 ms. */
   handshakeTimeoutMs?: number;
+  /**
+   * A resume secret the agent gave this client id before (see `onClientSecret`), presented in
+   * the first `Hello`. A page that keeps its client id across a reload (in `sessionStorage`)
+   * passes it, so the reloaded page resumes its own client instead of being refused as another
+   * holder of the id. Default: none (a first connection).
+   */
+  clientSecret?: string;
+  /**
+   * Called with the resume secret of each `Welcome` (it changes when the agent restarts). Keep
+   * it only where the token may be kept: it proves who the client is to the agent.
+   */
+  onClientSecret?: (secret: string) => void;
   /** Clock and timers; inject fakes in tests. */
   timers?: Timers;
 }
@@ -35,7 +47,8 @@ export interface WebSocketTransportOptions extends TransportOptions {
 /**
  * The WebSocket transport of `A3sClient`: every call of `hooks.proto` as JSON frames on one
  * socket, authenticated by the first frame (the token never goes in the URL). The resume
- * secret of the agent's `Welcome` is kept in memory and presented in every later `Hello`. It implements
+ * secret of the agent's `Welcome` is kept in memory and presented in every later `Hello`
+ * (`clientSecret` and `onClientSecret` carry it across a page reload). It implements
  * core's `Transport` exactly as the gRPC transport does: sockets open lazily, and when one
  * drops the client reopens the hook stream with backoff. It is the default transport of
  * `@a3s-lab/box` in browsers.
@@ -79,10 +92,27 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
   const url = webSocketUrl(options.address);
   const { protocol, hostname } = new URL(url);
   if (protocol === "ws:") checkPlaintextHost(hostname, options, "use a wss:// address");
+  if (
+    options.clientSecret !== undefined &&
+    (typeof options.clientSecret !== "string" ||
+      options.clientSecret === "" ||
+      options.clientSecret.length > 256)
+  ) {
+    throw new HookError(
+      "INVALID_CONFIG",
+      "options.clientSecret: expected the secret of an earlier Welcome (1 to 256 characters)",
+      { path: ["options", "clientSecret"] },
+    );
+  }
+  if (options.onClientSecret !== undefined && typeof options.onClientSecret !== "function") {
+    throw new HookError("INVALID_CONFIG", "options.onClientSecret: expected a function", {
+      path: ["options", "onClientSecret"],
+    });
+  }
   const timers = options.timers ?? defaultTimers;
   // The agent's proof of who we are, from the latest Welcome: every later Hello presents it
-  // (a restarted agent gives a new one). Kept in memory only.
-  let clientSecret: string | undefined;
+  // (a restarted agent gives a new one). Kept in memory, and handed to `onClientSecret`.
+  let clientSecret: string | undefined = options.clientSecret;
   const hello = () => ({
     clientId: options.clientId,
     protocol: PROTOCOL,
@@ -136,7 +166,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): Tr
     socket = next;
     next.welcomed.then(
       (welcome) => {
-        if (welcome.clientSecret) clientSecret = welcome.clientSecret;
+        if (!welcome.clientSecret) return;
+        clientSecret = welcome.clientSecret;
+        options.onClientSecret?.(welcome.clientSecret);
       },
       () => {},
     );

@@ -26,7 +26,9 @@ export class ScriptedAgent {
   #waiters: ((socket: AgentSocket) => void)[] = [];
 
   /** `welcome`: answer a Hello with a Welcome on its own (default true). */
-  constructor(readonly options: { welcome?: boolean; resumed?: boolean } = {}) {
+  constructor(
+    readonly options: { welcome?: boolean; resumed?: boolean; clientSecret?: string } = {},
+  ) {
     this.#server = new WebSocketServer({
       host: "127.0.0.1",
       port: 0,
@@ -87,6 +89,7 @@ export class ScriptedAgent {
           clientId: frame.clientId,
           resumed: this.options.resumed ?? false,
           protocol: "a3s.hooks.v1",
+          ...(this.options.clientSecret ? { clientSecret: this.options.clientSecret } : {}),
         });
       }
       const due = waiters.filter((w) => w.test(frame));

@@ -536,6 +536,23 @@ describe("HookHub firings", () => {
     expect(hub.clients()).toEqual([]);
   });
 
+  it("removes the hooks at once, without waiting for the window, of a client that left for good", async () => {
+    const { engine, hub, events } = setup({ reconnectWindowMs: 1000 });
+    const c1 = open(hub, "c1");
+    hub.register(c1.caller, { eventType: "PreToolUse", hookId: "h" });
+    const removed: string[] = [];
+    engine.on("unregistered", (r) => removed.push(r.reason));
+    c1.stream.detach("page closed", { left: true });
+    expect(engine.size()).toBe(0);
+    expect(removed).toEqual(["its client left"]);
+    expect(events.at(-1)).toMatchObject({
+      type: "client_expired",
+      clientId: "c1",
+      removedHooks: 1,
+    });
+    expect(hub.clients()).toEqual([]);
+  });
+
   it("resumes a client that comes back inside its window, and replaces an older stream", async () => {
     const { engine, hub, timers } = setup({ reconnectWindowMs: 1000 });
     const c1 = open(hub, "c1");

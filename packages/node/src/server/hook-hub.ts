@@ -90,8 +90,13 @@ export interface AttachedStream {
    * one (already reported), which a transport may count against the client.
    */
   receive(message: unknown, decodeError?: HookError): boolean;
-  /** The stream ended (the client closed it, the connection dropped, the adapter gave up). */
-  detach(reason: string): void;
+  /**
+   * The stream ended (the client closed it, the connection dropped, the adapter gave up). With
+   * `left`, the client said it is going away for good (a browser page that unloads closes its
+   * WebSocket with 1001): its hooks are removed at once instead of held for the reconnect
+   * window, as if it had unregistered them.
+   */
+  detach(reason: string, options?: { left?: boolean }): void;
 }
 
 /** A client as {@link HookHub.clients} shows it. */
@@ -301,7 +306,7 @@ export class HookHub {
       resumed,
       clientSecret: client.secret,
       receive: (message, decodeError) => client.receive(message, decodeError),
-      detach: (reason) => {
+      detach: (reason, options) => {
         if (client.stream !== sink) return;
         client.stream = undefined;
         const failedFirings = client.failPending(
@@ -309,11 +314,10 @@ export class HookHub {
         );
         this.#emit({ type: "client_disconnected", clientId, reason, failedFirings });
         if (this.#clients.get(clientId) !== client) return;
-        // Nothing to resume: free the slot now rather than hold it for the whole window.
-        if (client.hooks.size === 0) {
-          this.#clients.delete(clientId);
-          this.#emit({ type: "client_expired", clientId, removedHooks: 0 });
-        } else this.#startExpiry(client);
+        // Gone for good, or nothing to resume: free the slot now rather than hold it for the
+        // whole window.
+        if (options?.left || client.hooks.size === 0) this.#forget(client, "its client left");
+        else this.#startExpiry(client);
       },
     };
   }
@@ -427,15 +431,20 @@ export class HookHub {
     return client;
   }
 
+  /** Drop a client that has no stream: its record, and its hooks from the engine. */
+  #forget(client: RemoteClient, reason: string): void {
+    this.#timers.clearTimeout(client.expiry);
+    this.#clients.delete(client.id);
+    for (const hook of client.hooks.values()) this.engine.unregister(hook.engineId, reason);
+    this.#emit({ type: "client_expired", clientId: client.id, removedHooks: client.hooks.size });
+    client.hooks.clear();
+  }
+
   #startExpiry(client: RemoteClient): void {
     this.#timers.clearTimeout(client.expiry);
     client.expiry = this.#timers.setTimeout(() => {
       if (client.stream || this.#clients.get(client.id) !== client) return;
-      this.#clients.delete(client.id);
-      const reason = `its client did not reconnect within ${this.#window} ms`;
-      for (const hook of client.hooks.values()) this.engine.unregister(hook.engineId, reason);
-      this.#emit({ type: "client_expired", clientId: client.id, removedHooks: client.hooks.size });
-      client.hooks.clear();
+      this.#forget(client, `its client did not reconnect within ${this.#window} ms`);
     }, this.#window);
     // A reconnect window must not keep a host process alive on its own.
     (client.expiry as { unref?: () => void } | undefined)?.unref?.();

@@ -16,7 +16,10 @@ export type HubEvent = {
   | {
       type: "client_expired";
       clientId: string;
-      /** Hooks removed from the engine because the client did not come back in time. */
+      /**
+       * Hooks removed from the engine because the client did not come back in time, or left
+       * for good (a browser page that went away).
+       */
       removedHooks: number;
     }
   | {

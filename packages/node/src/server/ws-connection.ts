@@ -133,7 +133,11 @@ export class WsConnection {
     this.#authTimer.unref();
     this.#mapOversizeClose();
     socket.on("message", (data, isBinary) => this.#message(data, isBinary));
-    socket.on("close", (code) => this.#gone(`the socket closed (code ${code})`));
+    // 1001 from the client is a browser page going away (the HTML standard's code for a
+    // document that unloads): it will not come back, so its hooks must not outlive it.
+    socket.on("close", (code) =>
+      this.#gone(`the socket closed (code ${code})`, code === WS_CLOSE_CODES.goingAway),
+    );
     socket.on("error", () => {});
   }
 
@@ -363,10 +367,13 @@ export class WsConnection {
     }
   }
 
-  #gone(reason: string): void {
+  #gone(reason: string, left: boolean): void {
+    const byClient = !this.#closed;
     this.#closed = true;
     clearTimeout(this.#authTimer);
-    this.#attached?.detach(reason);
+    // Only the client's own close frame counts: the server closing with 1001 (shutting down)
+    // is not the client leaving.
+    this.#attached?.detach(reason, { left: left && byClient });
     this.#calls?.abortAll();
   }
 }

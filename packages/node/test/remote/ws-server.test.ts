@@ -11,7 +11,11 @@ import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { ManualTimers } from "../../../../test-support/manual-timers.ts";
 import { createGrpcTransport } from "../../src/grpc/grpc-transport.js";
-import { createHookServer, type HookServer } from "../../src/server/create-hook-server.js";
+import {
+  createHookServer,
+  type HookServer,
+  type HookServerOptions,
+} from "../../src/server/create-hook-server.js";
 import { useHookServers } from "./hook-server-fixture.js";
 
 const TOKEN = "ws-test-token";
@@ -401,6 +405,51 @@ describe("hostile frames after the handshake", () => {
     expect(second.welcome.clientSecret).toBe(first.welcome.clientSecret);
     expect((await first.closed).code).toBe(WS_CLOSE_CODES.replaced);
     expect(first.frames.at(-1)).toMatchObject({ type: "Error", code: "ABORTED" });
+  });
+});
+
+describe("a client that goes away", () => {
+  // A fail-closed hook that blocks everything: the question is how long it outlives its socket.
+  async function guarded(options: Partial<HookServerOptions> = {}) {
+    const { engine, server } = await serve({ reconnectWindowMs: 60_000, ...options });
+    const s = await welcomed(server, "page");
+    await s.ask({
+      type: "RegisterHookRequest",
+      id: "1",
+      eventType: "PreToolUse",
+      hookId: "approval",
+      config: { failBehavior: "block" },
+    });
+    const expired = new Promise((resolve) => server.on("client_expired", resolve));
+    return { engine, server, s, expired };
+  }
+
+  it("removes its hooks at once when it closes with 1001, as a browser page that unloads does", async () => {
+    const { engine, server, s, expired } = await guarded();
+    s.socket.close(WS_CLOSE_CODES.goingAway);
+    expect(await expired).toMatchObject({ clientId: "page", removedHooks: 1 });
+    expect(engine.size()).toBe(0);
+    expect(server.hub.clients()).toEqual([]);
+    const result = await engine.fire(
+      createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: {} }),
+    );
+    expect(result.action).toBe("continue");
+  });
+
+  it("keeps its fail-closed hooks for the reconnect window after any other close", async () => {
+    const { engine, server, s } = await guarded();
+    s.socket.close(WS_CLOSE_CODES.normal);
+    await s.closed;
+    await new Promise<void>((resolve) => {
+      const check = () =>
+        server.hub.clients()[0]?.connected === false ? resolve() : setImmediate(check);
+      check();
+    });
+    expect(engine.size()).toBe(1);
+    const result = await engine.fire(
+      createEvent("PreToolUse", { sessionId: "s", tool: "Bash", args: {} }),
+    );
+    expect(result.action).toBe("block");
   });
 });
 
