@@ -139,13 +139,14 @@ try {
     `✓ the commands run from the tarballs: ${packages.flatMap((p) => p.bins).join(", ")}`,
   );
 
-  // A consumer written the way the READMEs say, typechecked against the installed tarballs with
-  // the settings of a project on an older TypeScript lib: es2022 (no Disposable, no
-  // Symbol.dispose of its own) and every library's declarations checked (skipLibCheck off).
-  // In Node (with @types/node, which declares Disposable too), and in a page (DOM, no Node
-  // types), where only our declarations can bring Disposable.
+  // Consumers written the way the READMEs say, typechecked against the installed tarballs with
+  // every library's declarations checked (skipLibCheck off) and a lib older than esnext (no
+  // Disposable or Symbol.dispose of its own): a Node project on exactly lib es2022 with
+  // @types/node (core, node, box), and projects with DOM and no Node types, where only our
+  // declarations can bring Disposable (the adapters' frameworks need DOM's fetch types).
   const consumers = [
-    ["consumer.ts", ["es2022"], ["node"]],
+    ["consumer-node.ts", ["es2022"], ["node"]],
+    ["consumer.ts", ["es2022", "DOM"], []],
     ["consumer-web.ts", ["es2022", "DOM"], []],
   ];
   for (const [file, lib, types] of consumers) {

@@ -123,6 +123,8 @@ describe("a3s-hooks test", () => {
       "PreToolUse",
       "--settings",
       settings,
+      "--tool",
+      "Bash",
       "--args",
       '{"command":"ls"}',
     ]);

@@ -102,8 +102,9 @@ function notMatchedMessage(hook: SettingsHook, event: HookEvent): string {
 export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): Promise<number> {
   const name = eventNameArgument(eventArg);
   const input = args.input !== undefined ? await readInput(args.input, io) : undefined;
+  const toolArgs = args.args !== undefined ? parseObject(args.args, "--args") : undefined;
   // Without a tool the arguments would silently go to the default Bash call.
-  if (args.args !== undefined && args.tool === undefined && !inputNamesTool(input)) {
+  if (toolArgs !== undefined && args.tool === undefined && !inputNamesTool(input)) {
     throw new CliError(
       "USAGE",
       "--args needs --tool: the name of the tool the arguments are for",
@@ -113,7 +114,7 @@ export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): 
   const event = buildTestEvent(name, {
     ...(input !== undefined ? { input } : {}),
     ...(args.tool !== undefined ? { tool: args.tool } : {}),
-    ...(args.args !== undefined ? { args: parseObject(args.args, "--args") } : {}),
+    ...(toolArgs !== undefined ? { args: toolArgs } : {}),
   });
   const { settings, where } = await loadForCli(args, io);
 
