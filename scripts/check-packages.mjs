@@ -4,7 +4,15 @@
 // empty project that imports (ESM), requires (CJS) and typechecks them.
 // Expects `turbo run build` to have run. Exits non-zero on the first failure.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -57,7 +65,16 @@ try {
     tarballs[pkg.name] = join(work, file);
     run(bin("publint"), ["run", "--strict", tarballs[pkg.name]], { cwd: pkg.path });
     run(bin("attw"), [tarballs[pkg.name], "--format", "table-flipped", "--no-color"]);
-    console.log(`✓ ${pkg.name}: publint, attw`);
+    const entries = run("tar", ["-tzf", tarballs[pkg.name]]).trim().split("\n");
+    // No source maps (they were most of each tarball) and nothing from the tests.
+    const stray = entries.filter((e) => /\.map$|\.test(-d)?\.[cm]?[jt]s$|test-artifacts\//.test(e));
+    if (stray.length > 0) {
+      fail(`\n✖ ${pkg.name}: the tarball ships ${stray.join(", ")}\n`);
+    }
+    const size = statSync(tarballs[pkg.name]).size;
+    console.log(
+      `✓ ${pkg.name}: publint, attw, ${entries.length} files, ${(size / 1024).toFixed(0)} KB packed`,
+    );
   }
 
   const app = join(work, "consumer");
@@ -68,6 +85,8 @@ try {
     // consumer checks every library's types (skipLibCheck off), so it brings them, as a user
     // with that setting would.
     "@types/json-schema": "^7.0.15",
+    // A Node project's own types, at the oldest Node the packages support.
+    "@types/node": "^20.19.0",
   };
   writeFileSync(
     join(app, "package.json"),
@@ -120,29 +139,38 @@ try {
     `✓ the commands run from the tarballs: ${packages.flatMap((p) => p.bins).join(", ")}`,
   );
 
-  // A consumer written the way the READMEs say, typechecked against the installed tarballs.
-  writeFileSync(
-    join(app, "consumer.ts"),
-    readFileSync(join(root, "scripts", "consumer.ts.txt"), "utf8"),
-  );
-  writeFileSync(
-    join(app, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        target: "ES2022",
-        lib: ["ES2023", "DOM", "ESNext.Disposable"],
-        noEmit: true,
-        skipLibCheck: false,
-        types: [],
-      },
-      files: ["consumer.ts"],
-    }),
-  );
-  run(bin("tsc"), ["-p", app]);
-  run(bin("tsx"), [join(app, "consumer.ts")], { cwd: app });
+  // Consumers written the way the READMEs say, typechecked against the installed tarballs with
+  // every library's declarations checked (skipLibCheck off) and a lib older than esnext (no
+  // Disposable or Symbol.dispose of its own): a Node project on exactly lib es2022 with
+  // @types/node (core, node, box), and projects with DOM and no Node types, where only our
+  // declarations can bring Disposable (the adapters' frameworks need DOM's fetch types).
+  const consumers = [
+    ["consumer-node.ts", ["es2022"], ["node"]],
+    ["consumer.ts", ["es2022", "DOM"], []],
+    ["consumer-web.ts", ["es2022", "DOM"], []],
+  ];
+  for (const [file, lib, types] of consumers) {
+    writeFileSync(join(app, file), readFileSync(join(root, "scripts", `${file}.txt`), "utf8"));
+    const project = `tsconfig.${file.replace(/\.ts$/, "")}.json`;
+    writeFileSync(
+      join(app, project),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          lib,
+          noEmit: true,
+          skipLibCheck: false,
+          types,
+        },
+        files: [file],
+      }),
+    );
+    run(bin("tsc"), ["-p", join(app, project)]);
+    run(bin("tsx"), [join(app, file)], { cwd: app });
+  }
   console.log("✓ a consumer typechecks and runs against the installed tarballs");
 } catch (error) {
   if (!(error instanceof CheckFailed)) throw error;

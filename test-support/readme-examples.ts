@@ -31,6 +31,14 @@ export function describeReadmeExamples(options: {
    * is a module of its own, and all of them one program, but for those that augment a module.
    */
   tsconfig?: URL;
+  /**
+   * Run each example as a reader would, in its own process, and return what it printed on
+   * stdout, one entry a line (the guides: `pnpm example FILE.ts` from the repository root).
+   * By default each is imported into the test's own process.
+   */
+  run?: (file: string) => Promise<string[]>;
+  /** Per example, when `run` starts processes. */
+  timeoutMs?: number;
 }): void {
   const documents = options.readme instanceof URL ? [options.readme] : options.readme;
   const examples: Example[] = documents.flatMap((doc) => {
@@ -86,15 +94,19 @@ export function describeReadmeExamples(options: {
 
     it.each(examples.map(({ name, code }) => [name, code] as const))(
       "example %s runs and prints what its comments say",
+      { timeout: options.timeoutMs ?? 5000 },
       async (name, code) => {
         const lines: string[] = [];
-        const spy = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
-          lines.push(args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" "));
-        });
-        try {
-          await import(/* @vite-ignore */ `${dir}${name}.ts`);
-        } finally {
-          spy.mockRestore();
+        if (options.run) lines.push(...(await options.run(`${dir}${name}.ts`)));
+        else {
+          const spy = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+            lines.push(args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" "));
+          });
+          try {
+            await import(/* @vite-ignore */ `${dir}${name}.ts`);
+          } finally {
+            spy.mockRestore();
+          }
         }
         const expected = [...code.matchAll(/console\.log\(.*\);[ \t]*\/\/ (.*)$/gm)].map(
           (m) => m[1]!,

@@ -6,13 +6,18 @@ alone generates the same stubs.
 """
 
 import shutil
+import sys
 from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
-from build_stubs import SHIPPED_PROTO, generate, proto_path
+# pip's build backend runs this file without its folder on the import path: put it there, so
+# the stub generator beside it imports (from a checkout, an sdist or a copy pip made).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from build_stubs import SHIPPED_PROTO, generate, proto_path  # noqa: E402
 
 
 class BuildWithStubs(build_py):

@@ -4,13 +4,23 @@
  *
  *   pnpm --filter @a3s-lab/examples start security-policy
  *
+ * Or run a file of your own (a snippet of a guide saved as `my-hook.ts`, anywhere): it imports
+ * the repository's packages as an installed package would, runs from the folder `pnpm` was
+ * started in, and exits when its work is done:
+ *
+ *   pnpm example my-hook.ts
+ *
  * The adapter examples run on their own, offline, and exit:
  *
  *   pnpm --filter @a3s-lab/examples start claude-agent-sdk
  *   pnpm --filter @a3s-lab/examples start mcp-proxy
  *   pnpm --filter @a3s-lab/examples start ai-sdk
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { register } from "node:module";
+import { extname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { pathToFileURL } from "node:url";
 import { A3sClient } from "@a3s-lab/box";
 import { offlineAgent } from "./ai-sdk.js";
 import { autoFormat } from "./auto-format.js";
@@ -42,6 +52,17 @@ const offline: Record<string, () => Promise<unknown>> = {
 };
 
 const name = process.argv[2] ?? "";
+// `pnpm example` runs this in examples/; a file is named from where the user typed it.
+const userCwd = process.env.INIT_CWD ?? process.cwd();
+if (/\.(ts|mts|js|mjs)$/.test(extname(name))) {
+  const file = resolve(userCwd, name);
+  if (!existsSync(file)) {
+    console.error(`example: no such file: ${file}`);
+    process.exit(2);
+  }
+  await runFile(file);
+  process.exit(0);
+}
 const runOffline = offline[name];
 if (runOffline) {
   await runOffline();
@@ -49,7 +70,9 @@ if (runOffline) {
 }
 const install = examples[name];
 if (!install) {
-  console.error(`usage: start <${[...Object.keys(examples), ...Object.keys(offline)].join("|")}>`);
+  console.error(
+    `usage: pnpm example <${[...Object.keys(examples), ...Object.keys(offline)].join("|")}|FILE.ts>`,
+  );
   process.exit(2);
 }
 const client = new A3sClient();
@@ -61,3 +84,25 @@ install(client);
 await client.ready({ timeoutMs: 60_000 });
 console.error(`[${name}] hooks registered with ${client.address}; Ctrl-C to stop`);
 process.once("SIGINT", () => void client.close().then(() => process.exit(0)));
+
+/**
+ * Run a file of the user's: `@a3s-lab/…` resolve to the workspace's packages (from source, as
+ * everything here does), other packages to this package's dependencies, relative imports and
+ * relative paths to the file's own folder and the user's.
+ */
+async function runFile(file: string): Promise<void> {
+  const workspace = join(import.meta.dirname, "..", "..");
+  const packages: Record<string, string> = {};
+  for (const folder of ["packages", "apps"]) {
+    for (const dir of readdirSync(join(workspace, folder))) {
+      const manifest = join(workspace, folder, dir, "package.json");
+      if (!existsSync(manifest)) continue;
+      packages[JSON.parse(readFileSync(manifest, "utf8")).name] = pathToFileURL(manifest).href;
+    }
+  }
+  register("./workspace-resolve.mjs", import.meta.url, {
+    data: { packages, fallback: import.meta.url, entry: pathToFileURL(file).href },
+  });
+  process.chdir(userCwd);
+  await import(pathToFileURL(file).href);
+}

@@ -152,6 +152,34 @@ describe("the README's Quick start", () => {
   );
 });
 
+/** The fenced block after `<!-- marker -->` in the README. */
+function markedBlock(marker: string): string {
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const block = new RegExp(`<!-- ${marker} -->\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (!block) throw new Error(`the README has no block marked ${marker}`);
+  return block[1]!;
+}
+
+describe("the README's first hook", () => {
+  it(
+    "blocks the agent's rm -rf, run exactly as written (the chat reading the piped prompt)",
+    async () => {
+      const script = markedBlock("recipe:first-hook");
+      // mktemp -d makes the recipe's folder inside the test's own (TMPDIR), removed afterwards.
+      const scratch = path.join(tmp, "first-hook");
+      await mkdir(scratch);
+      const run = start(script, { TMPDIR: scratch });
+      const code = await exited(run.child);
+      expect(code, run.stderr()).toBe(0);
+      // What the README shows is what the chat printed, line for line.
+      const shown = markedBlock("recipe:first-hook:output").split("\n").filter(Boolean);
+      const printed = run.stdout().split("\n");
+      for (const line of shown) expect(printed, run.stdout()).toContain(line);
+    },
+    STARTUP_MS * 2,
+  );
+});
+
 describe("the README's More to try", () => {
   it("shows only root scripts, each run through pnpm", () => {
     const { scripts } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {

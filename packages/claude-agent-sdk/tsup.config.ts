@@ -3,9 +3,12 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: ["src/index.ts"],
   format: ["esm", "cjs"],
-  dts: true,
+  // Disposable and Symbol.dispose appear in the declarations: a consumer compiling with an
+  // older `lib` (es2022) gets TypeScript's own declarations of them from this reference.
+  dts: { banner: '/// <reference lib="esnext.disposable" />' },
   tsconfig: "tsconfig.build.json",
-  sourcemap: true,
+  // No source maps in the tarballs: they were most of each package's size; src/ ships beside dist.
+  sourcemap: false,
   clean: true,
   target: "es2022",
 });

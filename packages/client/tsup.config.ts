@@ -4,9 +4,12 @@ export default defineConfig({
   // index: Node (gRPC transport, A3S_* environment); browser: no Node imports at all.
   entry: ["src/index.ts", "src/browser.ts"],
   format: ["esm", "cjs"],
-  dts: true,
+  // Disposable and Symbol.dispose appear in the declarations: a consumer compiling with an
+  // older `lib` (es2022) gets TypeScript's own declarations of them from this reference.
+  dts: { banner: '/// <reference lib="esnext.disposable" />' },
   tsconfig: "tsconfig.build.json",
-  sourcemap: true,
+  // No source maps in the tarballs: they were most of each package's size; src/ ships beside dist.
+  sourcemap: false,
   clean: true,
   target: "es2022",
 });

@@ -4,9 +4,12 @@ export default defineConfig({
   // `bin` is the a3s-hooks-mcp command (bin/a3s-hooks-mcp.cjs loads the CJS build).
   entry: { index: "src/index.ts", bin: "src/bin.ts" },
   format: ["esm", "cjs"],
-  dts: true,
+  // Disposable and Symbol.dispose appear in the declarations: a consumer compiling with an
+  // older `lib` (es2022) gets TypeScript's own declarations of them from this reference.
+  dts: { banner: '/// <reference lib="esnext.disposable" />' },
   tsconfig: "tsconfig.build.json",
-  sourcemap: true,
+  // No source maps in the tarballs: they were most of each package's size; src/ ships beside dist.
+  sourcemap: false,
   clean: true,
   target: "es2022",
   // import.meta.url in the CJS build too: the hook server finds hooks.proto from it.

@@ -5,7 +5,9 @@
  * and every link in docs/ and the README leads to a file (and heading) of the repository or to
  * a public standard.
  */
+import { spawn } from "node:child_process";
 import {
+  copyFileSync,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -32,12 +34,48 @@ const guides = readdirSync(GUIDE)
   .sort()
   .map((f) => pathToFileURL(path.join(GUIDE, f)));
 
+/**
+ * A guide's example the way the guides say to run one: saved as a file outside the repository's
+ * packages (where `@a3s-lab/…` would not resolve on its own) and run with `pnpm example FILE`
+ * from the repository root, in a process of its own.
+ */
+async function pnpmExample(scratchFile: string): Promise<string[]> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "a3s-guide-example-"));
+  try {
+    const file = path.join(dir, "my-hook.ts");
+    copyFileSync(scratchFile, file);
+    const { stdout, stderr, code } = await new Promise<{
+      stdout: string;
+      stderr: string;
+      code: number | null;
+    }>((done, fail) => {
+      const child = spawn("pnpm", ["--silent", "example", file], {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: "1", A3S_ADDRESS: undefined, A3S_TOKEN: undefined },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
+      child.stderr.setEncoding("utf8").on("data", (s: string) => (err += s));
+      child.on("error", fail);
+      child.on("close", (exit) => done({ stdout: out, stderr: err, code: exit }));
+    });
+    expect(code, `pnpm example ${file} failed:\n${stderr}`).toBe(0);
+    return stdout.split("\n").filter((line) => line !== "");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("the guides' TypeScript examples", () => {
   describeReadmeExamples({
     readme: guides,
     scratch: new URL("./.readme-tmp/", import.meta.url),
     tsconfig: new URL("../tsconfig.json", import.meta.url),
     minExamples: 8,
+    run: pnpmExample,
+    timeoutMs: 120_000,
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Suite } from "../suite.js";
 import { aiSdkSuite } from "./ai-sdk.js";
 import { claudeAgentSdkSuite } from "./claude-agent-sdk.js";
+import { cliStartSuite } from "./cli-start.js";
 import { commandSuite } from "./command.js";
 import { fireHooksSuite } from "./fire-hooks.js";
 import { fireNoMatchSuite } from "./fire-no-match.js";
@@ -26,4 +27,5 @@ export const suites: readonly Suite[] = [
   aiSdkSuite,
   claudeAgentSdkSuite,
   mcpProxySuite,
+  cliStartSuite,
 ];

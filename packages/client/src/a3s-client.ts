@@ -117,6 +117,8 @@ export class A3sClientBase {
       timers: options.timers ?? defaultTimers,
       backoff: new Backoff(options.reconnect?.initialDelayMs, options.reconnect?.maxDelayMs),
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      // Without a token, the agent's refusal says how to give one.
+      missingToken: token ? undefined : (platform.tokenHint ?? "pass token"),
     });
   }
 

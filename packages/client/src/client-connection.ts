@@ -24,6 +24,8 @@ export interface ClientConnectionDeps {
   timers: Timers;
   backoff: Backoff;
   connectTimeoutMs: number;
+  /** How to give a token, when none was given; undefined when one was. */
+  missingToken: string | undefined;
 }
 
 interface Waiter {
@@ -193,9 +195,30 @@ export class ClientConnection {
     if (sync.dirty) this.kick();
   }
 
+  /** What went wrong, in words that say what to do where the transport's words do not. */
+  #explain(error: HookError): HookError {
+    const { address, missingToken } = this.#deps;
+    if (error.code === "UNAUTHENTICATED" && missingToken !== undefined) {
+      return new HookError(
+        "UNAUTHENTICATED",
+        `the agent at ${address} needs a token: ${missingToken}`,
+        { cause: error },
+      );
+    }
+    if (error.details.connectionRefused === true) {
+      return new HookError(
+        "UNAVAILABLE",
+        `no agent is listening at ${address} (connection refused): start the agent, or give the address it listens on (A3S_ADDRESS or the address option)`,
+        { cause: error, details: error.details },
+      );
+    }
+    return error;
+  }
+
   /** The connection (or an attempt at one) ended: retry with backoff, or give up for good. */
-  #lost(attempt: AbortController, error: HookError): void {
+  #lost(attempt: AbortController, lostWith: HookError): void {
     if (this.#attempt !== attempt || this.#state === "closed") return;
+    const error = this.#explain(lostWith);
     this.#attempt = undefined;
     attempt.abort(error);
     this.#stream?.close();
@@ -214,6 +237,11 @@ export class ClientConnection {
       return;
     }
     this.#setState("reconnecting", error);
+    // Nothing listens there now: whoever waits in ready() hears it at once rather than at the
+    // timeout (the client keeps trying in the background, for an agent that starts later).
+    if (error.details.connectionRefused === true) {
+      for (const waiter of [...this.#waiters]) waiter.reject(error);
+    }
     this.#retry = this.#deps.timers.setTimeout(
       () => void this.#connect(),
       this.#deps.backoff.next(),

@@ -9,6 +9,7 @@ import type { A3sClientOptions, ClientPlatform } from "./types.js";
 const node: ClientPlatform = {
   env: (name) => process.env[name] || undefined,
   defaultTransport: createGrpcTransport,
+  tokenHint: "set A3S_TOKEN or pass token",
 };
 
 /**

@@ -149,6 +149,11 @@ export interface ClientPlatform {
   env(name: string): string | undefined;
   /** The transport used when the options name none. */
   defaultTransport: TransportFactory;
+  /**
+   * How a user of this platform gives the token, for the error when the agent asks for one and
+   * none was given (`"set A3S_TOKEN or pass token"` in Node). Default: `"pass token"`.
+   */
+  tokenHint?: string;
 }
 
 /** A hook registered for a while: `await using hook = client.temporaryHook(...)`. */

@@ -12,8 +12,11 @@ import type { Where } from "./format.js";
 
 /** Where the CLI writes and reads; injectable so tests and hosts can run it in-process. */
 export interface CliIo {
-  /** Where results go (`process.stdout`). */
-  stdout: { write(text: string): unknown };
+  /**
+   * Where results go (`process.stdout`). When `isTTY` is true (and `NO_COLOR` is not set in
+   * `env`), results are coloured.
+   */
+  stdout: { write(text: string): unknown; isTTY?: boolean };
   /** Where problems and progress go (`process.stderr`). */
   stderr: { write(text: string): unknown };
   /** Input, for a command told to read the event from `-` (stdin). */

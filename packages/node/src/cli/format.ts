@@ -2,6 +2,23 @@ import { describeDefinition } from "../handlers/settings-handler.js";
 import type { SettingsHook } from "../settings/hook-settings.js";
 import { displayPath } from "../settings/settings-problem.js";
 
+/** Colours a word by what it means for the agent; the identity when colour is off. */
+export type Paint = (text: string, tone: "block" | "continue") => string;
+
+const TONES = { block: 31, continue: 32 } as const;
+
+/**
+ * Colour for a terminal only: stdout is a TTY and `NO_COLOR` is unset or empty (no-color.org);
+ * block is red, continue green.
+ */
+export function painter(io: {
+  stdout: { isTTY?: boolean };
+  env: Readonly<Record<string, string | undefined>>;
+}): Paint {
+  if (io.stdout.isTTY !== true || (io.env.NO_COLOR ?? "") !== "") return (text) => text;
+  return (text, tone) => `\u001b[${TONES[tone]}m${text}\u001b[39m`;
+}
+
 /** Where paths are shown relative to. */
 export interface Where {
   cwd: string;

@@ -123,6 +123,8 @@ describe("a3s-hooks test", () => {
       "PreToolUse",
       "--settings",
       settings,
+      "--tool",
+      "Bash",
       "--args",
       '{"command":"ls"}',
     ]);
@@ -407,5 +409,49 @@ describe("a3s-hooks validate, list and trust", () => {
 
     const human = await cli(["list"]);
     expect(human.stdout).toMatch(/^PreToolUse:\n {2}PreToolUse \[Bash\] \.\/first\.sh/);
+  });
+});
+
+describe("a3s-hooks on a terminal", () => {
+  /** The bin under a real pseudo-terminal (util-linux `script`), as a user's shell runs it. */
+  function onTerminal(args: string[], env: Record<string, string> = {}): Promise<Run> {
+    const { NO_COLOR: _, FORCE_COLOR: __, ...base } = process.env;
+    const command = [process.execPath, bin, ...args].map((a) => `'${a}'`).join(" ");
+    return new Promise((done, fail) => {
+      const child = spawn("script", ["-qec", command, "/dev/null"], {
+        cwd,
+        env: { ...base, HOME: home, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+      child.on("error", fail);
+      child.on("close", (code) => done({ code, stdout, stderr: "" }));
+    });
+  }
+
+  it("colours block red unless NO_COLOR is set; a pipe gets no colour", async () => {
+    const settings = write(join(root, "hooks.json"), {
+      hooks: { Stop: [group(undefined, { command: "echo stop >&2; exit 2" })] },
+    });
+    const args = ["test", "Stop", "--settings", settings, "--no-defaults"];
+    const coloured = await onTerminal(args);
+    expect(coloured.code).toBe(2);
+    expect(coloured.stdout).toContain("Result: \u001b[31mblock\u001b[39m: stop");
+    const noColor = await onTerminal(args, { NO_COLOR: "1" });
+    expect(noColor.stdout).toContain("Result: block: stop");
+    expect(noColor.stdout).not.toContain("\u001b[");
+    const piped = await cli(args);
+    expect(piped.stdout).toContain("Result: block: stop");
+    expect(piped.stdout).not.toContain("\u001b[");
+  });
+
+  it("prints help and exits 0 when run bare, and its version", async () => {
+    const bare = await cli([]);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toMatch(/^Usage: a3s-hooks /);
+    expect(bare.stderr).toBe("");
+    const version = await cli(["--version"]);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

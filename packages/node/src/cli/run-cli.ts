@@ -1,12 +1,9 @@
-import { claudeCodeEvents, defineEvent, HookError, isHookEventName } from "@a3s-lab/hooks-core";
 import { Command, CommanderError } from "commander";
+import packageJson from "../../package.json" with { type: "json" };
 import type { CliIo } from "./cli-context.js";
-import { CliError } from "./cli-error.js";
-import { listCommand } from "./list-command.js";
-import { mcpProxyCommand } from "./mcp-proxy-command.js";
-import { testCommand } from "./test-command.js";
-import { trustCommand } from "./trust-command.js";
-import { validateCommand } from "./validate-command.js";
+
+// Only commander is loaded up front: `--help`, `--version` and a bare `a3s-hooks` answer without
+// loading the engine and its schemas; each command imports what it needs when it runs.
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -22,11 +19,6 @@ const collect = (value: string, previous: string[]) => [...previous, value];
  * ```
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  // The CLI checks and tests hooks for any host: Claude Code's events count as known (a host
-  // that defined its own event under one of those names keeps its definition).
-  for (const definition of Object.values(claudeCodeEvents)) {
-    if (!isHookEventName(definition.name)) defineEvent(definition);
-  }
   let code = 0;
   // Read from argv, not program.opts(): the catch below needs it when parsing itself throws.
   const debug = argv.includes("--debug");
@@ -34,7 +26,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description(
       "Check, list, trust and test the command hooks of A3S and Claude Code settings files.",
     )
+    .version(packageJson.version, "-V, --version", "print the version")
     .option("--debug", "print stack traces for errors")
+    .helpOption("-h, --help", "print this help")
+    .addHelpText("after", EXAMPLES)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -65,6 +60,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   )
     .option("--json", "print JSON")
     .action(async (options) => {
+      const { validateCommand } = await commandModules(() => import("./validate-command.js"));
       code = await validateCommand(options, io);
     });
 
@@ -75,6 +71,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   )
     .option("--json", "print JSON")
     .action(async (options) => {
+      const { listCommand } = await commandModules(() => import("./list-command.js"));
       code = await listCommand(options, io);
     });
 
@@ -85,6 +82,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option("--revoke", "forget this project's trust")
     .option("--json", "print JSON")
     .action(async (options) => {
+      const { trustCommand } = await commandModules(() => import("./trust-command.js"));
       code = await trustCommand(options, io);
     });
 
@@ -104,6 +102,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option("--args <json>", "the tool arguments, as a JSON object")
     .option("--json", "print the merged result as JSON")
     .action(async (event: string, options) => {
+      const { testCommand } = await commandModules(() => import("./test-command.js"));
       code = await testCommand(event, options, io);
     });
 
@@ -120,7 +119,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   try {
     const first = argv.findIndex((a) => a !== "--debug");
-    if (argv[first] === "mcp-proxy") return await mcpProxyCommand(argv.slice(first + 1), io);
+    // A bare `a3s-hooks` is a question about what it does, not a mistake.
+    if (first === -1) {
+      program.outputHelp();
+      return 0;
+    }
+    if (argv[first] === "mcp-proxy") {
+      const { mcpProxyCommand } = await commandModules(() => import("./mcp-proxy-command.js"));
+      return await mcpProxyCommand(argv.slice(first + 1), io);
+    }
     await program.parseAsync([...argv], { from: "user" });
     return code;
   } catch (error) {
@@ -128,24 +135,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // Help and version are "errors" to commander; they are success to us.
       return error.exitCode === 0 ? 0 : 1;
     }
+    const { describeError } = await import("./cli-runtime.js");
     io.stderr.write(describeError(error, debug));
     return 1;
   }
 }
 
-function describeError(error: unknown, debug: boolean): string {
-  const lines: string[] = [];
-  if (error instanceof CliError) {
-    lines.push(`a3s-hooks: ${error.message}`);
-    if (error.hint) lines.push(`hint: ${error.hint}`);
-  } else if (HookError.is(error)) {
-    lines.push(`a3s-hooks: ${error.message} (${error.code})`);
-  } else {
-    lines.push(
-      `a3s-hooks: unexpected error: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    if (!debug) lines.push("hint: run again with --debug and report the stack trace");
-  }
-  if (debug && error instanceof Error && error.stack) lines.push(error.stack);
-  return `${lines.join("\n")}\n`;
+const EXAMPLES = `
+Examples:
+  $ a3s-hooks validate                       check every settings file of this project
+  $ a3s-hooks list --json                    the hooks that will run, in order
+  $ a3s-hooks test PreToolUse --tool Bash --args '{"command":"rm -rf /"}'
+                                             fire one event; exit 2 when a hook blocks
+  $ a3s-hooks test Stop --settings hooks.json --no-defaults
+                                             test one file alone
+  $ a3s-hooks trust                          trust this project's hook definitions`;
+
+/**
+ * A command's module, loaded with the runtime every command shares (which makes Claude Code's
+ * events known). Both are bundled into the built CLI, so the engine loads from one build only.
+ */
+async function commandModules<T>(load: () => Promise<T>): Promise<T> {
+  await import("./cli-runtime.js");
+  return load();
 }

@@ -16,6 +16,7 @@ import {
   type SettingsArgs,
 } from "./cli-context.js";
 import { CliError } from "./cli-error.js";
+import { painter } from "./format.js";
 import { buildTestEvent, eventNameArgument } from "./test-event.js";
 import { type HookRun, humanResult, jsonResult, type NotRun } from "./test-report.js";
 
@@ -71,6 +72,11 @@ async function readInput(input: string, io: CliIo): Promise<Record<string, unkno
   return parseObject(text, `--input ${input}`);
 }
 
+/** True when an `--input` object names its tool itself (`tool`, or Claude Code's `tool_name`). */
+function inputNamesTool(input: Record<string, unknown> | undefined): boolean {
+  return input !== undefined && (input.tool !== undefined || input.tool_name !== undefined);
+}
+
 function matcherText(hook: SettingsHook): string {
   return typeof hook.matcher === "string" ? hook.matcher : JSON.stringify(hook.matcher);
 }
@@ -95,10 +101,20 @@ function notMatchedMessage(hook: SettingsHook, event: HookEvent): string {
  */
 export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): Promise<number> {
   const name = eventNameArgument(eventArg);
+  const input = args.input !== undefined ? await readInput(args.input, io) : undefined;
+  const toolArgs = args.args !== undefined ? parseObject(args.args, "--args") : undefined;
+  // Without a tool the arguments would silently go to the default Bash call.
+  if (toolArgs !== undefined && args.tool === undefined && !inputNamesTool(input)) {
+    throw new CliError(
+      "USAGE",
+      "--args needs --tool: the name of the tool the arguments are for",
+      `for example: a3s-hooks test ${name} --tool Bash --args '{"command":"ls"}'`,
+    );
+  }
   const event = buildTestEvent(name, {
-    ...(args.input !== undefined ? { input: await readInput(args.input, io) } : {}),
+    ...(input !== undefined ? { input } : {}),
     ...(args.tool !== undefined ? { tool: args.tool } : {}),
-    ...(args.args !== undefined ? { args: parseObject(args.args, "--args") } : {}),
+    ...(toolArgs !== undefined ? { args: toolArgs } : {}),
   });
   const { settings, where } = await loadForCli(args, io);
 
@@ -183,7 +199,8 @@ export async function testCommand(eventArg: string, args: TestArgs, io: CliIo): 
       `${JSON.stringify(jsonResult(event, result, runs, notRun, settings.problems.length ? problemLines(settings, where) : [], where), null, 2)}\n`,
     );
   } else {
-    io.stdout.write(`${humanResult(event, result, runs, notRun, otherEvents, where)}\n`);
+    const paint = painter(io);
+    io.stdout.write(`${humanResult(event, result, runs, notRun, otherEvents, where, paint)}\n`);
     const problems = problemLines(settings, where);
     if (problems.length > 0) {
       io.stderr.write(

@@ -3,7 +3,7 @@ import { matcherSubject } from "@a3s-lab/hooks-core/internal";
 import type { CommandRunReport } from "../command/command-hook.js";
 import type { SkipReason } from "../settings/apply-hook-settings.js";
 import type { SettingsHook } from "../settings/hook-settings.js";
-import { describeHook, excerpt, hookJson, indent, type Where } from "./format.js";
+import { describeHook, excerpt, hookJson, indent, type Paint, type Where } from "./format.js";
 
 /** One hook that ran for the fired event. */
 export interface HookRun {
@@ -80,6 +80,7 @@ export function humanResult(
   notRun: NotRun[],
   otherEvents: number,
   where: Where,
+  paint: Paint = (text) => text,
 ): string {
   const subject = matcherSubject(event);
   const out = [`Fired ${event.eventType}${subject !== undefined ? ` (${subject})` : ""}.`];
@@ -88,7 +89,7 @@ export function humanResult(
     const { hook, outcome, report } = run;
     if (outcome.status === "cancelled") continue;
     const facts = [
-      outcome.status === "ok" ? outcome.action : outcome.status,
+      outcome.status === "ok" ? paintAction(outcome.action, paint) : outcome.status,
       report?.exitCode !== undefined && report.exitCode !== null ? `exit ${report.exitCode}` : "",
       report?.signal ? `killed by ${report.signal}` : "",
       `${Math.round(report?.duration ?? outcome.duration)} ms`,
@@ -114,7 +115,7 @@ export function humanResult(
       out.push(`  ${describeHook(n.hook, where)}`, `    ${n.reason}: ${n.message}`);
   }
   if (otherEvents > 0) out.push("", `(${otherEvents} hook(s) are configured for other events.)`);
-  out.push("", resultLine(result));
+  out.push("", resultLine(result, paint));
   if (result.modified)
     out.push(`Modified event: ${JSON.stringify(modifiedPart(event, result.event))}`);
   if (result.permission) {
@@ -129,14 +130,19 @@ export function humanResult(
   return out.join("\n");
 }
 
-function resultLine(result: HookResult): string {
+function paintAction(action: string, paint: Paint): string {
+  return action === "block" || action === "continue" ? paint(action, action) : action;
+}
+
+function resultLine(result: HookResult, paint: Paint): string {
   if (result.stopTurn) {
     const why = result.stopTurn.reason ? `: ${result.stopTurn.reason}` : "";
     return `Result: the turn stops (continue: false; shown to the user, not the model)${why}`;
   }
-  if (result.action === "block") return `Result: block: ${result.reason ?? ""}`;
+  if (result.action === "block")
+    return `Result: ${paint("block", "block")}: ${result.reason ?? ""}`;
   if (result.action === "retry") return `Result: retry after ${result.retryDelay ?? 0} ms`;
-  return "Result: continue";
+  return `Result: ${paint("continue", "continue")}`;
 }
 
 /** The top-level fields a patch changed, with their new values. */

@@ -34,6 +34,30 @@ describe("gRPC status mapping", () => {
     expect(fromStatus({ code: status.DATA_LOSS, details: "x" }).code).toBe("INTERNAL");
   });
 
+  it("says grpc-js's no-connection errors plainly, marking a refused connection", () => {
+    const refused = fromStatus({
+      code: status.UNAVAILABLE,
+      details:
+        "No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:9. Resolution note: ",
+    });
+    expect(refused).toMatchObject({
+      code: "UNAVAILABLE",
+      message: "connection refused by 127.0.0.1:9",
+      details: { grpcStatus: "UNAVAILABLE", connectionRefused: true },
+    });
+    const unresolved = fromStatus({
+      code: status.UNAVAILABLE,
+      details:
+        "No connection established. Last error: Error: getaddrinfo ENOTFOUND nohost. Resolution note: DNS lookup failed",
+    });
+    expect(unresolved.message).toBe("getaddrinfo ENOTFOUND nohost (DNS lookup failed)");
+    expect(unresolved.details.connectionRefused).toBeUndefined();
+    // Other UNAVAILABLE details stay as they are.
+    expect(fromStatus({ code: status.UNAVAILABLE, details: "the agent is draining" }).message).toBe(
+      "the agent is draining",
+    );
+  });
+
   it("names request fields as hooks.proto does, and leaves other text alone", () => {
     expect(protoFieldNames('RegisterHookRequest.eventType: unknown event name "x"')).toBe(
       'RegisterHookRequest.event_type: unknown event name "x"',

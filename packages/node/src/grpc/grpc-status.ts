@@ -74,15 +74,40 @@ export function toStatus(error: unknown): Partial<StatusObject> {
   return { code: grpcStatusOf(e.code), details, metadata };
 }
 
+// grpc-js's words when no channel could be made: "No connection established. Last error:
+// Error: connect ECONNREFUSED 127.0.0.1:9. Resolution note: " (the note often empty).
+const NO_CONNECTION =
+  /^No connection established\. Last error: (?:Error: )?(.*?)\.?(?: Resolution note: ?(.*))?$/s;
+const REFUSED = /\bconnect ECONNREFUSED (\S+)/;
+
+/**
+ * grpc-js's "no connection" details in plain words: `connection refused by 127.0.0.1:9` (with
+ * `connectionRefused: true` in the error's details, so a client can stop waiting), or the last
+ * error and the resolver's note when it has one.
+ */
+function channelFailure(details: string): { message: string; refused: boolean } | undefined {
+  const match = NO_CONNECTION.exec(details);
+  if (!match) return undefined;
+  const last = (match[1] ?? "").trim();
+  const refused = REFUSED.exec(last);
+  if (refused) return { message: `connection refused by ${refused[1]}`, refused: true };
+  const note = (match[2] ?? "").trim();
+  return { message: note ? `${last} (${note})` : last, refused: false };
+}
+
 /** A failed call's status as a HookError: the trailer's code when present, else by status. */
 export function fromStatus(error: Partial<ServiceError> & { code?: number }): HookError {
   const trailer = error.metadata?.get(WIRE_HEADERS.errorCode)[0];
   const byTrailer = typeof trailer === "string" && KNOWN_CODES.has(trailer) ? trailer : undefined;
   const code: HookErrorCode =
     (byTrailer as HookErrorCode | undefined) ?? CODE_OF[error.code as status] ?? "INTERNAL";
-  const message = error.details || error.message || `gRPC status ${error.code}`;
-  return new HookError(code, message, {
+  const raw = error.details || error.message || `gRPC status ${error.code}`;
+  const failure = error.code === status.UNAVAILABLE ? channelFailure(raw) : undefined;
+  return new HookError(code, failure?.message || raw, {
     cause: error,
-    details: { grpcStatus: status[error.code as status] ?? error.code },
+    details: {
+      grpcStatus: status[error.code as status] ?? error.code,
+      ...(failure?.refused ? { connectionRefused: true } : {}),
+    },
   });
 }
