@@ -8,6 +8,7 @@ export { stdoutAnswerField } from "./answer-fields.js";
 export { randomId } from "./create-event.js";
 export { Emitter } from "./emitter.js";
 export { isBuiltinEvent, matcherSubject, snakeCase, specOf } from "./event-spec.js";
+export { mayRunForTool, type ToolProbe } from "./hook-engine.js";
 export { describeValue } from "./hook-error.js";
 export { checkHookResponse } from "./hook-response.js";
 export { InvocationContext } from "./invocation-context.js";
