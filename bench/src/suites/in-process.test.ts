@@ -38,14 +38,15 @@ describe("in-process suites (tiny runs: the rows exist and hold numbers)", () =>
     expect(rows.at(-1)!.ours.median).toBeLessThan(16);
   });
 
-  it("fire() with 1 and 10 async hooks against the plain loop, hookable and eventemitter3", async () => {
+  it("fire() with 1 and 10 async hooks against the plain loop, hookable and eventemitter3, and 10 sync hooks", async () => {
     const { rows } = await fireHooksSuite.run(ctx);
     expectSound(rows);
-    expect(rows.map((r) => r.id)).toEqual(
-      [1, 10].flatMap((n) =>
+    expect(rows.map((r) => r.id)).toEqual([
+      ...[1, 10].flatMap((n) =>
         ["plain", "hookable", "eventemitter3"].map((b) => `fire.hooks-${n}.${b}`),
       ),
-    );
+      "fire.sync-hooks-10.plain",
+    ]);
   });
 
   it("every matcher kind, checked to agree with its hand-written twin before timing", async () => {

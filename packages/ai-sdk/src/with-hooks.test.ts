@@ -334,6 +334,48 @@ describe("withHooks when no hook is registered for a tool event", () => {
   });
 });
 
+describe("withHooks when every tool hook is for other tools", () => {
+  const call = { toolCallId: "c1", messages: [] };
+
+  it("starts the tool in the same turn, building no event, when no matcher fits this tool", () => {
+    const seen: unknown[] = [];
+    const engine = new HookEngine();
+    engine.register({ event: "PreToolUse", matcher: "Bash|Write", handler: () => block("no") });
+    engine.register({
+      event: "PostToolUse",
+      matcher: { tool: "weather", pathPattern: "*.env" },
+      handler: () => block("no"),
+    });
+    const tools = withHooks({ weather: weatherTool(seen) }, engine, { sessionId: "s1" });
+    void tools.weather.execute?.({ city: "Oslo", days: 1 }, call);
+    expect(seen).toEqual([{ city: "Oslo", days: 1 }]);
+  });
+
+  it("still runs the flow for a hook whose matcher fits, or is the author's own predicate", async () => {
+    for (const matcher of ["weather", { tool: "weath*" }, () => true] as const) {
+      const engine = new HookEngine();
+      engine.register({ event: "PreToolUse", matcher: "Bash", handler: () => block("other") });
+      engine.register({ event: "PreToolUse", matcher, handler: () => block("this one") });
+      const tools = withHooks({ weather: weatherTool() }, engine, { sessionId: "s1" });
+      expect(await tools.weather.execute?.({ city: "Oslo", days: 1 }, call)).toEqual({
+        blocked: true,
+        reason: "this one",
+        by: "hook",
+      });
+    }
+  });
+
+  it("still fires the events when an audit listener wants every firing", async () => {
+    const engine = new HookEngine({ auditLevel: "verbose" });
+    engine.register({ event: "PreToolUse", matcher: "Bash", handler: () => undefined });
+    const fired: string[] = [];
+    engine.on("fired", (record) => fired.push(record.event));
+    const tools = withHooks({ weather: weatherTool() }, engine, { sessionId: "s1" });
+    await tools.weather.execute?.({ city: "Oslo", days: 1 }, call);
+    expect(fired).toEqual(["PreToolUse", "PostToolUse"]);
+  });
+});
+
 describe("withHooks input", () => {
   const listTool = () =>
     tool({

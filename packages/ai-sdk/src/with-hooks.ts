@@ -8,6 +8,7 @@ import {
   type ToolArgs,
   ToolBlockedError,
 } from "@a3s-lab/hooks-core";
+import { mayRunForTool } from "@a3s-lab/hooks-core/internal";
 import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from "ai";
 import { checkOptions, is } from "./check-options.js";
 import { answererFor, type PermissionAsker } from "./permission.js";
@@ -79,11 +80,21 @@ const TOOL_EVENTS = [
   "PostToolUseFailure",
 ] as const;
 
-/** True when no hook could see a tool call: none registered for any tool event, or all off. */
-function isQuiet(engine: HookEngine): boolean {
+/**
+ * True when no hook could see this tool call: none registered for any tool event, all off, or
+ * none whose matcher fits this tool and these arguments (and no audit listener for firings).
+ */
+function isQuiet(engine: HookEngine, name: string, input: unknown): boolean {
   if (!engine.enabled) return true;
-  for (const event of TOOL_EVENTS) if (engine.has(event)) return false;
-  return true;
+  let any = false;
+  for (const event of TOOL_EVENTS) if (engine.has(event)) any = true;
+  if (!any) return true;
+  // Which hooks match is known from the tool and its arguments alone, unless a hook's
+  // matcher is its author's own predicate (then the flow runs, as it always did).
+  return (
+    isPlainObject(input) &&
+    !mayRunForTool(engine, TOOL_EVENTS, { eventType: "PreToolUse", tool: name, args: input })
+  );
 }
 
 function kindOf(value: unknown): string {
@@ -143,7 +154,7 @@ function wrapTool(
     policy !== false &&
     (!isPlainObject(input) || permission.asks(name, input));
   const hooked = async (input: unknown, call: ToolExecutionOptions): Promise<unknown> => {
-    if (isQuiet(engine) && !policyApplies(input)) {
+    if (isQuiet(engine, name, input) && !policyApplies(input)) {
       // Nothing would fire: skip building the events. Checked per call, so a hook registered
       // later (a remote client connecting, say) governs the next call.
       return lastValue(await execute(input, call));

@@ -64,6 +64,63 @@ describe("HookEngine timers", () => {
     expect(result.outcomes.map((o) => o.duration)).toEqual([30, 75]);
   });
 
+  it("reads the clock once for the hooks that answer within a parallel pass, not once per hook", async () => {
+    const t = new ManualTimers();
+    let reads = 0;
+    const now = t.now;
+    t.now = () => {
+      reads++;
+      return now();
+    };
+    const engine = new HookEngine({ timers: t });
+    for (let i = 0; i < 10; i++) engine.register({ event: "PreToolUse", handler: () => undefined });
+    reads = 0;
+    const result = await engine.fire(bash("ls"));
+    expect(result.outcomes).toHaveLength(10);
+    // The firing's start and the end of the pass.
+    expect(reads).toBe(2);
+  });
+
+  it("times a hook that answers within a parallel pass from the firing's start to the end of the pass", async () => {
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t });
+    const later = gate();
+    engine.register({
+      event: "PreToolUse",
+      handler: () => {
+        t.advance(5);
+        return undefined;
+      },
+    });
+    engine.register({ event: "PreToolUse", handler: () => later.promise });
+    engine.register({
+      event: "PreToolUse",
+      async: true,
+      handler: () => {
+        t.advance(7);
+        throw new Error("fire and forget");
+      },
+    });
+    engine.register({
+      event: "PreToolUse",
+      handler: () => {
+        t.advance(3);
+        throw new Error("sync failure");
+      },
+    });
+    const pending = engine.fire(bash("ls"));
+    await Promise.resolve();
+    t.advance(20);
+    later.open(undefined);
+    const result = await pending;
+    expect(result.outcomes.map((o) => [o.status, o.duration])).toEqual([
+      ["ok", 15],
+      ["ok", 35],
+      ["async", 15],
+      ["failed", 15],
+    ]);
+  });
+
   it("in sequential mode starts each hook's clock when the one before it answered", async () => {
     const t = new ManualTimers();
     const engine = new HookEngine({ timers: t, mode: "sequential" });

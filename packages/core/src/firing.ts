@@ -127,10 +127,21 @@ export function aborted(signal: AbortSignal): HookError {
   return new HookError("ABORTED", "the firing was aborted", { cause: signal.reason });
 }
 
+/**
+ * The duration of a hook that answered within a parallel pass, until the pass ends and one
+ * clock reading serves every such answer.
+ */
+const PASS_END = Number.NaN;
+
 /** Whoever waits for a run's answer. */
 interface RunOwner {
   /** True when several of its runs may answer together (one clock reading can serve them). */
   readonly sharesClock: boolean | undefined;
+  /**
+   * True while a parallel pass is starting its hooks: an answer given within the handler call
+   * is timed by the one reading taken when the pass ends (see {@link PASS_END}).
+   */
+  readonly inPass: boolean;
   hookDone(run: HookRun): void;
 }
 
@@ -199,9 +210,15 @@ class HookRun implements OutcomeInput, Expirable {
     this.#settle("failed", undefined, handlerError(error), end);
   }
 
-  /** The time now; in a promise reaction (`async`), shared with the firing's other reactions. */
+  /**
+   * The time now; in a promise reaction (`async`), shared with the firing's other reactions;
+   * within a parallel pass, {@link PASS_END} (the pass reads the clock once for all).
+   */
   #clock(async: boolean): number {
-    return async && this.owner?.sharesClock ? this.#host.jobClock.now() : this.#host.timers.now();
+    if (async) {
+      return this.owner?.sharesClock ? this.#host.jobClock.now() : this.#host.timers.now();
+    }
+    return this.owner?.inPass ? PASS_END : this.#host.timers.now();
   }
 
   /** Its timeout passed. */
@@ -278,6 +295,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
   #began = 0;
   #waiting = 0;
   sharesClock: boolean | undefined;
+  inPass = false;
   #over = false;
   #resolve: ((result: HookResult<E>) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
@@ -306,7 +324,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
       // Parallel hooks start together, so one clock reading serves them all.
       this.#now = this.#began = host.timers.now();
       if (this.#folder !== undefined) this.#step();
-      else for (const hook of this.#hooks) this.#outcomes.push(this.#start(hook, this.#event));
+      else this.#pass();
       if (this.#waiting === 0) return this.#settled();
     } catch (error) {
       // Nothing a hook answers gets here (its answer is its own failure); hooks already
@@ -355,6 +373,30 @@ export class Firing<E extends HookEvent> implements RunOwner {
     else this.#resolve!(this.#result());
   }
 
+  /**
+   * Parallel mode: start every hook. The answers given within their handler calls share one
+   * clock reading, taken when the last handler returned: each such hook's duration runs from
+   * the firing's start to the end of the pass (never shorter than the truth), at one clock
+   * reading per firing instead of one per hook.
+   */
+  #pass(): void {
+    const outcomes = this.#outcomes;
+    const event = this.#event;
+    this.inPass = true;
+    try {
+      for (const hook of this.#hooks) outcomes.push(this.#start(hook, event));
+    } finally {
+      this.inPass = false;
+    }
+    let end: number | undefined;
+    for (const outcome of outcomes) {
+      if (Number.isNaN(outcome.duration)) {
+        end ??= this.#host.timers.now();
+        outcome.duration = end - this.#now;
+      }
+    }
+  }
+
   #start(hook: StoredHook, event: HookEvent): OutcomeInput {
     hook.stats.runs++;
     const run = new HookRun(this.#host, hook, event, this, this.#now);
@@ -383,7 +425,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
         status: "async",
         response: CONTINUE,
         failBehavior: hook.failBehavior,
-        duration: this.#host.timers.now() - run.start,
+        duration: this.inPass ? PASS_END : this.#host.timers.now() - run.start,
       };
     }
     if (!thenable) {

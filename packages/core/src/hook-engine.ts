@@ -32,6 +32,29 @@ import { unknownEventMessage } from "./suggest-event.js";
 import { defaultTimers } from "./timers.js";
 import { toHookError, type ValidationResult, validate } from "./validation.js";
 
+let mayRun: (engine: HookEngine, types: readonly HookEventName[], probe: ToolProbe) => boolean;
+
+/** The fields of a tool event that the engine's own matchers read: its type, tool and args. */
+export interface ToolProbe {
+  eventType: HookEventName;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/**
+ * False when firing any of `types` for a call of this tool with these arguments would run no
+ * hook and emit no audit record: so a host may skip building the events. True whenever that
+ * cannot be told without the whole event (a hook whose matcher is the author's own predicate,
+ * a hook without a matcher, a `fired` audit listener). `probe.eventType` is overwritten.
+ */
+export function mayRunForTool(
+  engine: HookEngine,
+  types: readonly HookEventName[],
+  probe: ToolProbe,
+): boolean {
+  return mayRun(engine, types, probe);
+}
+
 function describeMatcher(matcher: unknown): string {
   if (matcher === undefined || matcher === "") return "*";
   if (typeof matcher === "function") return "<function>";
@@ -67,6 +90,30 @@ export class HookEngine {
   readonly #toolSchemas: Readonly<Record<string, InputSchema>> | undefined;
   #enabled: boolean;
   #seq = 0;
+
+  static {
+    mayRun = (engine, types, probe) => {
+      // Every firing, even one that runs nothing, is a `fired` record for such a listener.
+      if (engine.#audit.wants("fired")) return true;
+      if (!engine.#enabled) return false;
+      for (const type of types) {
+        const hooks = engine.#byEvent.get(type);
+        if (hooks === undefined) continue;
+        probe.eventType = type;
+        for (const hook of hooks) {
+          // The author's own predicate may read any field: only the whole event can tell.
+          if (hook.matcher === null || hook.matcherText === "<function>") return true;
+          try {
+            if (hook.matcher(probe as unknown as HookEvent)) return true;
+          } catch {
+            // The firing itself runs it again, and reports what it throws.
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+  }
 
   constructor(options: HookEngineOptions = {}) {
     const checked = validate(engineOptionsSchema, options, "INVALID_CONFIG", ["options"]);

@@ -169,9 +169,17 @@ describe("the proxy in front of a server that misbehaves", () => {
     }
   });
 
-  it("passes progress to the client and its cancellation to the server", async () => {
-    const proxy = await startProxy(["--name", "tiny"], TINY_SERVER, box.dir);
-    try {
+  describe("one proxy, shared by the calls that leave the server running", () => {
+    // Starting the proxy (tsx compiling the bin) is most of each test's time.
+    let proxy: ProxyProcess;
+    beforeAll(async () => {
+      proxy = await startProxy(["--name", "tiny"], TINY_SERVER, box.dir);
+    });
+    afterAll(async () => {
+      await proxy?.client.close();
+    });
+
+    it("passes progress to the client and its cancellation to the server", async () => {
       const stop = new AbortController();
       const call = proxy.client.callTool({ name: "slow", arguments: {} }, undefined, {
         signal: stop.signal,
@@ -182,19 +190,12 @@ describe("the proxy in front of a server that misbehaves", () => {
       await expect(call).rejects.toThrow(/Esc/);
       const answer = await proxy.client.callTool({ name: "was_cancelled", arguments: {} });
       expect(text(answer)).toBe("cancelled");
-    } finally {
-      await proxy.client.close();
-    }
-  });
+    });
 
-  it("passes resources through untouched", async () => {
-    const proxy = await startProxy(["--name", "tiny"], TINY_SERVER, box.dir);
-    try {
+    it("passes resources through untouched", async () => {
       const read = await proxy.client.readResource({ uri: "tiny://greeting" });
       expect(read.contents[0]).toMatchObject({ text: "hello from a resource" });
-    } finally {
-      await proxy.client.close();
-    }
+    });
   });
 
   it("fires SessionStart when the client connects and SessionEnd when it leaves", async () => {
