@@ -2,8 +2,8 @@ import type { HookEventName, ToolMatcher } from "@a3s-lab/hooks-core";
 import type { SettingsHookDefinition, SettingsHookType } from "../handlers/settings-handler.js";
 import type { ManagedPolicy } from "./managed-settings.js";
 import type { LoadedMcpServer } from "./mcp-servers.js";
-import type { TrustedScript } from "./project-scripts.js";
 import type { PluginOrigin } from "./plugins.js";
+import type { TrustedScript } from "./project-scripts.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import type { SettingsOptions } from "./settings-schema.js";
 

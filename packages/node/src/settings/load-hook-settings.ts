@@ -27,7 +27,6 @@ import {
   readMcpServers,
 } from "./mcp-servers.js";
 import { type ParsedHooksBlock, parseHooksBlock } from "./parse-hooks-block.js";
-import { projectFolders, projectScripts } from "./project-scripts.js";
 import {
   enabledPluginCandidates,
   type LoadedPlugin,
@@ -35,6 +34,7 @@ import {
   type PluginCandidate,
   readEnabledPlugins,
 } from "./plugins.js";
+import { projectFolders, projectScripts } from "./project-scripts.js";
 import { readRegularFile } from "./read-regular-file.js";
 import { httpPolicyProblems } from "./settings-hook-registration.js";
 import type { SettingsProblem } from "./settings-problem.js";
