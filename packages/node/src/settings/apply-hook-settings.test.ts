@@ -227,7 +227,7 @@ describe("applyHookSettings", () => {
   it("uses the settings' defaultTimeout (ms) and failBehavior for hooks that set none", async () => {
     write(join(home, ".claude/settings.json"), {
       hooks: {
-        defaultTimeout: 1500,
+        defaultTimeout: 30000,
         failBehavior: "block",
         Stop: [
           {
@@ -243,7 +243,7 @@ describe("applyHookSettings", () => {
     const engine = new HookEngine();
     applyHookSettings(engine, settings);
     expect(engine.list().map((h) => [h.timeout, h.failBehavior])).toEqual([
-      [1500, "block"],
+      [30000, "block"],
       [3000, "continue"],
     ]);
     const result = await engine.fire(
