@@ -92,6 +92,7 @@ export { defaultManagedSettingsFiles } from "./settings/managed-settings.js";
 export type { PermissionRuleContext, PermissionRuleTest } from "./settings/permission-rule.js";
 export { compilePermissionRule } from "./settings/permission-rule.js";
 export type { PluginOrigin } from "./settings/plugins.js";
+export type { TrustedScript } from "./settings/project-scripts.js";
 export type { ProjectTrustOptions, TrustedProject } from "./settings/project-trust.js";
 export { isProjectTrusted, trustProject, untrustProject } from "./settings/project-trust.js";
 export type { SessionEnvFilesOptions } from "./settings/session-env-file.js";
