@@ -59,6 +59,12 @@ describe("reloading settings under continuous firing", () => {
       }
     };
     const loops = Array.from({ length: FIRING_LOOPS }, loop);
+    // Each generation is fired at least once before the next is written, so a fast reload
+    // cannot race past the firings this test is about.
+    const firedWith = async (n: number) => {
+      while (!seen.has(`gen-${n}`)) await new Promise((resolve) => setImmediate(resolve));
+    };
+    await firedWith(0);
 
     for (let n = 1; n <= GENERATIONS; n++) {
       const reloaded = new Promise<void>((resolve) => {
@@ -74,6 +80,7 @@ describe("reloading settings under continuous firing", () => {
       renameSync(temp, file);
       await reloaded;
       expect(engine.size("PreToolUse")).toBe(1);
+      await firedWith(n);
     }
     done = true;
     await Promise.all(loops);
