@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEvent, HookError } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
-import { bashSubcommands } from "./bash-subcommands.js";
+import { bashSubcommands } from "../shell/bash-subcommands.js";
 import { compilePermissionRule, ifAppliesTo } from "./permission-rule.js";
 
 const ctx = { projectDir: "/work/project", home: "/home/me" };

@@ -5,8 +5,8 @@ import { delimiter, join } from "node:path";
 import { createEvent } from "@a3s-lab/hooks-core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compilePermissionRule } from "../settings/permission-rule.js";
 import { bashSubcommands, splitBashCommand } from "./bash-subcommands.js";
-import { compilePermissionRule } from "./permission-rule.js";
 
 const ctx = { projectDir: "/work/project", home: "/home/me" };
 const judge = (rule: string, command: string) =>

@@ -1,4 +1,4 @@
-import { ASSIGNMENT, dequote } from "../shell-commands.js";
+import { ASSIGNMENT, dequote } from "./shell-commands.js";
 import {
   INTERPRETER,
   KEEPS_COMMAND,
@@ -6,7 +6,7 @@ import {
   SHELLS,
   SPECIAL_VARIABLES,
   STARTS_SHELL,
-} from "../shell-words.js";
+} from "./shell-words.js";
 
 /** Longer commands are not split (a rule then matches, and the hook runs). */
 export const MAX_SPLIT_COMMAND_CHARS = 65_536;
