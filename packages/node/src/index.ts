@@ -34,30 +34,28 @@ export type { CliIo } from "./cli/cli-context.js";
 export type { CliErrorCode } from "./cli/cli-error.js";
 export { CliError } from "./cli/cli-error.js";
 export { runCli } from "./cli/run-cli.js";
-export { linearRegex } from "./linear-regex.js";
-export type { AgentCallContext, AgentService } from "./server/agent-service.js";
-export type { Authenticator, Credentials } from "./server/authenticator.js";
-export { createAuthenticator } from "./server/authenticator.js";
-export type { HookServer, HookServerOptions } from "./server/create-hook-server.js";
-export { createHookServer } from "./server/create-hook-server.js";
+export type { AgentCallContext, AgentService } from "./hub/agent-service.js";
+export type { Authenticator, Credentials } from "./hub/authenticator.js";
+export { createAuthenticator } from "./hub/authenticator.js";
 export type {
   AttachedStream,
   ClientCredentials,
   HookHubOptions,
   RemoteClientInfo,
-} from "./server/hook-hub.js";
-export { HookHub } from "./server/hook-hub.js";
+} from "./hub/hook-hub.js";
+export { HookHub } from "./hub/hook-hub.js";
 export type {
   HubEvent,
   HubEventOf,
   HubEvents,
   HubEventType,
   HubListener,
-} from "./server/hub-events.js";
-export type { RateLimit } from "./server/rate-limiter.js";
-export type { HookEventSink } from "./server/remote-client.js";
-export type { HttpHandler } from "./server/ws-http-server.js";
-export type { WebSocketOptions } from "./server/ws-options.js";
+} from "./hub/hub-events.js";
+export type { RateLimit } from "./hub/rate-limiter.js";
+export type { HookEventSink } from "./hub/remote-client.js";
+export { linearRegex } from "./linear-regex.js";
+export type { HookServer, HookServerOptions } from "./server/create-hook-server.js";
+export { createHookServer } from "./server/create-hook-server.js";
 export type {
   AppliedHook,
   ApplyHookSettingsOptions,
@@ -111,6 +109,8 @@ export type {
   WatchHookSettingsOptions,
 } from "./settings/watch-hook-settings.js";
 export { watchHookSettings } from "./settings/watch-hook-settings.js";
+export type { HttpHandler } from "./ws/ws-http-server.js";
+export type { WebSocketOptions } from "./ws/ws-options.js";
 
 // ── For hosts: the hook types of settings files (command, http, prompt, agent, mcp_tool) ──
 

@@ -14,7 +14,7 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { CommandHook } from "../command/command-hook.js";
-import { HookHub } from "../server/hook-hub.js";
+import { HookHub } from "../hub/hook-hub.js";
 import { HOOK_ATTRIBUTES as A, instrumentHooks } from "./instrument-hooks.js";
 
 function telemetry() {

@@ -10,21 +10,21 @@ import {
 import { defaultTimers, parseOrThrow } from "@a3s-lab/hooks-core/internal";
 import { type ConnectionInjector, Server, ServerCredentials } from "@grpc/grpc-js";
 import * as z from "zod/mini";
+import { grpcAgentService } from "../grpc/grpc-agent-service.js";
+import { authInterceptor } from "../grpc/grpc-auth-interceptor.js";
+import { grpcHookService } from "../grpc/grpc-hook-service.js";
 import { loadHooksProto } from "../grpc/hooks-proto.js";
-import type { AgentService } from "./agent-service.js";
-import { createAuthenticator } from "./authenticator.js";
-import { ConnectionFront } from "./connection-front.js";
-import { defaultMaxConnections, openFileLimit } from "./fd-limit.js";
-import { grpcAgentService } from "./grpc-agent-service.js";
-import { authInterceptor } from "./grpc-auth-interceptor.js";
-import { grpcHookService } from "./grpc-hook-service.js";
-import { HookHub, type HookHubOptions } from "./hook-hub.js";
-import type { HubEventType, HubListener } from "./hub-events.js";
-import { rateLimitSchema } from "./rate-limiter.js";
-import { WebSocketEndpoint } from "./ws-endpoint.js";
-import { createWebSocketHttpServer, type HttpHandler } from "./ws-http-server.js";
-import { type WebSocketOptions, webSocketOptionsSchema } from "./ws-options.js";
-import { bracketed, type OriginCheck, originCheck } from "./ws-origin.js";
+import type { AgentService } from "../hub/agent-service.js";
+import { createAuthenticator } from "../hub/authenticator.js";
+import { ConnectionFront } from "../hub/connection-front.js";
+import { defaultMaxConnections, openFileLimit } from "../hub/fd-limit.js";
+import { HookHub, type HookHubOptions } from "../hub/hook-hub.js";
+import type { HubEventType, HubListener } from "../hub/hub-events.js";
+import { rateLimitSchema } from "../hub/rate-limiter.js";
+import { WebSocketEndpoint } from "../ws/ws-endpoint.js";
+import { createWebSocketHttpServer, type HttpHandler } from "../ws/ws-http-server.js";
+import { type WebSocketOptions, webSocketOptionsSchema } from "../ws/ws-options.js";
+import { bracketed, type OriginCheck, originCheck } from "../ws/ws-origin.js";
 
 /**
  * Options of `createHookServer`; every limit has a default. The hub's limits (clients, hooks

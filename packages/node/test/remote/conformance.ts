@@ -14,9 +14,9 @@ import {
   type TransportOptions,
 } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
-import type { AgentService } from "../../src/server/agent-service.js";
+import type { AgentService } from "../../src/hub/agent-service.js";
+import type { HubEvent } from "../../src/hub/hub-events.js";
 import { createHookServer, type HookServer } from "../../src/server/create-hook-server.js";
-import type { HubEvent } from "../../src/server/hub-events.js";
 import { useHookServers } from "./hook-server-fixture.js";
 
 /** How a scenario reaches the server: one client transport per kind. */

@@ -9,10 +9,10 @@ import {
   WS_CLOSE_CODES,
 } from "@a3s-lab/hooks-core";
 import type { RawData, WebSocket } from "ws";
-import type { AgentService } from "./agent-service.js";
-import type { Authenticator } from "./authenticator.js";
-import type { AttachedStream, HookHub } from "./hook-hub.js";
-import { type RateLimit, RateLimiter } from "./rate-limiter.js";
+import type { AgentService } from "../hub/agent-service.js";
+import type { Authenticator } from "../hub/authenticator.js";
+import type { AttachedStream, HookHub } from "../hub/hook-hub.js";
+import { type RateLimit, RateLimiter } from "../hub/rate-limiter.js";
 import { errorFrame, isAgentRequest, type OutFrame, WsAgentCalls } from "./ws-agent-calls.js";
 import { webSocketEventSink } from "./ws-event-sink.js";
 

@@ -9,16 +9,16 @@ import type {
   ServerWritableStream,
   UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { toStatus } from "../grpc/grpc-status.js";
-import { convertFromProto, toProto } from "../grpc/wire-codec.js";
 import {
   type AgentCallContext,
   type AgentService,
   answer,
   checkedGenerate,
-} from "./agent-service.js";
-import type { Authenticator } from "./authenticator.js";
+} from "../hub/agent-service.js";
+import type { Authenticator } from "../hub/authenticator.js";
 import { authenticateCall, unaryHandler } from "./grpc-hook-service.js";
+import { toStatus } from "./grpc-status.js";
+import { convertFromProto, toProto } from "./wire-codec.js";
 
 /** Check a request, or fail the call with INVALID_ARGUMENT naming the field. */
 function checked<K extends WireMessageType>(type: K, value: unknown): WireMessageMap[K] {

@@ -13,12 +13,12 @@ import {
   type sendUnaryData,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { toStatus } from "../grpc/grpc-status.js";
-import { convertFromProto, toProto } from "../grpc/wire-codec.js";
-import type { Authenticator } from "./authenticator.js";
+import type { Authenticator } from "../hub/authenticator.js";
+import type { ClientCredentials, HookHub } from "../hub/hook-hub.js";
+import { type RateLimit, RateLimiter } from "../hub/rate-limiter.js";
 import { grpcEventSink, type OutboundOptions } from "./grpc-event-sink.js";
-import type { ClientCredentials, HookHub } from "./hook-hub.js";
-import { type RateLimit, RateLimiter } from "./rate-limiter.js";
+import { toStatus } from "./grpc-status.js";
+import { convertFromProto, toProto } from "./wire-codec.js";
 
 function firstValue(metadata: Metadata, name: string): string | undefined {
   const value = metadata.get(name)[0];

@@ -4,9 +4,9 @@ import {
   type ServerInterceptor,
   type StatusObject,
 } from "@grpc/grpc-js";
-import { toStatus } from "../grpc/grpc-status.js";
-import type { Authenticator } from "./authenticator.js";
+import type { Authenticator } from "../hub/authenticator.js";
 import { authenticateCall } from "./grpc-hook-service.js";
+import { toStatus } from "./grpc-status.js";
 
 /** Where a gRPC call came from, as grpc-js reports it. */
 export interface CallPeer {

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { type RateLimit, rateLimitSchema } from "./rate-limiter.js";
+import { type RateLimit, rateLimitSchema } from "../hub/rate-limiter.js";
 
 /** The WebSocket endpoint (browsers, and `createWebSocketTransport` in Node). */
 export interface WebSocketOptions {

@@ -1,9 +1,9 @@
 import { HookError, type HookEventMessage, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import type { WebSocket } from "ws";
-import { payloadText } from "./encoded-payload.js";
-import type { OutboundOptions } from "./grpc-event-sink.js";
-import { checkBacklog } from "./outbound-backlog.js";
-import type { HookEventSink } from "./remote-client.js";
+import type { OutboundOptions } from "../grpc/grpc-event-sink.js";
+import { payloadText } from "../hub/encoded-payload.js";
+import { checkBacklog } from "../hub/outbound-backlog.js";
+import type { HookEventSink } from "../hub/remote-client.js";
 
 /** What the sink needs of the connection that owns the socket. */
 export interface SinkOwner {

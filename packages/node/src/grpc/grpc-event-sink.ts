@@ -1,9 +1,9 @@
 import { HookError, type HookEventMessage } from "@a3s-lab/hooks-core";
 import type { ServerDuplexStream } from "@grpc/grpc-js";
-import { toProto } from "../grpc/wire-codec.js";
-import { payloadBytes } from "./encoded-payload.js";
-import { checkBacklog } from "./outbound-backlog.js";
-import type { HookEventSink } from "./remote-client.js";
+import { payloadBytes } from "../hub/encoded-payload.js";
+import { checkBacklog } from "../hub/outbound-backlog.js";
+import type { HookEventSink } from "../hub/remote-client.js";
+import { toProto } from "./wire-codec.js";
 
 /** What the gRPC hook streams send at most, and how one that stopped reading is cut off. */
 export interface OutboundOptions {

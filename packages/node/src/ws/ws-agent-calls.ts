@@ -9,7 +9,7 @@ import {
   type AgentService,
   answer,
   checkedGenerate,
-} from "./agent-service.js";
+} from "../hub/agent-service.js";
 
 /** A frame to send, without its `type` checked at compile time (the hub's shapes vary). */
 export type OutFrame = Record<string, unknown> & { type: string; id?: string };
