@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
+import { readRegularFile } from "../workspace/read-regular-file.js";
 import type {
   HookSettings,
   ProjectTrustState,
@@ -35,7 +36,6 @@ import {
   readEnabledPlugins,
 } from "./plugins.js";
 import { projectFolders, projectScripts } from "./project-scripts.js";
-import { readRegularFile } from "./read-regular-file.js";
 import { httpPolicyProblems } from "./settings-hook-registration.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import { SETTINGS_OPTION_KEYS } from "./settings-schema.js";

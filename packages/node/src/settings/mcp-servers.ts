@@ -4,9 +4,9 @@ import { z } from "zod";
 import { noNul } from "../command/command-definition.js";
 import { loadMcpSdk } from "../handlers/mcp-server-pool.js";
 import { HOST_SECRET_VARIABLES } from "../host-secrets.js";
+import { readRegularFile } from "../workspace/read-regular-file.js";
 import type { HookSettings, SettingsScope } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
-import { readRegularFile } from "./read-regular-file.js";
 import { type SettingsProblem, zodProblems } from "./settings-problem.js";
 
 /** An MCP server started as a process, speaking MCP on its stdin and stdout. */

@@ -1,11 +1,11 @@
 import { mkdir, realpath, stat } from "node:fs/promises";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
+import { readRegularFile } from "../workspace/read-regular-file.js";
 import type { SettingsHook, SettingsScope } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
 import { type LoadedMcpServer, MCP_JSON_FILE, readMcpServers } from "./mcp-servers.js";
 import { parseHooksBlock } from "./parse-hooks-block.js";
-import { readRegularFile } from "./read-regular-file.js";
 import type { SettingsProblem } from "./settings-problem.js";
 
 /** The plugin a hook or MCP server came with. */

@@ -12,7 +12,7 @@ import { lstat, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HookError, type HookEvent, type HookEventName } from "@a3s-lab/hooks-core";
-import { readRegularFile } from "./read-regular-file.js";
+import { readRegularFile } from "../workspace/read-regular-file.js";
 
 /** Bytes of an env file read; a larger file is refused whole (nothing of it is applied). Default 64 KiB. */
 export const DEFAULT_ENV_FILE_MAX_BYTES = 64 * 1024;

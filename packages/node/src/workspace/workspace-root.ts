@@ -1,7 +1,7 @@
 import { constants, type Dirent, type Stats } from "node:fs";
 import { type FileHandle, mkdir, open, opendir, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { isInside } from "../settings/read-regular-file.js";
+import { isInside } from "./read-regular-file.js";
 import { checkPathInput, WorkspacePathError } from "./workspace-path-error.js";
 
 /**
