@@ -11,18 +11,18 @@ export type {
   CommandHookDefinition,
   ExecCommandDefinition,
   ShellCommandDefinition,
-} from "./command/command-definition.js";
-export { commandHookDefinitionSchema } from "./command/command-definition.js";
+} from "./handlers/command/command-definition.js";
+export { commandHookDefinitionSchema } from "./handlers/command/command-definition.js";
 export type {
   CommandHookOptions,
   CommandRegistrationSpec,
   CommandRunReport,
-} from "./command/command-hook.js";
-export { commandHookRegistration } from "./command/create-command-hook.js";
-export type { HookInput, HookInputOptions } from "./command/hook-input.js";
-export { hookInputSchema, toHookInput } from "./command/hook-input.js";
-export { hookOutputSchema } from "./command/hook-output-schema.js";
-export { TEMPLATE_VARIABLES } from "./command/template-variables.js";
+} from "./handlers/command/command-hook.js";
+export { commandHookRegistration } from "./handlers/command/create-command-hook.js";
+export { hookOutputSchema } from "./handlers/command/hook-output-schema.js";
+export { TEMPLATE_VARIABLES } from "./handlers/command/template-variables.js";
+export type { HookInput, HookInputOptions } from "./handlers/hook-input.js";
+export { hookInputSchema, toHookInput } from "./handlers/hook-input.js";
 
 // ── For hosts: settings files, trust, the audit log, the CLI, the hook server ───────
 
@@ -115,7 +115,7 @@ export type { WebSocketOptions } from "./ws/ws-options.js";
 // ── For hosts: the hook types of settings files (command, http, prompt, agent, mcp_tool) ──
 
 export type { HookCommonFields } from "./handlers/hook-common.js";
-export type { HttpHookDefinition, HttpHookPolicy } from "./handlers/http-hook.js";
+export type { HttpHookDefinition, HttpHookPolicy } from "./handlers/http/http-hook.js";
 export type {
   SettingsHookDefinition,
   SettingsHookDefinitions,
@@ -127,13 +127,13 @@ export type { AsyncRewake, SettingsHookOptions } from "./settings/settings-hook-
 
 // ── For hosts: the model behind prompt and agent hooks ───────────────────────────────
 
-export type { McpServerPoolOptions } from "./handlers/mcp-server-pool.js";
-export { createMcpServerPool } from "./handlers/mcp-server-pool.js";
+export type { McpServerPoolOptions } from "./handlers/mcp-tool/mcp-server-pool.js";
+export { createMcpServerPool } from "./handlers/mcp-tool/mcp-server-pool.js";
 export type {
   McpServerPool,
   McpToolCallResult,
   McpToolHookDefinition,
-} from "./handlers/mcp-tool-hook.js";
+} from "./handlers/mcp-tool/mcp-tool-hook.js";
 export type {
   HookModelClient,
   ModelMessage,
@@ -141,15 +141,15 @@ export type {
   ModelRequest,
   ModelTool,
   ModelToolCall,
-} from "./handlers/model-client.js";
-export type { OpenAIModelClientOptions } from "./handlers/openai-model-client.js";
-export { modelClientFromEnv, openAIModelClient } from "./handlers/openai-model-client.js";
+} from "./handlers/model/model-client.js";
+export type { OpenAIModelClientOptions } from "./handlers/model/openai-model-client.js";
+export { modelClientFromEnv, openAIModelClient } from "./handlers/model/openai-model-client.js";
 export type {
   AgentHookDefinition,
   AgentRunRequest,
   HookAgentRunner,
   PromptHookDefinition,
-} from "./handlers/prompt-hook.js";
+} from "./handlers/model/prompt-hook.js";
 export type {
   LoadedMcpServer,
   McpHttpServerConfig,

@@ -5,10 +5,10 @@
  * hosts and transports need none of it, and it may change in any release.
  */
 
-export { describeCommand } from "./command/command-definition.js";
-export { CommandHook } from "./command/command-hook.js";
-export { templateVariables } from "./command/template-variables.js";
 export { fromStatus, grpcStatusOf, toStatus } from "./grpc/grpc-status.js";
+export { describeCommand } from "./handlers/command/command-definition.js";
+export { CommandHook } from "./handlers/command/command-hook.js";
+export { templateVariables } from "./handlers/command/template-variables.js";
 export type { ShellContext } from "./shell/shell-quote.js";
 export { quoteForContext, shellContextAt, shellEscaper, shellQuote } from "./shell/shell-quote.js";
 export type { ReadRegularFileOptions } from "./workspace/read-regular-file.js";

@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
-import { createMcpServerPool } from "../handlers/mcp-server-pool.js";
-import { modelClientFromEnv } from "../handlers/openai-model-client.js";
+import { createMcpServerPool } from "../handlers/mcp-tool/mcp-server-pool.js";
+import { modelClientFromEnv } from "../handlers/model/openai-model-client.js";
 import type { ApplyHookSettingsOptions } from "../settings/apply-hook-settings.js";
 import type { HookSettings } from "../settings/hook-settings.js";
 import { loadHookSettings } from "../settings/load-hook-settings.js";

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { resolve } from "node:path";
 import { HookEngine, type HookEvent, type HookResult } from "@a3s-lab/hooks-core";
 import { compileMatcher, describeValue, matcherSubject } from "@a3s-lab/hooks-core/internal";
-import type { CommandRunReport } from "../command/command-hook.js";
+import type { CommandRunReport } from "../handlers/command/command-hook.js";
 import { linearRegex } from "../linear-regex.js";
 import { applyHookSettings, engineOptionsFromSettings } from "../settings/apply-hook-settings.js";
 import type { SettingsHook } from "../settings/hook-settings.js";

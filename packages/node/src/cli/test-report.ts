@@ -1,6 +1,6 @@
 import type { HookEvent, HookOutcome, HookResult } from "@a3s-lab/hooks-core";
 import { matcherSubject } from "@a3s-lab/hooks-core/internal";
-import type { CommandRunReport } from "../command/command-hook.js";
+import type { CommandRunReport } from "../handlers/command/command-hook.js";
 import type { SkipReason } from "../settings/apply-hook-settings.js";
 import type { SettingsHook } from "../settings/hook-settings.js";
 import { describeHook, excerpt, hookJson, indent, type Paint, type Where } from "./format.js";

@@ -1,5 +1,5 @@
 import type { HookEvent, HookResponse } from "@a3s-lab/hooks-core";
-import type { HookInput } from "../command/hook-input.js";
+import type { HookInput } from "./hook-input.js";
 
 /** What a settings-file hook of any type (`command`, `http`, `prompt`, `agent`, `mcp_tool`) runs with. */
 export interface HandlerRunContext {

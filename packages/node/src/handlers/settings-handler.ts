@@ -1,5 +1,4 @@
-import { type CommandHookDefinition, describeCommand } from "../command/command-definition.js";
-import { createAgentHandler } from "./agent-hook.js";
+import { type CommandHookDefinition, describeCommand } from "./command/command-definition.js";
 import type { SettingsHandler } from "./handler.js";
 import type { HookCommonFields } from "./hook-common.js";
 import {
@@ -8,15 +7,16 @@ import {
   type HttpHandlerDeps,
   type HttpHookDefinition,
   httpHookShape,
-} from "./http-hook.js";
+} from "./http/http-hook.js";
 import {
   createMcpToolHandler,
   MCP_TOOL_DEFAULT_TIMEOUT_SECONDS,
   type McpServerPool,
   type McpToolHookDefinition,
   mcpToolHookShape,
-} from "./mcp-tool-hook.js";
-import type { HookModelClient } from "./model-client.js";
+} from "./mcp-tool/mcp-tool-hook.js";
+import { createAgentHandler } from "./model/agent-hook.js";
+import type { HookModelClient } from "./model/model-client.js";
 import {
   AGENT_DEFAULT_TIMEOUT_SECONDS,
   type AgentHookDefinition,
@@ -26,7 +26,7 @@ import {
   PROMPT_DEFAULT_TIMEOUT_SECONDS,
   type PromptHookDefinition,
   promptHookShape,
-} from "./prompt-hook.js";
+} from "./model/prompt-hook.js";
 
 /** The hook types of a settings file. */
 export type SettingsHookType = "command" | "http" | "prompt" | "agent" | "mcp_tool";

@@ -13,7 +13,7 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
-import { CommandHook } from "../command/command-hook.js";
+import { CommandHook } from "../handlers/command/command-hook.js";
 import { HookHub } from "../hub/hook-hub.js";
 import { HOOK_ATTRIBUTES as A, instrumentHooks } from "./instrument-hooks.js";
 

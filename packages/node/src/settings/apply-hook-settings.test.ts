@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CommandRunReport } from "../command/command-hook.js";
+import type { CommandRunReport } from "../handlers/command/command-hook.js";
 import {
   applyHookSettings,
   engineOptionsFromSettings,

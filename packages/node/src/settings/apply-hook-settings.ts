@@ -6,9 +6,9 @@ import {
   type HookRegistration,
 } from "@a3s-lab/hooks-core";
 import { definedFailBehavior } from "../handlers/hook-common.js";
-import { checkHttpHook } from "../handlers/http-hook.js";
-import { createMcpServerPool } from "../handlers/mcp-server-pool.js";
-import type { McpServerPool } from "../handlers/mcp-tool-hook.js";
+import { checkHttpHook } from "../handlers/http/http-hook.js";
+import { createMcpServerPool } from "../handlers/mcp-tool/mcp-server-pool.js";
+import type { McpServerPool } from "../handlers/mcp-tool/mcp-tool-hook.js";
 import { linearRegex } from "../linear-regex.js";
 import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { safeNormalizeHookOutput } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
-import { hookOutputSchema } from "../command/hook-output-schema.js";
+import { hookOutputSchema } from "../handlers/command/hook-output-schema.js";
 import { settingsJsonSchemas } from "./json-schemas.js";
 
 const dir = resolve(import.meta.dirname, "../../schemas");

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { hookInputSchema } from "../command/hook-input.js";
-import { hookOutputSchema } from "../command/hook-output-schema.js";
+import { hookOutputSchema } from "../handlers/command/hook-output-schema.js";
+import { hookInputSchema } from "../handlers/hook-input.js";
 import { settingsFileSchema } from "./settings-schema.js";
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { lstat, readdir, readlink } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
-import type { HttpHookPolicy } from "../handlers/http-hook.js";
+import type { HttpHookPolicy } from "../handlers/http/http-hook.js";
 import type { HookSettings, SettingsHook, SettingsScope } from "./hook-settings.js";
 import { displayPath, type SettingsProblem } from "./settings-problem.js";
 

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../../../test-support/process-alive.js";
-import { createMcpServerPool } from "../handlers/mcp-server-pool.js";
+import { createMcpServerPool } from "../handlers/mcp-tool/mcp-server-pool.js";
 import { applyHookSettings } from "./apply-hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
 import { mcpToolHookProblems, readMcpServers } from "./mcp-servers.js";

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
-import { noNul } from "../command/command-definition.js";
-import { loadMcpSdk } from "../handlers/mcp-server-pool.js";
+import { noNul } from "../handlers/command/command-definition.js";
+import { loadMcpSdk } from "../handlers/mcp-tool/mcp-server-pool.js";
 import { HOST_SECRET_VARIABLES } from "../host-secrets.js";
 import { readRegularFile } from "../workspace/read-regular-file.js";
 import type { HookSettings, SettingsScope } from "./hook-settings.js";

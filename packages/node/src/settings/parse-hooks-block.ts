@@ -11,10 +11,10 @@ import {
   unknownEventMessage,
 } from "@a3s-lab/hooks-core/internal";
 import type { z } from "zod";
-import type { CommandHookDefinition } from "../command/command-definition.js";
-import { CommandTemplate } from "../command/command-template.js";
+import type { CommandHookDefinition } from "../handlers/command/command-definition.js";
+import { CommandTemplate } from "../handlers/command/command-template.js";
 import type { HookCommonFields } from "../handlers/hook-common.js";
-import { checkHttpHook } from "../handlers/http-hook.js";
+import { checkHttpHook } from "../handlers/http/http-hook.js";
 import {
   describeDefinition,
   hookTypeShapes,

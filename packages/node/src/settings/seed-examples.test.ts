@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createEvent, HookEngine, type HookEvent } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CommandRunReport } from "../command/command-hook.js";
+import type { CommandRunReport } from "../handlers/command/command-hook.js";
 import { applyHookSettings, engineOptionsFromSettings } from "./apply-hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
 

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createEvent, HookError } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CommandHook } from "../command/command-hook.js";
+import { CommandHook } from "../handlers/command/command-hook.js";
 import { SessionEnvFiles } from "./session-env-file.js";
 
 let root: string;

@@ -8,18 +8,18 @@ import {
   type HookResponse,
   type Matcher,
 } from "@a3s-lab/hooks-core";
-import type { CommandHookDefinition } from "../command/command-definition.js";
+import type { CommandHookDefinition } from "../handlers/command/command-definition.js";
 import {
   CommandHook,
   type CommandHookOptions,
   type CommandRunReport,
-} from "../command/command-hook.js";
-import { toHookInput } from "../command/hook-input.js";
+} from "../handlers/command/command-hook.js";
 import { definedFailBehavior } from "../handlers/hook-common.js";
-import { checkHttpHook, type HttpHookPolicy } from "../handlers/http-hook.js";
-import type { McpServerPool } from "../handlers/mcp-tool-hook.js";
-import type { HookModelClient } from "../handlers/model-client.js";
-import type { HookAgentRunner } from "../handlers/prompt-hook.js";
+import { toHookInput } from "../handlers/hook-input.js";
+import { checkHttpHook, type HttpHookPolicy } from "../handlers/http/http-hook.js";
+import type { McpServerPool } from "../handlers/mcp-tool/mcp-tool-hook.js";
+import type { HookModelClient } from "../handlers/model/model-client.js";
+import type { HookAgentRunner } from "../handlers/model/prompt-hook.js";
 import {
   createSettingsHandler,
   DEFAULT_TIMEOUT_SECONDS,

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CommandRunReport } from "../command/command-hook.js";
+import type { CommandRunReport } from "../handlers/command/command-hook.js";
 import { applyHookSettings, engineOptionsFromSettings } from "./apply-hook-settings.js";
 import type { HookSettings } from "./hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";

@@ -13,7 +13,7 @@ import {
   MAX_READ_FILE_BYTES,
   MAX_WALK_ENTRIES,
   runAgentTool,
-} from "../../src/handlers/agent-tools.js";
+} from "../../src/handlers/model/agent-tools.js";
 
 let project: string;
 const signal = new AbortController().signal;

@@ -11,7 +11,7 @@ import {
   type FolderSwapRace,
   startFolderSwapRace,
 } from "../../../../test-support/folder-swap-race.ts";
-import { runAgentTool } from "../../src/handlers/agent-tools.js";
+import { runAgentTool } from "../../src/handlers/model/agent-tools.js";
 
 /** Each phase stops after this many calls or this many milliseconds, whichever comes first. */
 const CALLS = 2_000;

@@ -6,7 +6,7 @@
  */
 import { createInterface } from "node:readline";
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
-import { CommandHook } from "../../src/command/command-hook.js";
+import { CommandHook } from "../../src/handlers/command/command-hook.js";
 import { createHookServer, type HookServerOptions } from "../../src/server/create-hook-server.js";
 
 interface ChildOptions {

@@ -8,12 +8,12 @@
  */
 import { createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { toHookInput } from "../../src/command/hook-input.js";
+import { toHookInput } from "../../src/handlers/hook-input.js";
 import {
   MAX_MODEL_RESPONSE_BYTES,
   openAIModelClient,
-} from "../../src/handlers/openai-model-client.js";
-import { createPromptHandler } from "../../src/handlers/prompt-hook.js";
+} from "../../src/handlers/model/openai-model-client.js";
+import { createPromptHandler } from "../../src/handlers/model/prompt-hook.js";
 import { completion, startFakeChatServer } from "../model/fake-chat-server.js";
 
 const servers: { close(): Promise<void> }[] = [];

@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync } from "node:fs";
 import { createEvent, type FailBehavior, HookEngine } from "@a3s-lab/hooks-core";
-import { CommandHook } from "../../src/command/command-hook.js";
+import { CommandHook } from "../../src/handlers/command/command-hook.js";
 
 const failBehavior = (process.argv[2] ?? "continue") as FailBehavior;
 const engine = new HookEngine();

@@ -6,7 +6,7 @@ import { delimiter, join } from "node:path";
 import { createEvent } from "@a3s-lab/hooks-core";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { CommandTemplate } from "../../src/command/command-template.js";
+import { CommandTemplate } from "../../src/handlers/command/command-template.js";
 
 /**
  * Random command templates built from the shell grammar the quoting lexer follows, and hostile

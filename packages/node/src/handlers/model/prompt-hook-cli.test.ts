@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { deadPort, startFakeChatServer } from "../../test/model/fake-chat-server.js";
-import { type MemoryIo, memoryIo } from "../../test/support/memory-io.js";
-import { runCli } from "../cli/run-cli.js";
+import { deadPort, startFakeChatServer } from "../../../test/model/fake-chat-server.js";
+import { type MemoryIo, memoryIo } from "../../../test/support/memory-io.js";
+import { runCli } from "../../cli/run-cli.js";
 
 const KEY = "sk-cli-secret-0b5e";
 let root: string;

@@ -1,8 +1,8 @@
 import { claudeCodeEvents, createEvent, defineEvent } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
+import { templateVariables } from "./command/template-variables.js";
 import { hookInputSchema, toHookInput } from "./hook-input.js";
-import { templateVariables } from "./template-variables.js";
 
 const at = { cwd: "/repo" };
 

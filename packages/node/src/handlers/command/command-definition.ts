@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { type HookCommonFields, hookCommonShape } from "../handlers/hook-common.js";
+import { type HookCommonFields, hookCommonShape } from "../hook-common.js";
 
-export { MAX_TIMEOUT_SECONDS, secondsSchema } from "../handlers/hook-common.js";
+export { MAX_TIMEOUT_SECONDS, secondsSchema } from "../hook-common.js";
 
 interface CommandHookCommon extends HookCommonFields {
   /** Claude Code's hook type; left out, `command` is assumed. */

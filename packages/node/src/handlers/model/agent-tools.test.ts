@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_WALK_DEPTH } from "../workspace/walk-files.js";
+import { MAX_WALK_DEPTH } from "../../workspace/walk-files.js";
 import {
   MAX_LISTED,
   MAX_READ_FILE_BYTES,

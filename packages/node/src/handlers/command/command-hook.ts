@@ -14,17 +14,17 @@ import {
 } from "@a3s-lab/hooks-core";
 import { renamedOption, validate } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
-import { definedFailBehavior } from "../handlers/hook-common.js";
-import { withoutHostSecrets } from "../host-secrets.js";
-import { commandTraceparent } from "../otel/trace-context.js";
+import { withoutHostSecrets } from "../../host-secrets.js";
+import { commandTraceparent } from "../../otel/trace-context.js";
+import { definedFailBehavior } from "../hook-common.js";
+import { toHookInput } from "../hook-input.js";
+import { interpretResult } from "../interpret-result.js";
 import {
   type CommandHookDefinition,
   commandHookDefinitionSchema,
   describeCommand,
 } from "./command-definition.js";
 import { CommandTemplate, type RenderedCommand } from "./command-template.js";
-import { toHookInput } from "./hook-input.js";
-import { interpretResult } from "./interpret-result.js";
 import { type SpawnResult, spawnCommand } from "./spawn-command.js";
 import { spillOversizedOutput } from "./spill-output.js";
 

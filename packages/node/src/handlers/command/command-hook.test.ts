@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createEvent, HookEngine, HookError, type HookRegistration } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isAlive } from "../../../../test-support/process-alive.ts";
+import { isAlive } from "../../../../../test-support/process-alive.ts";
 import type { CommandRunReport } from "./command-hook.js";
 import {
   commandHookRegistration,
@@ -24,7 +24,7 @@ import {
 const ALTERNATIVES =
   "; pass the value another way: the exec form (`command` with `args`, each value one argument, after a literal `--`), the event's JSON on the hook's stdin, or an environment variable the hook reads";
 
-const fixtures = resolve(import.meta.dirname, "../../test/fixtures/hooks");
+const fixtures = resolve(import.meta.dirname, "../../../test/fixtures/hooks");
 const fixture = (name: string) => join(fixtures, name);
 
 let dir: string;
@@ -373,13 +373,16 @@ describe("a hook that cannot be started", () => {
   ] as const)(
     "follows failBehavior %s when the process is out of file descriptors, and says why",
     async (failBehavior, action) => {
-      const script = resolve(import.meta.dirname, "../../test/command/fire-without-descriptors.ts");
+      const script = resolve(
+        import.meta.dirname,
+        "../../../test/command/fire-without-descriptors.ts",
+      );
       const node = [process.execPath, "--conditions=@a3s-lab/source", "--import", "tsx", script];
       const stdout = await new Promise<string>((resolveRun, reject) =>
         execFile(
           "sh",
           ["-c", 'ulimit -n 256 && exec "$@"', "sh", ...node, failBehavior],
-          { cwd: resolve(import.meta.dirname, "../.."), timeout: 60_000 },
+          { cwd: resolve(import.meta.dirname, "../../.."), timeout: 60_000 },
           (error, out) => (error ? reject(error) : resolveRun(out)),
         ),
       );

@@ -1,8 +1,8 @@
 import { createEvent, HookError } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { completion, startFakeChatServer } from "../../test/model/fake-chat-server.js";
-import { toHookInput } from "../command/hook-input.js";
+import { completion, startFakeChatServer } from "../../../test/model/fake-chat-server.js";
+import { toHookInput } from "../hook-input.js";
 import type { HookModelClient, ModelRequest } from "./model-client.js";
 import { openAIModelClient } from "./openai-model-client.js";
 import { createPromptHandler, promptHookShape } from "./prompt-hook.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEvent, HookError } from "@a3s-lab/hooks-core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { assertNoInjection, injectionLab } from "../../test/command/template-injection.js";
+import { assertNoInjection, injectionLab } from "../../../test/command/template-injection.js";
 import { CommandTemplate } from "./command-template.js";
 
 const dir = mkdtempSync(join(tmpdir(), "a3s-template-"));

@@ -1,8 +1,8 @@
 import { HookError, type HookResponse } from "@a3s-lab/hooks-core";
 import { z } from "zod";
 import { secondsSchema } from "../command/command-definition.js";
-import { firstLine, interpretResult } from "../command/interpret-result.js";
-import type { SettingsHandler } from "./handler.js";
+import type { SettingsHandler } from "../handler.js";
+import { firstLine, interpretResult } from "../interpret-result.js";
 import { fillMcpToolInput, inputPlaceholderProblems } from "./mcp-tool-input.js";
 
 /** Claude Code's default for an `mcp_tool` hook that sets no `timeout`: 600 seconds. */

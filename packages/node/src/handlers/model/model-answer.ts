@@ -6,7 +6,7 @@ import {
   safeNormalizeHookOutput,
 } from "@a3s-lab/hooks-core";
 import { clipText } from "@a3s-lab/hooks-core/internal";
-import { firstLine } from "../command/interpret-result.js";
+import { firstLine } from "../interpret-result.js";
 
 /** The longest answer text a model may give a `prompt` or `agent` hook, in characters. */
 export const MAX_MODEL_ANSWER_CHARS = 65_536;

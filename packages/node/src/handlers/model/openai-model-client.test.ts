@@ -1,6 +1,6 @@
 import { HookError } from "@a3s-lab/hooks-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { completion, deadPort, startFakeChatServer } from "../../test/model/fake-chat-server.js";
+import { completion, deadPort, startFakeChatServer } from "../../../test/model/fake-chat-server.js";
 import {
   MAX_MODEL_RESPONSE_BYTES,
   modelClientFromEnv,

@@ -1,6 +1,6 @@
 import { HookError } from "@a3s-lab/hooks-core";
+import type { SettingsHandler } from "../handler.js";
 import { AGENT_TOOLS, runAgentTool } from "./agent-tools.js";
-import type { SettingsHandler } from "./handler.js";
 import { ANSWER_INSTRUCTIONS, interpretModelAnswer, renderPromptOrBlock } from "./model-answer.js";
 import type { ModelMessage } from "./model-client.js";
 import {

@@ -7,7 +7,7 @@ import {
   safeNormalizeHookOutput,
 } from "@a3s-lab/hooks-core";
 import { clipText, specOf, stdoutAnswerField } from "@a3s-lab/hooks-core/internal";
-import type { SpawnResult } from "./spawn-command.js";
+import type { SpawnResult } from "./command/spawn-command.js";
 
 /** Events whose plain-text stdout becomes additional context (as in Claude Code). */
 const TEXT_CONTEXT_EVENTS = new Set(["UserPromptSubmit", "SessionStart"]);

@@ -9,7 +9,7 @@ import {
 import type { AddressInfo, LookupFunction } from "node:net";
 import { createEvent, HookError, type HookEvent } from "@a3s-lab/hooks-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { toHookInput } from "../command/hook-input.js";
+import { toHookInput } from "../hook-input.js";
 import {
   checkHttpHook,
   createHttpHandler,

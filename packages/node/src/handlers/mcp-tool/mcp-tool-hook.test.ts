@@ -5,8 +5,8 @@ import { join, resolve } from "node:path";
 import { createEvent, HookError } from "@a3s-lab/hooks-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { toHookInput } from "../command/hook-input.js";
-import type { LoadedMcpServer, McpServerConfig } from "../settings/mcp-servers.js";
+import type { LoadedMcpServer, McpServerConfig } from "../../settings/mcp-servers.js";
+import { toHookInput } from "../hook-input.js";
 import { createMcpServerPool, loadMcpSdk, MCP_SDK_MISSING } from "./mcp-server-pool.js";
 import {
   createMcpToolHandler,
@@ -15,10 +15,13 @@ import {
   mcpToolHookShape,
 } from "./mcp-tool-hook.js";
 
-const DECISION_SERVER = resolve(import.meta.dirname, "../../test/fixtures/mcp/decision-server.mjs");
+const DECISION_SERVER = resolve(
+  import.meta.dirname,
+  "../../../test/fixtures/mcp/decision-server.mjs",
+);
 const FILESYSTEM_SERVER = resolve(
   import.meta.dirname,
-  "../../node_modules/.bin/mcp-server-filesystem",
+  "../../../node_modules/.bin/mcp-server-filesystem",
 );
 
 const server = (name: string, config: McpServerConfig, trusted = true): LoadedMcpServer => ({

@@ -3,9 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AuditEvent, createEvent, HookEngine } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { deadPort, startFakeChatServer } from "../../test/model/fake-chat-server.js";
-import { applyHookSettings, engineOptionsFromSettings } from "../settings/apply-hook-settings.js";
-import { loadHookSettings } from "../settings/load-hook-settings.js";
+import { deadPort, startFakeChatServer } from "../../../test/model/fake-chat-server.js";
+import {
+  applyHookSettings,
+  engineOptionsFromSettings,
+} from "../../settings/apply-hook-settings.js";
+import { loadHookSettings } from "../../settings/load-hook-settings.js";
 import { MAX_MODEL_ANSWER_CHARS } from "./model-answer.js";
 import type { HookModelClient } from "./model-client.js";
 import { openAIModelClient } from "./openai-model-client.js";
