@@ -8,6 +8,7 @@ export default defineConfig({
     "grpc-client": "src/grpc-client.ts",
     otel: "src/otel.ts",
     internal: "src/internal.ts",
+    workspace: "src/workspace.ts",
     cli: "src/cli/main.ts",
   },
   format: ["esm", "cjs"],

@@ -1,5 +1,5 @@
 import { HookError } from "@a3s-lab/hooks-core";
-import { WorkspacePathError } from "@a3s-lab/hooks-node/internal";
+import { WorkspacePathError } from "@a3s-lab/hooks-node/workspace";
 
 /**
  * Every failure the demo agent reports has one of these codes. Match on `code`, never on the

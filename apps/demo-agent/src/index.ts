@@ -3,8 +3,8 @@
  * the map of what is here, for the README's examples and for readers.
  */
 
-export type { OpenedEntry, OpenIntent, OpenOptions } from "@a3s-lab/hooks-node/internal";
-export { MAX_SYMLINK_HOPS, WorkspaceRoot } from "@a3s-lab/hooks-node/internal";
+export type { OpenedEntry, OpenIntent, OpenOptions } from "@a3s-lab/hooks-node/workspace";
+export { MAX_SYMLINK_HOPS, WorkspaceRoot } from "@a3s-lab/hooks-node/workspace";
 // ── The agent ─────────────────────────────────────────────────────────────────
 export { Agent } from "./agent.js";
 export type { AgentErrorCode, AgentErrorOptions } from "./agent-error.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { readRegularFile } from "@a3s-lab/hooks-node/internal";
+import { readRegularFile } from "@a3s-lab/hooks-node/workspace";
 
 /** The instructions files a session reads from its working directory, first found wins. */
 export const INSTRUCTIONS_FILES = ["CLAUDE.md", "AGENTS.md"] as const;

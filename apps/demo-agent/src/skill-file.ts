@@ -1,5 +1,5 @@
 import path from "node:path";
-import { readRegularFile } from "@a3s-lab/hooks-node/internal";
+import { readRegularFile } from "@a3s-lab/hooks-node/workspace";
 import { parse as parseYaml } from "yaml";
 import * as z from "zod";
 import { AgentError } from "./agent-error.js";

@@ -1,8 +1,8 @@
 /**
  * @a3s-lab/hooks-node/internal: plumbing the A3S packages, the demo and the benchmarks share
- * (the command-hook executor, shell quoting, gRPC status mapping, reading a file a
- * repository may have planted, file tools confined to a working directory). Hook authors,
- * hosts and transports need none of it, and it may change in any release.
+ * (the command-hook executor, shell quoting, gRPC status mapping). Hook authors, hosts and
+ * transports need none of it, and it may change in any release. File access confined to a
+ * working directory is `@a3s-lab/hooks-node/workspace`.
  */
 
 export { fromStatus, grpcStatusOf, toStatus } from "./grpc/grpc-status.js";
@@ -11,16 +11,3 @@ export { CommandHook } from "./handlers/command/command-hook.js";
 export { templateVariables } from "./handlers/command/template-variables.js";
 export type { ShellContext } from "./shell/shell-quote.js";
 export { quoteForContext, shellContextAt, shellEscaper, shellQuote } from "./shell/shell-quote.js";
-export type { ReadRegularFileOptions } from "./workspace/read-regular-file.js";
-export { readRegularFile } from "./workspace/read-regular-file.js";
-export type { WalkBudget, WalkFilesOptions } from "./workspace/walk-files.js";
-export { SKIPPED_FOLDERS, walkFiles } from "./workspace/walk-files.js";
-export type { WorkspacePathReason } from "./workspace/workspace-path-error.js";
-export { WorkspacePathError } from "./workspace/workspace-path-error.js";
-export type {
-  OpenedEntry,
-  OpenIntent,
-  OpenOptions,
-  WorkspaceRootOptions,
-} from "./workspace/workspace-root.js";
-export { MAX_SYMLINK_HOPS, WorkspaceRoot } from "./workspace/workspace-root.js";

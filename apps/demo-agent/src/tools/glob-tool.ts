@@ -1,4 +1,4 @@
-import { walkFiles } from "@a3s-lab/hooks-node/internal";
+import { walkFiles } from "@a3s-lab/hooks-node/workspace";
 import picomatch from "picomatch";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";

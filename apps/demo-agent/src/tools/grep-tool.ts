@@ -4,7 +4,7 @@ import {
   WorkspacePathError,
   type WorkspaceRoot,
   walkFiles,
-} from "@a3s-lab/hooks-node/internal";
+} from "@a3s-lab/hooks-node/workspace";
 import picomatch from "picomatch";
 import * as z from "zod";
 import { AgentError } from "../agent-error.js";

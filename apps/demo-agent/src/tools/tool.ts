@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import type { ToolOutput } from "@a3s-lab/hooks-core";
 import { validate } from "@a3s-lab/hooks-core/internal";
-import { WorkspacePathError, WorkspaceRoot } from "@a3s-lab/hooks-node/internal";
+import { WorkspacePathError, WorkspaceRoot } from "@a3s-lab/hooks-node/workspace";
 import type * as z from "zod";
 import { AgentError } from "../agent-error.js";
 
@@ -80,7 +80,7 @@ export const WALK_ENTRY_LIMIT = 20_000;
 
 /**
  * Open the working directory, run `fn` with it, and close it: how a file tool opens paths (see
- * `WorkspaceRoot` in `@a3s-lab/hooks-node/internal`). A refused path rejects with the
+ * `WorkspaceRoot` in `@a3s-lab/hooks-node/workspace`). A refused path rejects with the
  * AgentError of the same code (`OUTSIDE_WORKSPACE`, `NOT_FOUND`, …), naming the field.
  */
 export function useWorkspace<T>(

@@ -8,7 +8,7 @@ export interface ReadRegularFileOptions {
   noFollow?: boolean;
   /**
    * The real path of a directory the opened file must lie in; `path` is then the file's real
-   * path as the caller checked it. Judged by the descriptor (see {@link openedInside}), so a
+   * path as the caller checked it. Judged by the descriptor (see `openedInside`), so a
    * parent directory swapped for a symlink between the caller's check and the open is refused
    * (`{ problem }`), and nothing is read.
    */

@@ -19,8 +19,11 @@ export const MAX_WALK_DEPTH = 64;
  * folder is opened only after its entry was counted, so the budget bounds the opens too.
  */
 export interface WalkBudget {
+  /** Entries the walk may still visit; counted down as it goes. */
   entries: number;
+  /** Set when the walk stopped because `entries` ran out. */
   stopped?: boolean;
+  /** Set when the walk left folders deeper than {@link MAX_WALK_DEPTH} unopened. */
   tooDeep?: boolean;
 }
 

@@ -33,6 +33,7 @@ const CODES: Record<WorkspacePathReason, HookErrorCode> = {
  */
 export class WorkspacePathError extends HookError {
   override name = "WorkspacePathError";
+  /** Why the path was refused. */
   readonly reason: WorkspacePathReason;
 
   constructor(

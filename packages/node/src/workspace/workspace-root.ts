@@ -19,6 +19,7 @@ export const MAX_SYMLINK_HOPS = 40;
  */
 export type OpenIntent = "read" | "write" | "update" | "folder";
 
+/** How `open` on a {@link WorkspaceRoot} opens a path, and what its errors name. */
 export interface OpenOptions {
   /** The argument the path came from (`["args", "file_path"]`), named in errors. */
   readonly field: readonly (string | number)[];
@@ -42,6 +43,7 @@ export interface WorkspaceRootOptions {
 
 /** A file or folder opened inside the working directory. The caller closes `handle`. */
 export interface OpenedEntry {
+  /** The open file or folder; the caller closes it. */
   readonly handle: FileHandle;
   /** `fstat` of the handle: what was opened, not what the name points to now. */
   readonly stat: Stats;
@@ -176,6 +178,7 @@ export class WorkspaceRoot {
     }
   }
 
+  /** Closes the working directory's own handle; paths opened from it stay open. */
   close(): Promise<void> {
     return this.root.close();
   }
