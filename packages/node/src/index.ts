@@ -53,7 +53,6 @@ export type {
 } from "./hub/hub-events.js";
 export type { RateLimit } from "./hub/rate-limiter.js";
 export type { HookEventSink } from "./hub/remote-client.js";
-export { linearRegex } from "./linear-regex.js";
 export type { HookServer, HookServerOptions } from "./server/create-hook-server.js";
 export { createHookServer } from "./server/create-hook-server.js";
 export type {
@@ -109,6 +108,7 @@ export type {
   WatchHookSettingsOptions,
 } from "./settings/watch-hook-settings.js";
 export { watchHookSettings } from "./settings/watch-hook-settings.js";
+export { linearRegex } from "./support/linear-regex.js";
 export type { HttpHandler } from "./ws/ws-http-server.js";
 export type { WebSocketOptions } from "./ws/ws-options.js";
 
@@ -121,9 +121,9 @@ export type {
   SettingsHookDefinitions,
   SettingsHookType,
 } from "./handlers/settings-handler.js";
-/** The host's secrets no hook, server or tool command is handed (with the exceptions beside it). */
-export { HOST_SECRET_VARIABLES } from "./host-secrets.js";
 export type { AsyncRewake, SettingsHookOptions } from "./settings/settings-hook-registration.js";
+/** The host's secrets no hook, server or tool command is handed (with the exceptions beside it). */
+export { HOST_SECRET_VARIABLES } from "./support/host-secrets.js";
 
 // ── For hosts: the model behind prompt and agent hooks ───────────────────────────────
 

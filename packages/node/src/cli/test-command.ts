@@ -3,9 +3,9 @@ import { resolve } from "node:path";
 import { HookEngine, type HookEvent, type HookResult } from "@a3s-lab/hooks-core";
 import { compileMatcher, describeValue, matcherSubject } from "@a3s-lab/hooks-core/internal";
 import type { CommandRunReport } from "../handlers/command/command-hook.js";
-import { linearRegex } from "../linear-regex.js";
 import { applyHookSettings, engineOptionsFromSettings } from "../settings/apply-hook-settings.js";
 import type { SettingsHook } from "../settings/hook-settings.js";
+import { linearRegex } from "../support/linear-regex.js";
 import {
   type CliIo,
   cliHookOptions,

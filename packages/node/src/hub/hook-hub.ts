@@ -15,7 +15,7 @@ import {
   type WireMessageType,
 } from "@a3s-lab/hooks-core";
 import { defaultTimers, randomId, unknownEventMessage } from "@a3s-lab/hooks-core/internal";
-import { linearRegex } from "../linear-regex.js";
+import { linearRegex } from "../support/linear-regex.js";
 import { sameSecret } from "./authenticator.js";
 import { HubEmitter, type HubEvent, type HubEventType, type HubListener } from "./hub-events.js";
 import { type RateLimit, RateLimiter } from "./rate-limiter.js";

@@ -9,7 +9,7 @@ import { definedFailBehavior } from "../handlers/hook-common.js";
 import { checkHttpHook } from "../handlers/http/http-hook.js";
 import { createMcpServerPool } from "../handlers/mcp-tool/mcp-server-pool.js";
 import type { McpServerPool } from "../handlers/mcp-tool/mcp-tool-hook.js";
-import { linearRegex } from "../linear-regex.js";
+import { linearRegex } from "../support/linear-regex.js";
 import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
 import { allowedSecretsFor, httpPolicyFor, policySkip } from "./managed-settings.js";

@@ -1,6 +1,6 @@
 import type { HookEvent, Matcher } from "@a3s-lab/hooks-core";
 import { compileMatcher } from "@a3s-lab/hooks-core/internal";
-import { linearRegex } from "../linear-regex.js";
+import { linearRegex } from "../support/linear-regex.js";
 import type { SettingsHook } from "./hook-settings.js";
 import { compilePermissionRule } from "./permission-rule.js";
 

@@ -3,7 +3,7 @@ import { describeValue } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 import { noNul } from "../handlers/command/command-definition.js";
 import { loadMcpSdk } from "../handlers/mcp-tool/mcp-server-pool.js";
-import { HOST_SECRET_VARIABLES } from "../host-secrets.js";
+import { HOST_SECRET_VARIABLES } from "../support/host-secrets.js";
 import { readRegularFile } from "../workspace/read-regular-file.js";
 import type { HookSettings, SettingsScope } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";

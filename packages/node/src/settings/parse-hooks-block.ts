@@ -23,7 +23,7 @@ import {
   type SettingsHookDefinitions,
   type SettingsHookType,
 } from "../handlers/settings-handler.js";
-import { linearRegex } from "../linear-regex.js";
+import { linearRegex } from "../support/linear-regex.js";
 import type { SettingsHook, SettingsScope } from "./hook-settings.js";
 import { readIfCondition } from "./permission-rule.js";
 import {

@@ -3,8 +3,8 @@ import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { eventSpecs, HookError, type HookEvent, type HookEventName } from "@a3s-lab/hooks-core";
 import { compileMatcher, type RegexTest } from "@a3s-lab/hooks-core/internal";
-import { linearRegex } from "../linear-regex.js";
 import { splitBashCommand } from "../shell/bash-subcommands.js";
+import { linearRegex } from "../support/linear-regex.js";
 
 /** A compiled permission rule: true when a tool call is one the rule describes. */
 export type PermissionRuleTest = (event: HookEvent) => boolean;

@@ -26,7 +26,7 @@ import {
   describeDefinition,
   type SettingsHookDefinition,
 } from "../handlers/settings-handler.js";
-import { linearRegex } from "../linear-regex.js";
+import { linearRegex } from "../support/linear-regex.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
 import { httpPolicyFor } from "./managed-settings.js";
 import { pluginVariables } from "./plugins.js";

@@ -14,8 +14,8 @@ import {
 } from "@a3s-lab/hooks-core";
 import { renamedOption, validate } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
-import { withoutHostSecrets } from "../../host-secrets.js";
 import { commandTraceparent } from "../../otel/trace-context.js";
+import { withoutHostSecrets } from "../../support/host-secrets.js";
 import { definedFailBehavior } from "../hook-common.js";
 import { toHookInput } from "../hook-input.js";
 import { interpretResult } from "../interpret-result.js";

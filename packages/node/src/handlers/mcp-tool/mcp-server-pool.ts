@@ -2,8 +2,8 @@ import { HookError } from "@a3s-lab/hooks-core";
 import { raceAbort } from "@a3s-lab/hooks-core/internal";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { withoutHostSecrets } from "../../host-secrets.js";
 import type { LoadedMcpServer, McpServerConfig } from "../../settings/mcp-servers.js";
+import { withoutHostSecrets } from "../../support/host-secrets.js";
 import type { McpServerPool, McpToolCallResult } from "./mcp-tool-hook.js";
 
 /** The optional peer `mcp_tool` hooks need; loaded only when one runs. */

@@ -1,7 +1,7 @@
 import { resolve, sep } from "node:path";
 import type { HookEvent } from "@a3s-lab/hooks-core";
 import { clipText, compileMatcher } from "@a3s-lab/hooks-core/internal";
-import { linearRegex } from "../../linear-regex.js";
+import { linearRegex } from "../../support/linear-regex.js";
 import { isInside, readOpenFile } from "../../workspace/read-regular-file.js";
 import { MAX_WALK_DEPTH, type WalkBudget, walkFiles } from "../../workspace/walk-files.js";
 import { WorkspacePathError } from "../../workspace/workspace-path-error.js";
