@@ -127,6 +127,12 @@ export { HOST_SECRET_VARIABLES } from "./support/host-secrets.js";
 
 // ── For hosts: the model behind prompt and agent hooks ───────────────────────────────
 
+export type {
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpServerEntry,
+  McpStdioServerConfig,
+} from "./handlers/mcp-tool/mcp-server-config.js";
 export type { McpServerPoolOptions } from "./handlers/mcp-tool/mcp-server-pool.js";
 export { createMcpServerPool } from "./handlers/mcp-tool/mcp-server-pool.js";
 export type {
@@ -150,12 +156,7 @@ export type {
   HookAgentRunner,
   PromptHookDefinition,
 } from "./handlers/model/prompt-hook.js";
-export type {
-  LoadedMcpServer,
-  McpHttpServerConfig,
-  McpServerConfig,
-  McpStdioServerConfig,
-} from "./settings/mcp-servers.js";
+export type { LoadedMcpServer } from "./settings/mcp-servers.js";
 
 // ── For transports: the gRPC client transport and hooks.proto ─────────────────────
 

@@ -1,22 +1,9 @@
 import { HookError, type HookEventMessage } from "@a3s-lab/hooks-core";
 import type { ServerDuplexStream } from "@grpc/grpc-js";
 import { payloadBytes } from "../hub/encoded-payload.js";
-import { checkBacklog } from "../hub/outbound-backlog.js";
+import { checkBacklog, type OutboundOptions } from "../hub/outbound-backlog.js";
 import type { HookEventSink } from "../hub/remote-client.js";
 import { toProto } from "./wire-codec.js";
-
-/** What the gRPC hook streams send at most, and how one that stopped reading is cut off. */
-export interface OutboundOptions {
-  /** Largest event sent; a larger one fails its hook with `LIMIT_EXCEEDED`. */
-  maxMessageBytes: number;
-  /** Bytes of firings waiting to be sent to one client before it counts as not reading. */
-  maxQueuedBytes: number;
-  /**
-   * Close the connection of a client that stopped reading (`peer` as `call.getPeer()` gives
-   * it): a status it would read only after everything queued before it could not tell it.
-   */
-  dropConnection?: (peer: string) => void;
-}
 
 /** What the sink needs of the HookStream call that owns it. */
 export interface GrpcSinkOwner {

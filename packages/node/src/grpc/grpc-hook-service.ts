@@ -15,8 +15,9 @@ import {
 } from "@grpc/grpc-js";
 import type { Authenticator } from "../hub/authenticator.js";
 import type { ClientCredentials, HookHub } from "../hub/hook-hub.js";
+import type { OutboundOptions } from "../hub/outbound-backlog.js";
 import { type RateLimit, RateLimiter } from "../hub/rate-limiter.js";
-import { grpcEventSink, type OutboundOptions } from "./grpc-event-sink.js";
+import { grpcEventSink } from "./grpc-event-sink.js";
 import { toStatus } from "./grpc-status.js";
 import { convertFromProto, toProto } from "./wire-codec.js";
 

@@ -7,7 +7,26 @@ import {
   safeNormalizeHookOutput,
 } from "@a3s-lab/hooks-core";
 import { clipText, specOf, stdoutAnswerField } from "@a3s-lab/hooks-core/internal";
-import type { SpawnResult } from "./command/spawn-command.js";
+
+/** How a process run ended: what a command hook's process left, and what an MCP tool's answer is read as. */
+export interface SpawnResult {
+  pid: number | undefined;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Bytes the process wrote, kept or not. */
+  stdoutBytes: number;
+  stderrBytes: number;
+  truncated: { stdout: boolean; stderr: boolean };
+  timedOut: boolean;
+  aborted: boolean;
+  abortReason?: unknown;
+  /** The process could not be started (ENOENT, EACCES, E2BIG, EMFILE, EAGAIN, ENOMEM, …). */
+  error?: NodeJS.ErrnoException;
+  /** Milliseconds from spawn to the end. */
+  duration: number;
+}
 
 /** Events whose plain-text stdout becomes additional context (as in Claude Code). */
 const TEXT_CONTEXT_EVENTS = new Set(["UserPromptSubmit", "SessionStart"]);

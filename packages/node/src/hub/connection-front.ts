@@ -1,6 +1,5 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { HookError } from "@a3s-lab/hooks-core";
-import { bracketed } from "../ws/ws-origin.js";
 
 /** What every HTTP/2 connection sends first (RFC 9113 §3.4); gRPC always speaks HTTP/2. */
 const HTTP2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
@@ -225,4 +224,9 @@ export class ConnectionFront {
     };
     socket.on("data", onData);
   }
+}
+
+/** `host` as it goes before `:port`: an IPv6 address in brackets, anything else as it is. */
+export function bracketed(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }

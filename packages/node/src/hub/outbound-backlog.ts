@@ -20,3 +20,16 @@ export function checkBacklog(
   overflow(error);
   throw new HookError("UNAVAILABLE", error.message, { cause: error });
 }
+
+/** What a transport's hook streams send at most, and how one that stopped reading is cut off. */
+export interface OutboundOptions {
+  /** Largest event sent; a larger one fails its hook with `LIMIT_EXCEEDED`. */
+  maxMessageBytes: number;
+  /** Bytes of firings waiting to be sent to one client before it counts as not reading. */
+  maxQueuedBytes: number;
+  /**
+   * Close the connection of a client that stopped reading (`peer` as `call.getPeer()` gives
+   * it): a status it would read only after everything queued before it could not tell it.
+   */
+  dropConnection?: (peer: string) => void;
+}

@@ -16,7 +16,7 @@ import { grpcHookService } from "../grpc/grpc-hook-service.js";
 import { loadHooksProto } from "../grpc/hooks-proto.js";
 import type { AgentService } from "../hub/agent-service.js";
 import { createAuthenticator } from "../hub/authenticator.js";
-import { ConnectionFront } from "../hub/connection-front.js";
+import { bracketed, ConnectionFront } from "../hub/connection-front.js";
 import { defaultMaxConnections, openFileLimit } from "../hub/fd-limit.js";
 import { HookHub, type HookHubOptions } from "../hub/hook-hub.js";
 import type { HubEventType, HubListener } from "../hub/hub-events.js";
@@ -24,7 +24,7 @@ import { rateLimitSchema } from "../hub/rate-limiter.js";
 import { WebSocketEndpoint } from "../ws/ws-endpoint.js";
 import { createWebSocketHttpServer, type HttpHandler } from "../ws/ws-http-server.js";
 import { type WebSocketOptions, webSocketOptionsSchema } from "../ws/ws-options.js";
-import { bracketed, type OriginCheck, originCheck } from "../ws/ws-origin.js";
+import { type OriginCheck, originCheck } from "../ws/ws-origin.js";
 
 /**
  * Options of `createHookServer`; every limit has a default. The hub's limits (clients, hooks

@@ -2,6 +2,12 @@ import { join } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 import { noNul } from "../handlers/command/command-definition.js";
+import type {
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpServerEntry,
+  McpStdioServerConfig,
+} from "../handlers/mcp-tool/mcp-server-config.js";
 import { loadMcpSdk } from "../handlers/mcp-tool/mcp-server-pool.js";
 import { HOST_SECRET_VARIABLES } from "../support/host-secrets.js";
 import { readRegularFile } from "../workspace/read-regular-file.js";
@@ -9,45 +15,16 @@ import type { HookSettings, SettingsScope } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
 import { type SettingsProblem, zodProblems } from "./settings-problem.js";
 
-/** An MCP server started as a process, speaking MCP on its stdin and stdout. */
-export interface McpStdioServerConfig {
-  /** Always `"stdio"` (also when the file sets no `type`). */
-  type: "stdio";
-  /** The program to start, `${VAR}` expanded. */
-  command: string;
-  /** Its arguments, `${VAR}` expanded. */
-  args: string[];
-  /** Added to the environment the server inherits (which never holds the host's secrets). */
-  env: Record<string, string>;
-}
-
-/** An MCP server reached over Streamable HTTP. */
-export interface McpHttpServerConfig {
-  /** Always `"http"`. */
-  type: "http";
-  /** The server's MCP endpoint, `${VAR}` expanded. */
-  url: string;
-  /** Sent with every request, `${VAR}` expanded. */
-  headers: Record<string, string>;
-}
-
-/** One entry of `mcpServers`, as loaded. */
-export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig };
 
 /** A configured server and where it was configured. */
-export interface LoadedMcpServer {
-  /** The server's name, as `mcp_tool` hooks give it. */
-  name: string;
-  /** How to reach it. */
-  config: McpServerConfig;
+export interface LoadedMcpServer extends McpServerEntry {
   /** The file it came from (`.mcp.json` or a settings file). */
   source: string;
   /** Its JSON path there: `mcpServers.github`. */
   path: string;
   /** Which kind of file configured it (`project`, `user`, `managed`, …). */
   scope: SettingsScope;
-  /** False for project servers the user has not trusted: they are never started. */
-  trusted: boolean;
 }
 
 /** The project file Claude Code keeps project-scope servers in. */

@@ -1,8 +1,7 @@
 import { HookError, type HookEventMessage, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
 import type { WebSocket } from "ws";
-import type { OutboundOptions } from "../grpc/grpc-event-sink.js";
 import { payloadText } from "../hub/encoded-payload.js";
-import { checkBacklog } from "../hub/outbound-backlog.js";
+import { checkBacklog, type OutboundOptions } from "../hub/outbound-backlog.js";
 import type { HookEventSink } from "../hub/remote-client.js";
 
 /** What the sink needs of the connection that owns the socket. */

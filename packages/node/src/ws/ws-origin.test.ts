@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { bracketed, normalizeOrigin, originCheck } from "./ws-origin.js";
+import { bracketed } from "../hub/connection-front.js";
+import { normalizeOrigin, originCheck } from "./ws-origin.js";
 
 const request = (origin?: string, host = "127.0.0.1:7000") =>
   ({ headers: { ...(origin !== undefined ? { origin } : {}), host } }) as IncomingMessage;

@@ -1,16 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import { HookError } from "@a3s-lab/hooks-core";
+import { bracketed } from "../hub/connection-front.js";
 
 /** Decides whether a WebSocket upgrade's `Origin` may connect. */
 export type OriginCheck = (request: IncomingMessage) => boolean;
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 const WILDCARD = new Set(["0.0.0.0", "::", "[::]"]);
-
-/** `host` as it goes before `:port`: an IPv6 address in brackets, anything else as it is. */
-export function bracketed(host: string): string {
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-}
 
 /** An origin as browsers send it: scheme, host and port, lower case, no path. */
 export function normalizeOrigin(origin: string): string {

@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import type { SpawnResult } from "../interpret-result.js";
+
+export type { SpawnResult };
 
 /** One process to run. */
 export interface SpawnSpec {
@@ -26,26 +29,6 @@ export interface SpawnSpec {
    * then, so children started with `&` end with the hook that started them.
    */
   keepChildren?: boolean | undefined;
-}
-
-/** How a process run ended. */
-export interface SpawnResult {
-  pid: number | undefined;
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** Bytes the process wrote, kept or not. */
-  stdoutBytes: number;
-  stderrBytes: number;
-  truncated: { stdout: boolean; stderr: boolean };
-  timedOut: boolean;
-  aborted: boolean;
-  abortReason?: unknown;
-  /** The process could not be started (ENOENT, EACCES, E2BIG, EMFILE, EAGAIN, ENOMEM, …). */
-  error?: NodeJS.ErrnoException;
-  /** Milliseconds from spawn to the end. */
-  duration: number;
 }
 
 class CappedOutput {

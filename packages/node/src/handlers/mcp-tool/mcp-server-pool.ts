@@ -2,8 +2,8 @@ import { HookError } from "@a3s-lab/hooks-core";
 import { raceAbort } from "@a3s-lab/hooks-core/internal";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { LoadedMcpServer, McpServerConfig } from "../../settings/mcp-servers.js";
 import { withoutHostSecrets } from "../../support/host-secrets.js";
+import type { McpServerConfig, McpServerEntry } from "./mcp-server-config.js";
 import type { McpServerPool, McpToolCallResult } from "./mcp-tool-hook.js";
 
 /** The optional peer `mcp_tool` hooks need; loaded only when one runs. */
@@ -123,7 +123,7 @@ class ServerSlot {
   starts = 0;
   stderr: Tail;
   constructor(
-    readonly server: LoadedMcpServer,
+    readonly server: McpServerEntry,
     maxStderrBytes: number,
   ) {
     this.stderr = new Tail(maxStderrBytes);
@@ -155,7 +155,7 @@ function abortError(signal: AbortSignal): HookError {
  * ```
  */
 export function createMcpServerPool(
-  servers: readonly LoadedMcpServer[],
+  servers: readonly McpServerEntry[],
   options: McpServerPoolOptions = {},
 ): McpServerPool {
   const maxRestarts = options.maxRestarts ?? DEFAULT_MCP_MAX_RESTARTS;

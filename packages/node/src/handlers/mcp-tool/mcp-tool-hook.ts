@@ -1,7 +1,7 @@
 import { HookError, type HookResponse } from "@a3s-lab/hooks-core";
 import { z } from "zod";
-import { secondsSchema } from "../command/command-definition.js";
 import type { SettingsHandler } from "../handler.js";
+import { secondsSchema } from "../hook-common.js";
 import { firstLine, interpretResult } from "../interpret-result.js";
 import { fillMcpToolInput, inputPlaceholderProblems } from "./mcp-tool-input.js";
 

@@ -1,7 +1,7 @@
 import { HookError } from "@a3s-lab/hooks-core";
 import { clipText, isLoopbackHost } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
-import { readCapped } from "../http/http-hook.js";
+import { readCapped } from "../read-capped.js";
 import type { HookModelClient, ModelMessage, ModelReply, ModelRequest } from "./model-client.js";
 
 /** The largest chat-completions response body read, in bytes; past it the request is aborted. */

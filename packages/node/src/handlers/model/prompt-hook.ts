@@ -1,7 +1,7 @@
 import { HookError } from "@a3s-lab/hooks-core";
 import { z } from "zod";
-import { secondsSchema } from "../command/command-definition.js";
 import type { SettingsHandler } from "../handler.js";
+import { secondsSchema } from "../hook-common.js";
 import { ANSWER_INSTRUCTIONS, interpretModelAnswer, renderPromptOrBlock } from "./model-answer.js";
 import type { HookModelClient, ModelReply, ModelRequest, ModelToolCall } from "./model-client.js";
 import { MAX_TOOL_CALLS_PER_REPLY } from "./openai-model-client.js";
