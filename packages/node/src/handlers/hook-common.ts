@@ -96,3 +96,33 @@ export function definedFailBehavior(d: HookCommonFields): FailBehavior | undefin
     return "block";
   return d.onFailure ?? d.failBehavior;
 }
+
+/** What every settings-file hook's registration takes from its definition and the settings. */
+export interface CommonRegistrationFields {
+  failBehavior?: FailBehavior;
+  async?: boolean;
+  once?: boolean;
+  priority?: number;
+  source?: string;
+}
+
+/**
+ * Set the common fields on a registration the same way for every hook type: the fail
+ * behaviour (the hook's `onFailure`/`failBehavior`, else the settings' own), `async` (also for
+ * `asyncRewake`, which runs in the background too), `once`, `priority`, and the file it came
+ * from. A field the definition leaves out is left out, so the engine's default applies.
+ */
+export function applyCommonFields<R extends CommonRegistrationFields>(
+  registration: R,
+  definition: HookCommonFields,
+  from: { failBehavior?: FailBehavior | undefined; source?: string | undefined },
+): R {
+  const failBehavior = definedFailBehavior(definition) ?? from.failBehavior;
+  if (failBehavior !== undefined) registration.failBehavior = failBehavior;
+  if (definition.async !== undefined || definition.asyncRewake)
+    registration.async = definition.async === true || definition.asyncRewake === true;
+  if (definition.once !== undefined) registration.once = definition.once;
+  if (definition.priority !== undefined) registration.priority = definition.priority;
+  if (from.source !== undefined) registration.source = from.source;
+  return registration;
+}

@@ -1,44 +1,38 @@
-import { type CommandHookDefinition, describeCommand } from "./command/command-definition.js";
+import type { CommandHookDefinition } from "./command/command-definition.js";
+import { commandHookType } from "./command/command-type.js";
 import type { SettingsHandler } from "./handler.js";
 import type { HookCommonFields } from "./hook-common.js";
-import {
-  createHttpHandler,
-  HTTP_DEFAULT_TIMEOUT_SECONDS,
-  type HttpHandlerDeps,
-  type HttpHookDefinition,
-  httpHookShape,
-} from "./http/http-hook.js";
-import {
-  createMcpToolHandler,
-  MCP_TOOL_DEFAULT_TIMEOUT_SECONDS,
-  type McpServerPool,
-  type McpToolHookDefinition,
-  mcpToolHookShape,
-} from "./mcp-tool/mcp-tool-hook.js";
-import { createAgentHandler } from "./model/agent-hook.js";
+import type { HttpHandlerDeps, HttpHookDefinition } from "./http/http-hook.js";
+import { httpHookType } from "./http/http-type.js";
+import type { McpServerPool, McpToolHookDefinition } from "./mcp-tool/mcp-tool-hook.js";
+import { mcpToolHookType } from "./mcp-tool/mcp-tool-type.js";
 import type { HookModelClient } from "./model/model-client.js";
-import {
-  AGENT_DEFAULT_TIMEOUT_SECONDS,
-  type AgentHookDefinition,
-  agentHookShape,
-  createPromptHandler,
-  type HookAgentRunner,
-  PROMPT_DEFAULT_TIMEOUT_SECONDS,
-  type PromptHookDefinition,
-  promptHookShape,
+import { agentHookType, promptHookType } from "./model/model-types.js";
+import type {
+  AgentHookDefinition,
+  HookAgentRunner,
+  PromptHookDefinition,
 } from "./model/prompt-hook.js";
+
+/**
+ * Every hook type of a settings file, once, in the order messages list them. The type names,
+ * the schema's shapes, the default timeouts, the listings' one-line form and the handler
+ * factories below are all read from here: a new type is its folder and one line here.
+ */
+export const HOOK_TYPES = {
+  command: commandHookType,
+  http: httpHookType,
+  prompt: promptHookType,
+  agent: agentHookType,
+  mcp_tool: mcpToolHookType,
+  // The public union above names the same types: a record missing or extra fails to compile.
+} as const satisfies { readonly [T in SettingsHookType]: { readonly type: T } };
 
 /** The hook types of a settings file. */
 export type SettingsHookType = "command" | "http" | "prompt" | "agent" | "mcp_tool";
 
 /** Every hook type, in the order messages list them. */
-export const SETTINGS_HOOK_TYPES: readonly SettingsHookType[] = [
-  "command",
-  "http",
-  "prompt",
-  "agent",
-  "mcp_tool",
-];
+export const SETTINGS_HOOK_TYPES = Object.keys(HOOK_TYPES) as readonly SettingsHookType[];
 
 /**
  * What one hook of a given type is defined by, by its `type`:
@@ -62,23 +56,18 @@ export interface SettingsHookDefinitions {
 /** The definition of a settings-file hook of any type; `type` tells which. */
 export type SettingsHookDefinition = SettingsHookDefinitions[SettingsHookType];
 
-/** The fields of each type other than `command` (whose shape lives with the command executor). */
+/** The fields of each type other than `command` (whose shape the settings schema spreads itself). */
 export const hookTypeShapes = {
-  http: httpHookShape,
-  prompt: promptHookShape,
-  agent: agentHookShape,
-  mcp_tool: mcpToolHookShape,
+  http: HOOK_TYPES.http.shape,
+  prompt: HOOK_TYPES.prompt.shape,
+  agent: HOOK_TYPES.agent.shape,
+  mcp_tool: HOOK_TYPES.mcp_tool.shape,
 } as const;
 
 /** Seconds a hook of each type may take when it sets no `timeout` (Claude Code's defaults, but 60 for command hooks). */
-export const DEFAULT_TIMEOUT_SECONDS: Readonly<Record<SettingsHookType, number>> = {
-  // The A3S default since the first release: a hung command holds the agent up for one minute, not ten.
-  command: 60,
-  http: HTTP_DEFAULT_TIMEOUT_SECONDS,
-  prompt: PROMPT_DEFAULT_TIMEOUT_SECONDS,
-  agent: AGENT_DEFAULT_TIMEOUT_SECONDS,
-  mcp_tool: MCP_TOOL_DEFAULT_TIMEOUT_SECONDS,
-};
+export const DEFAULT_TIMEOUT_SECONDS = Object.fromEntries(
+  Object.entries(HOOK_TYPES).map(([type, record]) => [type, record.defaultTimeoutSeconds]),
+) as Readonly<Record<SettingsHookType, number>>;
 
 /** The type of a definition (`command` when it sets none). */
 export function hookTypeOf(definition: SettingsHookDefinition): SettingsHookType {
@@ -87,22 +76,16 @@ export function hookTypeOf(definition: SettingsHookDefinition): SettingsHookType
 
 /** A readable one-line form of a definition of any type, for listings. */
 export function describeDefinition(definition: SettingsHookDefinition): string {
-  switch (definition.type) {
-    case "http":
-      return `POST ${definition.url}`;
-    case "prompt":
-    case "agent":
-      return `${definition.type}: ${oneLine(definition.prompt)}`;
-    case "mcp_tool":
-      return `mcp_tool ${definition.server}/${definition.tool}`;
-    default:
-      return describeCommand(definition as CommandHookDefinition);
-  }
+  const record = HOOK_TYPES[hookTypeOf(definition)] as AnyHookType;
+  return record.describe(definition);
 }
 
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+/** A record seen through no particular type (the registry picks it by the definition's `type`). */
+interface AnyHookType {
+  describe(definition: SettingsHookDefinition): string;
+  create:
+    | ((definition: SettingsHookDefinition, deps: SettingsHandlerDeps) => SettingsHandler)
+    | undefined;
 }
 
 /** What the handlers of types other than `command` need from the host. */
@@ -135,39 +118,8 @@ export function createSettingsHandler(
   definition: Exclude<SettingsHookDefinition, CommandHookDefinition>,
   deps: SettingsHandlerDeps,
 ): SettingsHandler {
-  const name = deps.name;
-  switch (definition.type) {
-    case "http":
-      return createHttpHandler(
-        definition,
-        deps.maxOutputBytes !== undefined
-          ? { ...deps.http, maxResponseBytes: deps.maxOutputBytes }
-          : deps.http,
-      );
-    case "prompt":
-      return createPromptHandler(definition, { modelClient: deps.modelClient, ...named(name) });
-    case "agent":
-      return createAgentHandler(definition, {
-        modelClient: deps.modelClient,
-        agentRunner: deps.agentRunner,
-        projectDir: deps.projectDir,
-        ...named(name),
-      });
-    case "mcp_tool":
-      return createMcpToolHandler(definition, {
-        servers: deps.mcpServers ?? NO_SERVERS,
-        name,
-        ...(deps.maxOutputBytes !== undefined ? { maxOutputBytes: deps.maxOutputBytes } : {}),
-      });
-  }
+  const create = (HOOK_TYPES[definition.type] as AnyHookType).create;
+  // Only `command` has no factory, and the type above leaves it out.
+  if (!create) throw new Error(`${definition.type}: registers through CommandHook`);
+  return create(definition, deps);
 }
-
-const named = (name: string | undefined) => (name !== undefined ? { name } : {});
-
-/** The pool of a host that configured no MCP servers: every `mcp_tool` hook is refused at load. */
-const NO_SERVERS: McpServerPool = {
-  has: () => false,
-  callTool: () => Promise.reject(new Error("no MCP servers are configured")),
-  close: async () => {},
-  [Symbol.asyncDispose]: async () => {},
-};

@@ -14,7 +14,7 @@ import {
   type CommandHookOptions,
   type CommandRunReport,
 } from "../handlers/command/command-hook.js";
-import { definedFailBehavior } from "../handlers/hook-common.js";
+import { applyCommonFields } from "../handlers/hook-common.js";
 import { toHookInput } from "../handlers/hook-input.js";
 import { checkHttpHook, type HttpHookPolicy } from "../handlers/http/http-hook.js";
 import type { McpServerPool } from "../handlers/mcp-tool/mcp-tool-hook.js";
@@ -174,12 +174,7 @@ export function settingsHookRegistration(
     };
     registration = { event: hook.event, handler: run, timeoutMs, name: hook.name };
     if (ctx.matcher !== undefined) registration.matcher = ctx.matcher as never;
-    const failBehavior = definedFailBehavior(d) ?? ctx.failBehavior;
-    if (failBehavior !== undefined) registration.failBehavior = failBehavior;
-    if (d.async === true || d.asyncRewake === true) registration.async = true;
-    if (d.once !== undefined) registration.once = d.once;
-    if (d.priority !== undefined) registration.priority = d.priority;
-    registration.source = hook.source;
+    applyCommonFields(registration, d, { failBehavior: ctx.failBehavior, source: hook.source });
   }
   if (d.asyncRewake === true && onAsyncRewake) {
     const inner = registration.handler;

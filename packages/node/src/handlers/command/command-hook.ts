@@ -16,7 +16,7 @@ import { renamedOption, validate } from "@a3s-lab/hooks-core/internal";
 import { z } from "zod";
 import { commandTraceparent } from "../../otel/trace-context.js";
 import { withoutHostSecrets } from "../../support/host-secrets.js";
-import { definedFailBehavior } from "../hook-common.js";
+import { applyCommonFields } from "../hook-common.js";
 import { toHookInput } from "../hook-input.js";
 import { interpretResult } from "../interpret-result.js";
 import {
@@ -269,13 +269,7 @@ export class CommandHook {
       name: this.name,
     };
     if (spec.matcher !== undefined) registration.matcher = spec.matcher as never;
-    const failBehavior = definedFailBehavior(d) ?? spec.failBehavior;
-    if (failBehavior !== undefined) registration.failBehavior = failBehavior;
-    if (d.async !== undefined || d.asyncRewake)
-      registration.async = d.async === true || d.asyncRewake === true;
-    if (d.once !== undefined) registration.once = d.once;
-    if (d.priority !== undefined) registration.priority = d.priority;
-    if (spec.source !== undefined) registration.source = spec.source;
+    applyCommonFields(registration, d, spec);
     if (spec.id !== undefined) registration.id = spec.id;
     return registration as unknown as HookRegistration<N>;
   }
