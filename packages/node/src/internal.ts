@@ -9,5 +9,5 @@ export { fromStatus, grpcStatusOf, toStatus } from "./grpc/grpc-status.js";
 export { describeCommand } from "./handlers/command/command-definition.js";
 export { CommandHook } from "./handlers/command/command-hook.js";
 export { templateVariables } from "./handlers/command/template-variables.js";
-export type { ShellContext } from "./shell/shell-quote.js";
-export { quoteForContext, shellContextAt, shellEscaper, shellQuote } from "./shell/shell-quote.js";
+export type { ShellContext } from "./shell/index.js";
+export { quoteForContext, shellContextAt, shellEscaper, shellQuote } from "./shell/index.js";

@@ -53,4 +53,19 @@ describe("hooks-node's house plan", () => {
       "attic/c.ts: in no room of the house plan (add its folder to FLOORS)",
     );
   });
+
+  it("names an import that enters the shell module past its index", () => {
+    const problems = check(
+      house({
+        "shell/index.ts": 'export { q } from "./shell-quote.js";\n',
+        "shell/shell-quote.ts": "export const q = 1;\n",
+        "settings/a.ts": 'import { q } from "../shell/shell-quote.js";\n',
+        "settings/b.ts": 'import { q } from "../shell/index.js";\n',
+      }),
+      [],
+    );
+    expect(problems).toEqual([
+      "settings/a.ts imports shell/shell-quote.ts: enter shell through its index.ts",
+    ]);
+  });
 });

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { eventSpecs, HookError, type HookEvent, type HookEventName } from "@a3s-lab/hooks-core";
 import { compileMatcher, type RegexTest } from "@a3s-lab/hooks-core/internal";
-import { splitBashCommand } from "../shell/bash-subcommands.js";
+import { splitBashCommand } from "../shell/index.js";
 import { linearRegex } from "../support/linear-regex.js";
 
 /** A compiled permission rule: true when a tool call is one the rule describes. */

@@ -1,6 +1,6 @@
 import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
 import { type CompiledTemplate, compileTemplate } from "@a3s-lab/hooks-core/internal";
-import { checkShellTemplate, shellEscaper, shellQuote } from "../../shell/shell-quote.js";
+import { checkShellTemplate, shellEscaper, shellQuote } from "../../shell/index.js";
 import { type CommandHookDefinition, describeCommand } from "./command-definition.js";
 import { TEMPLATE_VARIABLES, templateVariables } from "./template-variables.js";
 
