@@ -54,9 +54,16 @@ export interface MatcherOptions {
 
 const nativeRegex: RegexCompiler = (source) => new RegExp(source);
 
-// A dot is not a plain-name character: Claude Code users write `Notebook.*` meaning a regex.
-const PLAIN = /^[\w:-]+(?:\|[\w:-]+)*$/;
-const WILDCARD = /^[\w:*-]+(?:\|[\w:*-]+)*$/;
+// Claude Code's hooks reference, "Matcher patterns": a matcher of only letters, digits, `_`,
+// `-`, spaces, `,` and `|` is an exact string, or a list of exact strings separated by `|` or `,`
+// (whitespace around a separator is ignored); one that contains any other character is a
+// JavaScript regular expression, unanchored (`^Notebook` matches NotebookEdit, `mcp__memory`
+// matches no tool). A dot is therefore never a name character: `Notebook.*` is a regex. Ours add
+// `:` to the names (no Claude Code tool has one; `builtin:`/`mcp:` are read before) and a `*`
+// inside an otherwise exact list as a wildcard (`mcp__github__*`).
+const EXACT = /^[\w:\- ,|]+$/;
+const WILDCARD = /^[\w:*\- ,|]+$/;
+const SEPARATOR = /\s*[|,]\s*/;
 const PATH_KEYS = ["file_path", "path", "filePath", "notebook_path"] as const;
 
 function escapeRegex(text: string): string {
@@ -83,12 +90,19 @@ function compileRegex(
   }
 }
 
+/** The names of an exact (or wildcard) list: split on `|` and `,`, blanks around them dropped. */
+function nameList(pattern: string): string[] {
+  return pattern.split(SEPARATOR).filter((name) => name !== "");
+}
+
 /**
- * Compile a string matcher into a test over one name. Rules, in order:
+ * Compile a string matcher into a test over one name, by Claude Code's rule. In order:
  * `""`, `"*"` match everything; `builtin:…` / `mcp:…` match by tool origin (MCP tools are
- * named `mcp__server__tool`); a plain name matches exactly; `a|b` is a list of names; `*`
- * inside an otherwise plain name is a wildcard (`mcp__github__*`); anything else is a regular
- * expression that must match the whole name.
+ * named `mcp__server__tool`); letters, digits, `_`, `-`, `:`, spaces, `,` and `|` only: an
+ * exact name or a list of them (`Edit|Write`, `Edit, Write`); `*` inside such a list is a
+ * wildcard (`mcp__github__*`); anything else is a regular expression searched in the name,
+ * unanchored, as `RegExp.prototype.test` does (`^Notebook`, `mcp__memory__.*`; write
+ * `^Edit$` for the whole name).
  */
 export function compileNameMatcher(
   pattern: string,
@@ -105,20 +119,23 @@ export function compileNameMatcher(
     return (name) =>
       name !== undefined && name.startsWith("mcp__") === wantMcp && (inner === null || inner(name));
   }
-  if (PLAIN.test(p) && !p.includes("|")) return (name) => name === p;
-  if (PLAIN.test(p)) {
-    const names = new Set(p.split("|"));
+  if (EXACT.test(p)) {
+    const list = nameList(p);
+    if (list.length === 1) {
+      const only = list[0];
+      return (name) => name === only;
+    }
+    const names = new Set(list);
     return (name) => name !== undefined && names.has(name);
   }
   if (WILDCARD.test(p)) {
-    const source = p
-      .split("|")
+    const source = nameList(p)
       .map((alt) => alt.split("*").map(escapeRegex).join(".*"))
       .join("|");
     const re = compileRegex(`^(?:${source})$`, compile, field, p);
     return (name) => name !== undefined && re.test(name);
   }
-  const re = compileRegex(`^(?:${p})$`, compile, field, p);
+  const re = compileRegex(p, compile, field, p);
   return (name) => name !== undefined && re.test(name);
 }
 
@@ -202,8 +219,8 @@ function toolNameMatcher(
 ): CompiledMatcher | undefined {
   const p = pattern.trim();
   // `builtin:…` and `mcp:…` look plain but match by origin: compileNameMatcher's business.
-  if (!PLAIN.test(p) || /^(builtin|mcp):/.test(p)) return undefined;
-  const list = p.split("|");
+  if (!EXACT.test(p) || /^(builtin|mcp):/.test(p)) return undefined;
+  const list = nameList(p);
   // An event of another type (a compiled matcher tested by hand) takes the general path.
   if (list.length === 1) {
     // One name, the most common matcher: a string comparison beats a Set lookup.

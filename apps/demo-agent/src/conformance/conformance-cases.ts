@@ -29,6 +29,8 @@ export interface Expected {
 export interface ConformanceCase {
   id: string;
   event: string;
+  /** The settings group's `matcher`; `Bash` for tool events when left out (the call is Bash). */
+  matcher?: string;
   answer: HookAnswer;
   expect: Expected;
   hosts: HostName[];

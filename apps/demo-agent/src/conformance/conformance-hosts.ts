@@ -21,7 +21,11 @@ const blockReasonToUser = (event: string) => event === "UserPromptSubmit";
 /** A settings file with one command hook for the case's event. */
 async function settingsFile(dir: string, c: ConformanceCase, command: string): Promise<string> {
   const group = {
-    ...(TOOL_EVENTS.has(c.event) ? { matcher: "Bash" } : {}),
+    ...(c.matcher !== undefined
+      ? { matcher: c.matcher }
+      : TOOL_EVENTS.has(c.event)
+        ? { matcher: "Bash" }
+        : {}),
     hooks: [{ type: "command", command, timeout: 30 }],
   };
   const file = path.join(dir, "settings.json");
