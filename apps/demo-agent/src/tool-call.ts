@@ -139,7 +139,10 @@ export async function executeToolCall(
         },
       },
     );
-    const context = result.additionalContext ? `\n[hook context] ${result.additionalContext}` : "";
+    // A PostToolUse block comes after the tool ran: its reason is feedback the model reads.
+    const context =
+      (result.feedback ? `\n[hook feedback] ${result.feedback}` : "") +
+      (result.additionalContext ? `\n[hook context] ${result.additionalContext}` : "");
     const args = result.args;
     const stop = result.stopTurn ? { stopTurn: reasonOf(result.stopTurn.reason) } : {};
     if (result.success) {

@@ -193,6 +193,29 @@ describe("toSdkOutput", () => {
     });
   });
 
+  // Claude Code's hooks reference, "PostToolUse decision control": `decision: "block"` prompts
+  // Claude with the `reason` (the tool already ran).
+  it("PostToolUse: a block after the tool ran travels as decision block with its reason", async () => {
+    const engine = new HookEngine({ auditLevel: "off" });
+    engine.register({
+      event: "PostToolUse",
+      handler: () => normalizeHookOutput({ decision: "block", reason: "lint failed" }),
+    });
+    const result = await engine.fire(
+      createEvent("PostToolUse", {
+        sessionId: "s",
+        tool: "Write",
+        args: { file_path: "a.ts" },
+        result: { success: true, output: "ok", duration: 1 },
+      }),
+    );
+    expect(result.action).toBe("continue");
+    expect(toSdkOutput(result, "PostToolUse")).toEqual({
+      decision: "block",
+      reason: "lint failed",
+    });
+  });
+
   it.each([
     "PostToolUseFailure",
     "SubagentStop",

@@ -90,6 +90,11 @@ export function toSdkOutput(result: HookResult, sdkEvent: BridgedSdkEvent): Sync
       break;
     }
     case "PostToolUse": {
+      // A block after the tool ran: the SDK gives `reason` to the model, as Claude Code does.
+      if (result.feedback !== undefined) {
+        out.decision = "block";
+        out.reason = result.feedback;
+      }
       if (result.modified || context !== undefined) {
         const output = (result.event as PostToolUseEvent).result.output;
         out.hookSpecificOutput = withContext({
@@ -128,6 +133,14 @@ export function toSdkOutput(result: HookResult, sdkEvent: BridgedSdkEvent): Sync
       }
       break;
     case "PostToolUseFailure":
+      if (result.feedback !== undefined) {
+        out.decision = "block";
+        out.reason = result.feedback;
+      }
+      if (context !== undefined) {
+        out.hookSpecificOutput = { hookEventName: sdkEvent, additionalContext: context };
+      }
+      break;
     case "SubagentStop":
     case "Notification":
       if (context !== undefined) {

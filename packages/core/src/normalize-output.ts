@@ -199,10 +199,19 @@ export function safeNormalizeHookOutput(
     out.permission === "deny" ||
     hso?.permissionDecision === "deny" ||
     hso?.decision?.behavior === "deny";
+  const context = [out.additionalContext, out.additional_context, hso?.additionalContext].filter(
+    (c): c is string => typeof c === "string" && c.length > 0,
+  );
   if (blocked) {
+    // PostToolUse's block comes after the tool ran: its context reaches Claude with the reason.
     return {
       success: true,
-      data: { action: "block", reason: reason || "Blocked by hook", ...extras },
+      data: {
+        action: "block",
+        reason: reason || "Blocked by hook",
+        ...(context.length > 0 ? { additionalContext: context.join("\n") } : {}),
+        ...extras,
+      },
     };
   }
   if (action === "retry") {
@@ -255,9 +264,6 @@ export function safeNormalizeHookOutput(
   const permissionReason = hso?.permissionDecisionReason ?? (ask || allowed ? out.reason : null);
   if (response.permission && permissionReason) response.permissionReason = permissionReason;
 
-  const context = [out.additionalContext, out.additional_context, hso?.additionalContext].filter(
-    (c): c is string => typeof c === "string" && c.length > 0,
-  );
   if (context.length > 0) response.additionalContext = context.join("\n");
   return { success: true, data: Object.keys(response).length === 1 ? CONTINUE : response };
 }

@@ -70,6 +70,7 @@ export async function throughCli(
     permission: string | null;
     permissionReason: string | null;
     additionalContext: string | null;
+    feedback: string | null;
     systemMessages: string[];
     stopTurn: { reason?: string } | null;
     event: { args?: Record<string, unknown> };
@@ -77,6 +78,7 @@ export async function throughCli(
   const outcome = r.stopTurn ? "stop" : r.action === "block" ? "block" : "continue";
   const toModel = [
     outcome === "block" && !blockReasonToUser(c.event) ? r.reason : null,
+    r.feedback,
     r.additionalContext,
   ].filter((t): t is string => typeof t === "string" && t !== "");
   const user = [
@@ -169,6 +171,8 @@ export async function throughDemoAgent(
       if (m.role === "tool") {
         const blocked = /^Blocked by a hook: ([\s\S]*)$/.exec(m.content);
         if (blocked) seen.add(blocked[1]!);
+        const feedback = /\n\[hook feedback\] ([\s\S]*?)(?=\n\[hook context\] |$)/.exec(m.content);
+        if (feedback) seen.add(feedback[1]!);
         const context = /\n\[hook context\] ([\s\S]*)$/.exec(m.content);
         if (context) seen.add(context[1]!);
       } else if (m.role === "system") seen.add(m.content);
