@@ -73,7 +73,7 @@ export async function throughCli(
     feedback: string | null;
     systemMessages: string[];
     stopTurn: { reason?: string } | null;
-    event: { args?: Record<string, unknown> };
+    event: { args?: Record<string, unknown>; result?: { output?: string } };
   };
   const outcome = r.stopTurn ? "stop" : r.action === "block" ? "block" : "continue";
   const toModel = [
@@ -93,6 +93,7 @@ export async function throughCli(
     user,
     permission: r.permission ?? undefined,
     toolInput: r.event.args,
+    toolOutput: r.event.result?.output,
   };
 }
 
@@ -167,8 +168,11 @@ export async function throughDemoAgent(
     const before = session.messages.length;
     const reply = await demo.agent.respond(session, "run the tests");
     const seen = new Set<string>();
+    let toolOutput: string | undefined;
     for (const m of session.messages.slice(before)) {
       if (m.role === "tool") {
+        // What the model reads of the tool itself: the result before any hook's notes.
+        toolOutput ??= m.content.split(/\n\[hook (?:feedback|context)\] /)[0];
         const blocked = /^Blocked by a hook: ([\s\S]*)$/.exec(m.content);
         if (blocked) seen.add(blocked[1]!);
         const feedback = /\n\[hook feedback\] ([\s\S]*?)(?=\n\[hook context\] |$)/.exec(m.content);
@@ -199,6 +203,7 @@ export async function throughDemoAgent(
       ],
       permission: first?.permission,
       toolInput: (first?.event as { args?: Record<string, unknown> } | undefined)?.args,
+      toolOutput,
     };
   } finally {
     off();
