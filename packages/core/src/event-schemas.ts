@@ -124,7 +124,7 @@ const decision = {
 export const eventSchemas = {
   /** A session starts or resumes; a hook may block it or add to `metadata`. */
   SessionStart: event("SessionStart", {
-    /** `startup`, `resume`, `clear`, `compact`, … */
+    /** How the session started: `startup`, `resume`, `clear`, `compact`, `fork`, … */
     source: z.string(),
     /** The directory the session works in. */
     workingDirectory: z.optional(z.string()),
