@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { claudeCodeEvents } from "./claude-code-events.js";
 import { createEvent } from "./create-event.js";
 import type { HookEvent } from "./event-schemas.js";
+import { defineEvent } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import { compileMatcher, compileNameMatcher, normalizePath } from "./matcher.js";
 
@@ -90,6 +92,32 @@ describe("compileNameMatcher", () => {
       expect((error as HookError).message).toContain('"Bash("');
       expect((error as HookError).path).toEqual(["hooks", "PreToolUse", 0, "matcher"]);
     }
+  });
+});
+
+describe("the narrower exact set of StopFailure and FileChanged", () => {
+  // Claude Code's hooks reference: for these two events only letters, digits, `_` and `|` stay
+  // exact; a hyphen, space or comma makes a regular expression, and only `|` separates names.
+  it("reads a comma or a space as a regular expression there, and as a list elsewhere", () => {
+    defineEvent(claudeCodeEvents.StopFailure);
+    const failure = (error: string) =>
+      createEvent("StopFailure" as never, { sessionId: "s", error } as never) as HookEvent;
+    expect(
+      compileMatcher("StopFailure" as never, "rate_limit|server_error")!(failure("rate_limit")),
+    ).toBe(true);
+    expect(
+      compileMatcher("StopFailure" as never, "rate_limit, server_error")!(failure("rate_limit")),
+    ).toBe(false);
+    expect(
+      compileMatcher("StopFailure" as never, "rate_limit, server_error")!(
+        failure("rate_limit, server_error"),
+      ),
+    ).toBe(true);
+    // A hyphen makes a regex, found anywhere in the value.
+    expect(compileMatcher("StopFailure" as never, "a-b")!(failure("xa-by"))).toBe(true);
+    expect(compileNameMatcher("a-b")!("xa-by")).toBe(false);
+    const start = createEvent("SessionStart", { sessionId: "s", source: "resume" });
+    expect(compileMatcher("SessionStart", "startup, resume")!(start)).toBe(true);
   });
 });
 

@@ -64,6 +64,26 @@ const nativeRegex: RegexCompiler = (source) => new RegExp(source);
 const EXACT = /^[\w:\- ,|]+$/;
 const WILDCARD = /^[\w:*\- ,|]+$/;
 const SEPARATOR = /\s*[|,]\s*/;
+
+/** How a name matcher tells exact names from a regular expression. */
+interface NameRule {
+  exact: RegExp;
+  wildcard: RegExp;
+  separator: RegExp;
+}
+
+const CLAUDE_RULE: NameRule = { exact: EXACT, wildcard: WILDCARD, separator: SEPARATOR };
+/**
+ * The reference again: "The `FileChanged` and `StopFailure` events have a narrower exact-match
+ * set": letters, digits, `_` and `|` only; a hyphen, space or comma makes a regex, and only `|`
+ * separates names.
+ */
+const NARROW_RULE: NameRule = {
+  exact: /^[\w:|]+$/,
+  wildcard: /^[\w:*|]+$/,
+  separator: /\|/,
+};
+const NARROW_EVENTS: ReadonlySet<string> = new Set(["FileChanged", "StopFailure"]);
 const PATH_KEYS = ["file_path", "path", "filePath", "notebook_path"] as const;
 
 function escapeRegex(text: string): string {
@@ -91,8 +111,8 @@ function compileRegex(
 }
 
 /** The names of an exact (or wildcard) list: split on `|` and `,`, blanks around them dropped. */
-function nameList(pattern: string): string[] {
-  return pattern.split(SEPARATOR).filter((name) => name !== "");
+function nameList(pattern: string, separator: RegExp = SEPARATOR): string[] {
+  return pattern.split(separator).filter((name) => name !== "");
 }
 
 /**
@@ -109,18 +129,27 @@ export function compileNameMatcher(
   field: readonly (string | number)[] = ["matcher"],
   options: MatcherOptions = {},
 ): ((name: string | undefined) => boolean) | null {
+  return compileName(pattern, field, options, CLAUDE_RULE);
+}
+
+function compileName(
+  pattern: string,
+  field: readonly (string | number)[],
+  options: MatcherOptions,
+  rule: NameRule,
+): ((name: string | undefined) => boolean) | null {
   const p = pattern.trim();
   if (p === "" || p === "*") return null;
   const compile = options.regex ?? nativeRegex;
   const origin = /^(builtin|mcp):(.*)$/.exec(p);
   if (origin) {
     const wantMcp = origin[1] === "mcp";
-    const inner = compileNameMatcher(origin[2] ?? "", field, options);
+    const inner = compileName(origin[2] ?? "", field, options, rule);
     return (name) =>
       name !== undefined && name.startsWith("mcp__") === wantMcp && (inner === null || inner(name));
   }
-  if (EXACT.test(p)) {
-    const list = nameList(p);
+  if (rule.exact.test(p)) {
+    const list = nameList(p, rule.separator);
     if (list.length === 1) {
       const only = list[0];
       return (name) => name === only;
@@ -128,8 +157,8 @@ export function compileNameMatcher(
     const names = new Set(list);
     return (name) => name !== undefined && names.has(name);
   }
-  if (WILDCARD.test(p)) {
-    const source = nameList(p)
+  if (rule.wildcard.test(p)) {
+    const source = nameList(p, rule.separator)
       .map((alt) => alt.split("*").map(escapeRegex).join(".*"))
       .join("|");
     const re = compileRegex(`^(?:${source})$`, compile, field, p);
@@ -309,7 +338,8 @@ export function compileMatcher<E extends HookEventName>(
     });
   }
   if (typeof matcher === "string") {
-    const byName = compileNameMatcher(matcher, field, options);
+    const rule = NARROW_EVENTS.has(event) ? NARROW_RULE : CLAUDE_RULE;
+    const byName = compileName(matcher, field, options, rule);
     if (byName === null) return null;
     if (spec.matcherTarget === undefined) {
       throw new HookError(
