@@ -242,6 +242,22 @@ describe("toSdkOutput", () => {
     });
   });
 
+  it("PermissionDenied: a hook's retry travels as the SDK's hookSpecificOutput.retry", () => {
+    const result = {
+      action: "continue",
+      event: { retry: true },
+      modified: true,
+      systemMessages: [],
+      suppressOutput: false,
+      outcomes: [],
+      conflicts: [],
+      warnings: [],
+    } as unknown as HookResult;
+    expect(toSdkOutput(result, "PermissionDenied")).toEqual({
+      hookSpecificOutput: { hookEventName: "PermissionDenied", retry: true },
+    });
+  });
+
   it.each(["SessionEnd", "PostCompact", "PermissionDenied"] as const)(
     "%s: nothing to say when the hooks said nothing",
     (name) => {

@@ -26,6 +26,9 @@ export const PROMPT_REWRITE_REASON =
  *   `decision.behavior: "allow"` (PermissionRequest; `ask` leaves the SDK's own prompt to decide);
  * - a hook that ended the turn (`stopTurn`) becomes `continue: false` with its `stopReason`,
  *   and nothing else decides; an `ask`'s reason becomes `permissionDecisionReason`;
+ * - a PostToolUse or PostToolUseFailure block (`feedback`: the tool already ran) becomes
+ *   `decision: "block"` with the reason, which the SDK gives the model;
+ * - a PermissionDenied hook's `retry: true` becomes `hookSpecificOutput.retry`;
  * - `additionalContext`, `systemMessage` (every hook's, one per line) and `suppressOutput`
  *   travel where the SDK event has a field for them.
  *
@@ -147,7 +150,13 @@ export function toSdkOutput(result: HookResult, sdkEvent: BridgedSdkEvent): Sync
         out.hookSpecificOutput = { hookEventName: sdkEvent, additionalContext: context };
       }
       break;
-    // SessionEnd, PostCompact, PermissionDenied: nothing but the common fields to say.
+    case "PermissionDenied":
+      // A hook's `retry: true`: the SDK tells the model it may retry; the denial stands.
+      if ((result.event as { retry?: unknown }).retry === true) {
+        out.hookSpecificOutput = { hookEventName: "PermissionDenied", retry: true };
+      }
+      break;
+    // SessionEnd, PostCompact: nothing but the common fields to say.
   }
   return out;
 }
