@@ -268,7 +268,10 @@ export class Agent {
           result = { ...result, stopped: reasonOf(stop.stopTurn.reason) };
           break;
         }
-        if (stop.action !== "block") break;
+        // A block's reason, or (the Agent SDK's StopHookSpecificOutput) context without a block:
+        // feedback for the model, which goes on to act on it.
+        const goOn = stop.action === "block" ? stop.reason : stop.additionalContext;
+        if (goOn === undefined) break;
         if (continuations >= this.maxStopContinuations) {
           await this.#deps.notify(
             session,
@@ -279,7 +282,7 @@ export class Agent {
           break;
         }
         continuations++;
-        session.messages.push({ role: "user", content: `Stop hook: ${stop.reason}` });
+        session.messages.push({ role: "user", content: `Stop hook: ${goOn}` });
         result = await this.#loopOrStopFailure(session, options);
       }
       return {

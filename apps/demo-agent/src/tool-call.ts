@@ -1,6 +1,7 @@
 import {
   createEvent,
   type HookEngine,
+  PermissionDeniedError,
   type PermissionStep,
   runTool,
   type ToolArgs,
@@ -139,7 +140,10 @@ export async function executeToolCall(
         },
       },
     );
-    const context = result.additionalContext ? `\n[hook context] ${result.additionalContext}` : "";
+    // A PostToolUse block comes after the tool ran: its reason is feedback the model reads.
+    const context =
+      (result.feedback ? `\n[hook feedback] ${result.feedback}` : "") +
+      (result.additionalContext ? `\n[hook context] ${result.additionalContext}` : "");
     const args = result.args;
     const stop = result.stopTurn ? { stopTurn: reasonOf(result.stopTurn.reason) } : {};
     if (result.success) {
@@ -173,7 +177,13 @@ export async function executeToolCall(
     }
     const e = AgentError.from(error, "TOOL_FAILED");
     if (error === denial && e.code === "BLOCKED") {
-      return { status: "denied", output: `Error: ${e.message}`, args: call.args };
+      // A PermissionDenied hook's `retry: true`: the denial stands, and the model hears it may
+      // try again (Claude Code's "PermissionDenied decision control").
+      const retry =
+        error instanceof PermissionDeniedError && error.retry
+          ? "\n[hook] You may retry this tool call."
+          : "";
+      return { status: "denied", output: `Error: ${e.message}${retry}`, args: call.args };
     }
     if (e.code === "ABORTED") throw e;
     await deps.notify(session, "error", `${tool.name} failed: ${e.message}`, "error");

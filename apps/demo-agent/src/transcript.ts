@@ -131,6 +131,7 @@ export class Transcript {
         const output = (result.event as HookEventMap["PostToolUse"]).result.output;
         const lines = [s.dim(`  ↳ ${oneLine(output) || "(no output)"}`)];
         if (result.modified) lines.push(s.yellow(`  ✎ output rewritten${modifiers(result)}`));
+        if (result.feedback) lines.push(s.yellow(`  ⚑ hook feedback: ${oneLine(result.feedback)}`));
         if (result.additionalContext)
           lines.push(s.yellow(`  + hook context: ${oneLine(result.additionalContext)}`));
         return lines;

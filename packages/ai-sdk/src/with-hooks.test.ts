@@ -114,6 +114,20 @@ describe("withHooks in a generateText loop", () => {
     expect(toolResults(model)).toEqual([{ type: "text", value: "[redacted]" }]);
   });
 
+  it("gives the model a PostToolUse block's reason after the output, as Claude Code does", async () => {
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    engine.register({ event: "PostToolUse", handler: () => block("days over 3 are guesses") });
+    await loop(model, engine, weatherTool(), { sessionId: "s1" });
+    expect(toolResults(model)).toEqual([
+      {
+        type: "text",
+        value:
+          '{"city":"Paris","forecast":"sunny","days":2}\n[hook feedback] days over 3 are guesses',
+      },
+    ]);
+  });
+
   it("gives the model the context hooks added, after the tool's output", async () => {
     const model = script({ city: "Paris", days: 2 });
     const engine = new HookEngine();

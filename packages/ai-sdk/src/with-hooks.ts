@@ -210,12 +210,22 @@ function wrapTool(
           },
         },
       );
-      if (!result.post.modified && result.additionalContext === undefined) return value;
-      // A PostToolUse rewrite, or context hooks added for the model, turns the result into text.
+      if (
+        !result.post.modified &&
+        result.additionalContext === undefined &&
+        result.feedback === undefined
+      ) {
+        return value;
+      }
+      // A PostToolUse rewrite, a PostToolUse block's reason (feedback: the tool already ran) or
+      // context hooks added for the model turns the result into text.
       const text = result.post.modified ? result.output : outputText(value);
-      return result.additionalContext === undefined
-        ? text
-        : `${text}\n[hook context] ${result.additionalContext}`;
+      const feedback = result.feedback === undefined ? "" : `\n[hook feedback] ${result.feedback}`;
+      const context =
+        result.additionalContext === undefined
+          ? ""
+          : `\n[hook context] ${result.additionalContext}`;
+      return `${text}${feedback}${context}`;
     } catch (error) {
       if (error instanceof ToolBlockedError) {
         return { blocked: true, reason: error.reason, by: "hook" } satisfies BlockedToolOutput;

@@ -193,6 +193,29 @@ describe("toSdkOutput", () => {
     });
   });
 
+  // Claude Code's hooks reference, "PostToolUse decision control": `decision: "block"` prompts
+  // Claude with the `reason` (the tool already ran).
+  it("PostToolUse: a block after the tool ran travels as decision block with its reason", async () => {
+    const engine = new HookEngine({ auditLevel: "off" });
+    engine.register({
+      event: "PostToolUse",
+      handler: () => normalizeHookOutput({ decision: "block", reason: "lint failed" }),
+    });
+    const result = await engine.fire(
+      createEvent("PostToolUse", {
+        sessionId: "s",
+        tool: "Write",
+        args: { file_path: "a.ts" },
+        result: { success: true, output: "ok", duration: 1 },
+      }),
+    );
+    expect(result.action).toBe("continue");
+    expect(toSdkOutput(result, "PostToolUse")).toEqual({
+      decision: "block",
+      reason: "lint failed",
+    });
+  });
+
   it.each([
     "PostToolUseFailure",
     "SubagentStop",
@@ -216,6 +239,22 @@ describe("toSdkOutput", () => {
       systemMessage: "note",
       suppressOutput: true,
       hookSpecificOutput: { hookEventName: name, additionalContext: "ctx" },
+    });
+  });
+
+  it("PermissionDenied: a hook's retry travels as the SDK's hookSpecificOutput.retry", () => {
+    const result = {
+      action: "continue",
+      event: { retry: true },
+      modified: true,
+      systemMessages: [],
+      suppressOutput: false,
+      outcomes: [],
+      conflicts: [],
+      warnings: [],
+    } as unknown as HookResult;
+    expect(toSdkOutput(result, "PermissionDenied")).toEqual({
+      hookSpecificOutput: { hookEventName: "PermissionDenied", retry: true },
     });
   });
 

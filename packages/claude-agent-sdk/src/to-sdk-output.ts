@@ -26,6 +26,9 @@ export const PROMPT_REWRITE_REASON =
  *   `decision.behavior: "allow"` (PermissionRequest; `ask` leaves the SDK's own prompt to decide);
  * - a hook that ended the turn (`stopTurn`) becomes `continue: false` with its `stopReason`,
  *   and nothing else decides; an `ask`'s reason becomes `permissionDecisionReason`;
+ * - a PostToolUse or PostToolUseFailure block (`feedback`: the tool already ran) becomes
+ *   `decision: "block"` with the reason, which the SDK gives the model;
+ * - a PermissionDenied hook's `retry: true` becomes `hookSpecificOutput.retry`;
  * - `additionalContext`, `systemMessage` (every hook's, one per line) and `suppressOutput`
  *   travel where the SDK event has a field for them.
  *
@@ -90,6 +93,11 @@ export function toSdkOutput(result: HookResult, sdkEvent: BridgedSdkEvent): Sync
       break;
     }
     case "PostToolUse": {
+      // A block after the tool ran: the SDK gives `reason` to the model, as Claude Code does.
+      if (result.feedback !== undefined) {
+        out.decision = "block";
+        out.reason = result.feedback;
+      }
       if (result.modified || context !== undefined) {
         const output = (result.event as PostToolUseEvent).result.output;
         out.hookSpecificOutput = withContext({
@@ -128,13 +136,27 @@ export function toSdkOutput(result: HookResult, sdkEvent: BridgedSdkEvent): Sync
       }
       break;
     case "PostToolUseFailure":
+      if (result.feedback !== undefined) {
+        out.decision = "block";
+        out.reason = result.feedback;
+      }
+      if (context !== undefined) {
+        out.hookSpecificOutput = { hookEventName: sdkEvent, additionalContext: context };
+      }
+      break;
     case "SubagentStop":
     case "Notification":
       if (context !== undefined) {
         out.hookSpecificOutput = { hookEventName: sdkEvent, additionalContext: context };
       }
       break;
-    // SessionEnd, PostCompact, PermissionDenied: nothing but the common fields to say.
+    case "PermissionDenied":
+      // A hook's `retry: true`: the SDK tells the model it may retry; the denial stands.
+      if ((result.event as { retry?: unknown }).retry === true) {
+        out.hookSpecificOutput = { hookEventName: "PermissionDenied", retry: true };
+      }
+      break;
+    // SessionEnd, PostCompact: nothing but the common fields to say.
   }
   return out;
 }

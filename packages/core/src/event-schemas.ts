@@ -124,7 +124,7 @@ const decision = {
 export const eventSchemas = {
   /** A session starts or resumes; a hook may block it or add to `metadata`. */
   SessionStart: event("SessionStart", {
-    /** `startup`, `resume`, `clear`, `compact`, … */
+    /** How the session started: `startup`, `resume`, `clear`, `compact`, `fork`, … */
     source: z.string(),
     /** The directory the session works in. */
     workingDirectory: z.optional(z.string()),
@@ -213,7 +213,14 @@ export const eventSchemas = {
    * Permission for a tool was denied (`decidedBy`: a hook, the user or the default); hooks observe
    * it.
    */
-  PermissionDenied: event("PermissionDenied", decision),
+  PermissionDenied: event("PermissionDenied", {
+    ...decision,
+    /**
+     * A hook's answer (Claude Code's `hookSpecificOutput.retry`): true tells the model it may
+     * try the call again. The denial stands.
+     */
+    retry: z.optional(z.boolean()),
+  }),
   /** The context is about to be compacted (`manual` or `auto`); a hook may block it. */
   PreCompact: event("PreCompact", {
     /** `manual` or `auto`. */
@@ -346,7 +353,12 @@ export const builtinEventRows: Readonly<
   PostToolUseFailure: { canBlock: false, modifiable: [], matcherTarget: "tool" },
   PermissionRequest: { canBlock: true, modifiable: ["args"], matcherTarget: "tool" },
   PermissionGranted: { canBlock: false, modifiable: [], matcherTarget: "tool" },
-  PermissionDenied: { canBlock: false, modifiable: [], matcherTarget: "tool" },
+  PermissionDenied: {
+    canBlock: false,
+    modifiable: [],
+    matcherTarget: "tool",
+    answers: { retry: {} },
+  },
   PreCompact: { canBlock: true, modifiable: [], matcherTarget: "trigger" },
   PostCompact: { canBlock: false, modifiable: [], matcherTarget: "trigger" },
   ContextWarning: { canBlock: false, modifiable: [], matcherTarget: "trigger" },

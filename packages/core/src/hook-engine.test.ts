@@ -4,7 +4,7 @@ import { createEvent } from "./create-event.js";
 import type { PreToolUseEvent } from "./event-schemas.js";
 import { HookEngine } from "./hook-engine.js";
 import { HookError } from "./hook-error.js";
-import { block, modify, retry, skip } from "./hook-response.js";
+import { addContext, block, modify, retry, skip } from "./hook-response.js";
 
 const bash = (command: string, sessionId = "s1"): PreToolUseEvent =>
   createEvent("PreToolUse", { sessionId, tool: "Bash", args: { command } });
@@ -566,7 +566,23 @@ describe("HookEngine.fire", () => {
 
   it("a block on an event that cannot block is a warning, not a block", async () => {
     const engine = new HookEngine();
-    engine.register({ event: "PostToolUse", handler: () => block("too late to block") });
+    engine.register({ event: "SessionEnd", handler: () => block("too late to block") });
+    const result = await engine.fire(
+      createEvent("SessionEnd", { sessionId: "s", reason: "other" }),
+    );
+    expect(result.action).toBe("continue");
+    expect(result.warnings[0]).toContain("cannot be blocked");
+    expect(result.feedback).toBeUndefined();
+  });
+
+  // Claude Code's hooks reference, "PostToolUse decision control": `decision: "block"` prompts
+  // Claude with the `reason`; the tool already ran.
+  it("a block on PostToolUse or PostToolUseFailure is feedback for the model, every hook's", async () => {
+    const engine = new HookEngine();
+    engine.register({ event: "PostToolUse", handler: () => block("lint failed: 3 errors") });
+    engine.register({ event: "PostToolUse", handler: () => addContext("ran in /w") });
+    engine.register({ event: "PostToolUse", handler: () => block("tests are red") });
+    engine.register({ event: "PostToolUseFailure", handler: () => block("try --force") });
     const result = await engine.fire(
       createEvent("PostToolUse", {
         sessionId: "s",
@@ -576,7 +592,13 @@ describe("HookEngine.fire", () => {
       }),
     );
     expect(result.action).toBe("continue");
-    expect(result.warnings[0]).toContain("cannot be blocked");
+    expect(result.feedback).toBe("lint failed: 3 errors\ntests are red");
+    expect(result.additionalContext).toBe("ran in /w");
+    expect(result.warnings).toEqual([]);
+    const failed = await engine.fire(
+      createEvent("PostToolUseFailure", { sessionId: "s", tool: "Bash", args: {}, error: "x" }),
+    );
+    expect(failed.feedback).toBe("try --force");
   });
 
   it("retry beats continue, block beats retry, skip ends the fold", async () => {

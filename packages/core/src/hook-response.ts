@@ -52,6 +52,11 @@ export const continueResponseSchema = z.object({
 export const blockResponseSchema = z.object({
   action: z.literal("block"),
   reason: z.string().check(z.minLength(1, "a block needs a non-empty reason")),
+  /**
+   * Text for the model's context besides the reason. It counts where the block does not end the
+   * fold: on PostToolUse and PostToolUseFailure, whose block comes after the tool ran.
+   */
+  additionalContext: z.optional(z.string()),
   ...common,
 });
 

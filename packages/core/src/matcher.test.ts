@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { claudeCodeEvents } from "./claude-code-events.js";
 import { createEvent } from "./create-event.js";
 import type { HookEvent } from "./event-schemas.js";
+import { defineEvent } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import { compileMatcher, compileNameMatcher, normalizePath } from "./matcher.js";
 
@@ -35,18 +37,44 @@ describe("compileNameMatcher", () => {
     ["mcp:*", ["mcp__github__create_issue", "mcp__fs__read"]],
     ["builtin:Bash|Write", ["Bash", "Write"]],
     ["Notebook.*", ["NotebookEdit"]],
-    ["(Write|Edit)", ["Write", "Edit"]],
+    // Unanchored: a regex finds `Edit` inside NotebookEdit too.
+    ["(Write|Edit)", ["Write", "Edit", "NotebookEdit"]],
+    ["^(Write|Edit)$", ["Write", "Edit"]],
     ["[Bb]ash.*", ["Bash", "bash_execute"]],
   ])("%j matches %j", (pattern, expected) => {
     expect(names(pattern, tools)).toEqual(expected);
   });
 
   it("reads a dot as regex, as Claude Code does (`Notebook.*`)", () => {
-    expect(names("a.b", ["a.b", "axb", "a.bc"])).toEqual(["a.b", "axb"]);
+    expect(names("a.b", ["a.b", "axb", "a.bc", "ab"])).toEqual(["a.b", "axb", "a.bc"]);
   });
 
-  it("anchors regular expressions so Edit does not match NotebookEdit", () => {
-    expect(names("Ed.t", ["Edit", "NotebookEdit", "Editor"])).toEqual(["Edit"]);
+  // Claude Code's hooks reference, "Matcher patterns": letters, digits, `_`, `-`, spaces, `,`
+  // and `|` only is an exact string or a list of them separated by `|` or `,`; any other
+  // character makes a JavaScript regular expression, unanchored.
+  it("searches a regular expression anywhere in the name, as Claude Code does", () => {
+    expect(names("^Notebook", ["Notebook", "NotebookEdit", "MyNotebook"])).toEqual([
+      "Notebook",
+      "NotebookEdit",
+    ]);
+    expect(names("Ed.t", ["Edit", "NotebookEdit", "Editor"])).toEqual([
+      "Edit",
+      "NotebookEdit",
+      "Editor",
+    ]);
+    expect(names("^Edit$", ["Edit", "NotebookEdit", "Editor"])).toEqual(["Edit"]);
+    expect(names("^mcp__", tools)).toEqual(["mcp__github__create_issue", "mcp__fs__read"]);
+  });
+
+  it("compares letters, digits, `_`, `-`, spaces, `,` and `|` as exact names", () => {
+    expect(names("Bash", ["Bash", "BashOutput", "bash"])).toEqual(["Bash"]);
+    expect(names("mcp__memory", ["mcp__memory__create_entities", "mcp__memory"])).toEqual([
+      "mcp__memory",
+    ]);
+    expect(names("Edit, Write", tools)).toEqual(["Write", "Edit"]);
+    expect(names("Edit , Write|Bash", tools)).toEqual(["Bash", "Write", "Edit"]);
+    expect(names("code-reviewer", ["code-reviewer", "code-reviewer-2"])).toEqual(["code-reviewer"]);
+    expect(names("general purpose", ["general purpose", "general"])).toEqual(["general purpose"]);
   });
 
   it("never matches a missing subject unless it matches everything", () => {
@@ -64,6 +92,32 @@ describe("compileNameMatcher", () => {
       expect((error as HookError).message).toContain('"Bash("');
       expect((error as HookError).path).toEqual(["hooks", "PreToolUse", 0, "matcher"]);
     }
+  });
+});
+
+describe("the narrower exact set of StopFailure and FileChanged", () => {
+  // Claude Code's hooks reference: for these two events only letters, digits, `_` and `|` stay
+  // exact; a hyphen, space or comma makes a regular expression, and only `|` separates names.
+  it("reads a comma or a space as a regular expression there, and as a list elsewhere", () => {
+    defineEvent(claudeCodeEvents.StopFailure);
+    const failure = (error: string) =>
+      createEvent("StopFailure" as never, { sessionId: "s", error } as never) as HookEvent;
+    expect(
+      compileMatcher("StopFailure" as never, "rate_limit|server_error")!(failure("rate_limit")),
+    ).toBe(true);
+    expect(
+      compileMatcher("StopFailure" as never, "rate_limit, server_error")!(failure("rate_limit")),
+    ).toBe(false);
+    expect(
+      compileMatcher("StopFailure" as never, "rate_limit, server_error")!(
+        failure("rate_limit, server_error"),
+      ),
+    ).toBe(true);
+    // A hyphen makes a regex, found anywhere in the value.
+    expect(compileMatcher("StopFailure" as never, "a-b")!(failure("xa-by"))).toBe(true);
+    expect(compileNameMatcher("a-b")!("xa-by")).toBe(false);
+    const start = createEvent("SessionStart", { sessionId: "s", source: "resume" });
+    expect(compileMatcher("SessionStart", "startup, resume")!(start)).toBe(true);
   });
 });
 

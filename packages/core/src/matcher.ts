@@ -54,9 +54,36 @@ export interface MatcherOptions {
 
 const nativeRegex: RegexCompiler = (source) => new RegExp(source);
 
-// A dot is not a plain-name character: Claude Code users write `Notebook.*` meaning a regex.
-const PLAIN = /^[\w:-]+(?:\|[\w:-]+)*$/;
-const WILDCARD = /^[\w:*-]+(?:\|[\w:*-]+)*$/;
+// Claude Code's hooks reference, "Matcher patterns": a matcher of only letters, digits, `_`,
+// `-`, spaces, `,` and `|` is an exact string, or a list of exact strings separated by `|` or `,`
+// (whitespace around a separator is ignored); one that contains any other character is a
+// JavaScript regular expression, unanchored (`^Notebook` matches NotebookEdit, `mcp__memory`
+// matches no tool). A dot is therefore never a name character: `Notebook.*` is a regex. Ours add
+// `:` to the names (no Claude Code tool has one; `builtin:`/`mcp:` are read before) and a `*`
+// inside an otherwise exact list as a wildcard (`mcp__github__*`).
+const EXACT = /^[\w:\- ,|]+$/;
+const WILDCARD = /^[\w:*\- ,|]+$/;
+const SEPARATOR = /\s*[|,]\s*/;
+
+/** How a name matcher tells exact names from a regular expression. */
+interface NameRule {
+  exact: RegExp;
+  wildcard: RegExp;
+  separator: RegExp;
+}
+
+const CLAUDE_RULE: NameRule = { exact: EXACT, wildcard: WILDCARD, separator: SEPARATOR };
+/**
+ * The reference again: "The `FileChanged` and `StopFailure` events have a narrower exact-match
+ * set": letters, digits, `_` and `|` only; a hyphen, space or comma makes a regex, and only `|`
+ * separates names.
+ */
+const NARROW_RULE: NameRule = {
+  exact: /^[\w:|]+$/,
+  wildcard: /^[\w:*|]+$/,
+  separator: /\|/,
+};
+const NARROW_EVENTS: ReadonlySet<string> = new Set(["FileChanged", "StopFailure"]);
 const PATH_KEYS = ["file_path", "path", "filePath", "notebook_path"] as const;
 
 function escapeRegex(text: string): string {
@@ -83,17 +110,33 @@ function compileRegex(
   }
 }
 
+/** The names of an exact (or wildcard) list: split on `|` and `,`, blanks around them dropped. */
+function nameList(pattern: string, separator: RegExp = SEPARATOR): string[] {
+  return pattern.split(separator).filter((name) => name !== "");
+}
+
 /**
- * Compile a string matcher into a test over one name. Rules, in order:
+ * Compile a string matcher into a test over one name, by Claude Code's rule. In order:
  * `""`, `"*"` match everything; `builtin:…` / `mcp:…` match by tool origin (MCP tools are
- * named `mcp__server__tool`); a plain name matches exactly; `a|b` is a list of names; `*`
- * inside an otherwise plain name is a wildcard (`mcp__github__*`); anything else is a regular
- * expression that must match the whole name.
+ * named `mcp__server__tool`); letters, digits, `_`, `-`, `:`, spaces, `,` and `|` only: an
+ * exact name or a list of them (`Edit|Write`, `Edit, Write`); `*` inside such a list is a
+ * wildcard (`mcp__github__*`); anything else is a regular expression searched in the name,
+ * unanchored, as `RegExp.prototype.test` does (`^Notebook`, `mcp__memory__.*`; write
+ * `^Edit$` for the whole name).
  */
 export function compileNameMatcher(
   pattern: string,
   field: readonly (string | number)[] = ["matcher"],
   options: MatcherOptions = {},
+): ((name: string | undefined) => boolean) | null {
+  return compileName(pattern, field, options, CLAUDE_RULE);
+}
+
+function compileName(
+  pattern: string,
+  field: readonly (string | number)[],
+  options: MatcherOptions,
+  rule: NameRule,
 ): ((name: string | undefined) => boolean) | null {
   const p = pattern.trim();
   if (p === "" || p === "*") return null;
@@ -101,24 +144,27 @@ export function compileNameMatcher(
   const origin = /^(builtin|mcp):(.*)$/.exec(p);
   if (origin) {
     const wantMcp = origin[1] === "mcp";
-    const inner = compileNameMatcher(origin[2] ?? "", field, options);
+    const inner = compileName(origin[2] ?? "", field, options, rule);
     return (name) =>
       name !== undefined && name.startsWith("mcp__") === wantMcp && (inner === null || inner(name));
   }
-  if (PLAIN.test(p) && !p.includes("|")) return (name) => name === p;
-  if (PLAIN.test(p)) {
-    const names = new Set(p.split("|"));
+  if (rule.exact.test(p)) {
+    const list = nameList(p, rule.separator);
+    if (list.length === 1) {
+      const only = list[0];
+      return (name) => name === only;
+    }
+    const names = new Set(list);
     return (name) => name !== undefined && names.has(name);
   }
-  if (WILDCARD.test(p)) {
-    const source = p
-      .split("|")
+  if (rule.wildcard.test(p)) {
+    const source = nameList(p, rule.separator)
       .map((alt) => alt.split("*").map(escapeRegex).join(".*"))
       .join("|");
     const re = compileRegex(`^(?:${source})$`, compile, field, p);
     return (name) => name !== undefined && re.test(name);
   }
-  const re = compileRegex(`^(?:${p})$`, compile, field, p);
+  const re = compileRegex(p, compile, field, p);
   return (name) => name !== undefined && re.test(name);
 }
 
@@ -202,8 +248,8 @@ function toolNameMatcher(
 ): CompiledMatcher | undefined {
   const p = pattern.trim();
   // `builtin:…` and `mcp:…` look plain but match by origin: compileNameMatcher's business.
-  if (!PLAIN.test(p) || /^(builtin|mcp):/.test(p)) return undefined;
-  const list = p.split("|");
+  if (!EXACT.test(p) || /^(builtin|mcp):/.test(p)) return undefined;
+  const list = nameList(p);
   // An event of another type (a compiled matcher tested by hand) takes the general path.
   if (list.length === 1) {
     // One name, the most common matcher: a string comparison beats a Set lookup.
@@ -292,7 +338,8 @@ export function compileMatcher<E extends HookEventName>(
     });
   }
   if (typeof matcher === "string") {
-    const byName = compileNameMatcher(matcher, field, options);
+    const rule = NARROW_EVENTS.has(event) ? NARROW_RULE : CLAUDE_RULE;
+    const byName = compileName(matcher, field, options, rule);
     if (byName === null) return null;
     if (spec.matcherTarget === undefined) {
       throw new HookError(

@@ -117,6 +117,14 @@ export interface HookResult<E extends HookEvent = HookEvent> {
   systemMessages: readonly string[];
   /** Every hook's additional context, joined by newlines. */
   additionalContext?: string;
+  /**
+   * The reasons of hooks that blocked an operation that had already happened (PostToolUse,
+   * PostToolUseFailure: `decision: "block"` or exit 2), joined by newlines. Claude Code's hooks
+   * reference gives them to the model ("`decision: "block"` prompts Claude with the `reason`"),
+   * so the host adds them to what the model reads next, the tool's result; the result's
+   * `action` stays `continue`, since the tool already ran.
+   */
+  feedback?: string;
   /** True when any hook asked to hide its output from the transcript (`suppressOutput`). */
   suppressOutput: boolean;
   /** Per-hook outcomes, in execution order. */
@@ -137,6 +145,14 @@ export interface MergeOptions {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
+
+/**
+ * Events whose operation has already happened when their hooks run, but whose block Claude Code
+ * still answers: the reason goes to the model ("PostToolUse decision control": `decision:
+ * "block"` prompts Claude with the `reason`; exit 2 on PostToolUse and PostToolUseFailure shows
+ * stderr to Claude).
+ */
+const FEEDBACK_EVENTS: ReadonlySet<string> = new Set(["PostToolUse", "PostToolUseFailure"]);
 
 /** Each event's modifiable fields as paths (`args.command` → `["args", "command"]`), split once. */
 const ALLOWED_PATHS = new Map<string, string[][]>();
@@ -184,6 +200,7 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
   #stop: TurnStop | undefined;
   #systemMessages: string[] | undefined;
   #context: string[] | undefined;
+  #feedback: string[] | undefined;
   #suppress = false;
   #modified = false;
   #written: Map<string, string> | undefined;
@@ -256,6 +273,12 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       case "block": {
         outcome.action = "block";
         outcome.reason = response.reason;
+        if (!this.#spec?.canBlock && FEEDBACK_EVENTS.has(this.#event.eventType)) {
+          // The tool already ran: the reason is for the model, and the other hooks still count.
+          (this.#feedback ??= []).push(response.reason);
+          if (response.additionalContext) (this.#context ??= []).push(response.additionalContext);
+          return false;
+        }
         if (!this.#spec?.canBlock) {
           (this.#warnings ??= []).push(
             `hook ${input.name ?? input.hookId} tried to block ${this.#event.eventType}, which cannot be blocked; treated as continue`,
@@ -443,6 +466,7 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       }
     }
     if (this.#context) result.additionalContext = this.#context.join("\n");
+    if (this.#feedback) result.feedback = this.#feedback.join("\n");
     return result;
   }
 }

@@ -266,3 +266,67 @@ describe("permissionDecision defer", () => {
     expect(result.stopTurn).toMatchObject({ deferred: true });
   });
 });
+
+// The Agent SDK's TypeScript types (PostToolUseHookSpecificOutput, SessionStartHookSpecificOutput,
+// SyncHookJSONOutput) and Claude Code's changelog (2.1.121: updatedToolOutput for every tool).
+describe("Claude Code's newer answer fields", () => {
+  const post = (tool: string) =>
+    createEvent("PostToolUse", {
+      sessionId: "s",
+      tool,
+      args: {},
+      result: { success: true, output: "SECRET=1", duration: 1 },
+    });
+  const specific = (fields: Record<string, unknown>) => ({
+    hookSpecificOutput: { hookEventName: "PostToolUse", ...fields },
+  });
+
+  it("reads PostToolUse updatedToolOutput as the new output: a string, a tool's shape, or JSON", () => {
+    const cases: [unknown, string][] = [
+      ["[redacted]", "[redacted]"],
+      [{ stdout: "ok", stderr: "", interrupted: false, isImage: false }, "ok"],
+      [{ stdout: "ok", stderr: "warn" }, "ok\nwarn"],
+      [{ type: "text", file: { filePath: "/a", content: "line" } }, "line"],
+      [{ url: "u", result: "page" }, "page"],
+      [{ rows: 2 }, '{"rows":2}'],
+    ];
+    for (const [value, text] of cases) {
+      expect(
+        normalizeHookOutput(specific({ updatedToolOutput: value }), { event: post("Bash") }),
+      ).toEqual({ action: "continue", modified: { result: { output: text } } });
+    }
+  });
+
+  it("reads updatedMCPToolOutput for MCP tools only, as Claude Code does", () => {
+    const answer = specific({ updatedMCPToolOutput: "[redacted]" });
+    expect(normalizeHookOutput(answer, { event: post("mcp__vault__read") })).toEqual({
+      action: "continue",
+      modified: { result: { output: "[redacted]" } },
+    });
+    expect(normalizeHookOutput(answer, { event: post("Bash") })).toEqual({ action: "continue" });
+  });
+
+  it("never refuses the fields it has no place for (terminalSequence, sessionTitle, reloadSkills, …)", () => {
+    expect(normalizeHookOutput({ terminalSequence: "\u0007" })).toEqual({ action: "continue" });
+    const start = createEvent("SessionStart", { sessionId: "s", source: "resume" });
+    expect(
+      normalizeHookOutput(
+        {
+          hookSpecificOutput: {
+            hookEventName: "SessionStart",
+            additionalContext: "resumed",
+            sessionTitle: "Fix the login bug",
+            initialUserMessage: "continue where we left off",
+            reloadSkills: true,
+          },
+        },
+        { event: start },
+      ),
+    ).toEqual({ action: "continue", additionalContext: "resumed" });
+    expect(
+      normalizeHookOutput(specific({ classifierContext: "the user asked for this" }), {
+        event: post("Bash"),
+      }),
+    ).toEqual({ action: "continue" });
+  });
+});

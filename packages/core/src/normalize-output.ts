@@ -47,6 +47,9 @@ const dialectSchema = z.object({
   systemMessage: opt(str),
   additionalContext: opt(str),
   updatedInput: opt(obj),
+  // Claude Code's terminal escape sequence for the host to emit: recognised (an answer of this
+  // field alone is not a foreign dialect), with no place in the engine.
+  terminalSequence: opt(str),
   hookSpecificOutput: opt(
     z.object({
       hookEventName: opt(str),
@@ -54,6 +57,10 @@ const dialectSchema = z.object({
       permissionDecisionReason: opt(str),
       updatedInput: opt(obj),
       additionalContext: opt(str),
+      // PostToolUse: replaces the tool's output before the model reads it (any value: a string,
+      // or the tool's own response shape such as Bash's `{ stdout, stderr }`).
+      updatedToolOutput: opt(z.unknown()),
+      updatedMCPToolOutput: opt(z.unknown()),
       decision: opt(
         z.object({
           behavior: z.enum(["allow", "deny", "ask"]),
@@ -199,10 +206,19 @@ export function safeNormalizeHookOutput(
     out.permission === "deny" ||
     hso?.permissionDecision === "deny" ||
     hso?.decision?.behavior === "deny";
+  const context = [out.additionalContext, out.additional_context, hso?.additionalContext].filter(
+    (c): c is string => typeof c === "string" && c.length > 0,
+  );
   if (blocked) {
+    // PostToolUse's block comes after the tool ran: its context reaches Claude with the reason.
     return {
       success: true,
-      data: { action: "block", reason: reason || "Blocked by hook", ...extras },
+      data: {
+        action: "block",
+        reason: reason || "Blocked by hook",
+        ...(context.length > 0 ? { additionalContext: context.join("\n") } : {}),
+        ...extras,
+      },
     };
   }
   if (action === "retry") {
@@ -232,6 +248,17 @@ export function safeNormalizeHookOutput(
   if (out.modified) response.modified = out.modified;
   else if (replacement) response.modified = replaceArgs(replacement, options.event);
   else if (out.modified_args) response.modified = { args: out.modified_args };
+  // Claude Code: `updatedToolOutput` for every tool (since v2.1.121), `updatedMCPToolOutput` for
+  // MCP tools only.
+  const tool = (options.event as { tool?: unknown } | undefined)?.tool;
+  const mcp = typeof tool !== "string" || tool.startsWith("mcp__");
+  const rewritten = hso?.updatedToolOutput ?? (mcp ? hso?.updatedMCPToolOutput : undefined);
+  const postToolUse =
+    options.event?.eventType === "PostToolUse" ||
+    (options.event === undefined && hso?.hookEventName === "PostToolUse");
+  if (rewritten !== undefined && postToolUse) {
+    response.modified = { ...response.modified, result: { output: toolOutputText(rewritten) } };
+  }
   const spec = options.event && specific ? specOf(options.event.eventType) : undefined;
   if (spec && Object.keys(spec.answers).length > 0) {
     const answered = readAnswerFields(spec, specific as Record<string, unknown>);
@@ -255,11 +282,34 @@ export function safeNormalizeHookOutput(
   const permissionReason = hso?.permissionDecisionReason ?? (ask || allowed ? out.reason : null);
   if (response.permission && permissionReason) response.permissionReason = permissionReason;
 
-  const context = [out.additionalContext, out.additional_context, hso?.additionalContext].filter(
-    (c): c is string => typeof c === "string" && c.length > 0,
-  );
   if (context.length > 0) response.additionalContext = context.join("\n");
   return { success: true, data: Object.keys(response).length === 1 ? CONTINUE : response };
+}
+
+/**
+ * The text of a PostToolUse hook's `updatedToolOutput` (or `updatedMCPToolOutput`): a string as
+ * it is; a built-in tool's response shape (Bash's `{ stdout, stderr }`, Read's `{ file: { content
+ * } }`, WebFetch's `{ result }`, our own `{ output }`) as the text that shape holds; anything
+ * else as JSON.
+ */
+function toolOutputText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const v = value as Record<string, unknown>;
+    if (typeof v.stdout === "string") {
+      return typeof v.stderr === "string" && v.stderr !== ""
+        ? `${v.stdout}\n${v.stderr}`
+        : v.stdout;
+    }
+    const file = v.file as Record<string, unknown> | undefined;
+    if (file !== null && typeof file === "object" && typeof file.content === "string") {
+      return file.content;
+    }
+    for (const key of ["output", "result", "content"] as const) {
+      if (typeof v[key] === "string") return v[key];
+    }
+  }
+  return JSON.stringify(value) ?? "";
 }
 
 /** {@link safeNormalizeHookOutput}, throwing `HookError` (`INVALID_OUTPUT`) on bad output. */

@@ -4,6 +4,7 @@ import type { HookEvent } from "./event-schemas.js";
 import { HookEngine } from "./hook-engine.js";
 import { HookError } from "./hook-error.js";
 import { allow, ask, block, modify } from "./hook-response.js";
+import { normalizeHookOutput } from "./normalize-output.js";
 import { PermissionDeniedError, PermissionStep } from "./permission-step.js";
 import { runTool } from "./tool-guard.js";
 
@@ -68,6 +69,23 @@ describe("PermissionStep", () => {
       decidedBy: "hook",
       reason: "allowed by a PreToolUse hook",
     });
+  });
+
+  // Claude Code's hooks reference, "PermissionDenied decision control": `retry: true` tells the
+  // model it may retry; the denial itself is not reversed.
+  it("carries a PermissionDenied hook's retry: true on the denial, which still stands", async () => {
+    const { engine } = setup();
+    const step = new PermissionStep({ ask: true });
+    const plain = await denial(step.authorize(engine, call));
+    expect(plain.retry).toBe(false);
+    engine.register({
+      event: "PermissionDenied",
+      // As a command hook answers it: read with the event, like every answer field.
+      handler: (e) => normalizeHookOutput({ hookSpecificOutput: { retry: true } }, { event: e }),
+    });
+    const told = await denial(step.authorize(engine, call));
+    expect(told.retry).toBe(true);
+    expect(told.decidedBy).toBe("default");
   });
 
   it("fires PermissionRequest when PreToolUse asks about a tool the policy does not name", async () => {

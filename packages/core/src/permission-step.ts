@@ -94,13 +94,19 @@ export class PermissionDeniedError extends HookError {
   readonly reason: string;
   /** Who denied it: a `hook`, the `user` (the host's answer), or the `default` answer. */
   readonly decidedBy: PermissionDecider;
-  constructor(tool: string, reason: string, decidedBy: PermissionDecider) {
+  /**
+   * True when a PermissionDenied hook answered `retry: true`: as Claude Code does, the host
+   * tells the model it may try the call again (the denial itself stands).
+   */
+  readonly retry: boolean;
+  constructor(tool: string, reason: string, decidedBy: PermissionDecider, retry = false) {
     super("BLOCKED", `permission denied for ${tool}: ${reason}`, {
       details: { tool, decidedBy },
     });
     this.tool = tool;
     this.reason = reason;
     this.decidedBy = decidedBy;
+    this.retry = retry;
   }
 }
 
@@ -201,13 +207,16 @@ export class PermissionStep {
       request?: HookResult<PermissionRequestEvent>,
     ): Promise<PermissionOutcome> => {
       const fields = { ...base, args, decidedBy, reason };
-      await engine.fire(
+      const told = await engine.fire(
         allowed
           ? createEvent("PermissionGranted", fields)
           : createEvent("PermissionDenied", fields),
         fireOptions,
       );
-      if (!allowed) throw new PermissionDeniedError(call.tool, reason, decidedBy);
+      if (!allowed) {
+        const retry = (told.event as { retry?: unknown }).retry === true;
+        throw new PermissionDeniedError(call.tool, reason, decidedBy, retry);
+      }
       return { args, decidedBy, ...(request ? { request } : {}) };
     };
 

@@ -70,6 +70,12 @@ export interface GuardedToolResult {
   /** Context the hooks added for the model, from PreToolUse and PostToolUse. */
   additionalContext?: string;
   /**
+   * The reasons of PostToolUse (or PostToolUseFailure) hooks that blocked after the tool ran
+   * (`decision: "block"`, exit 2): the host gives them to the model with the tool's result, as
+   * Claude Code does.
+   */
+  feedback?: string;
+  /**
    * Set when a PostToolUse (or PostToolUseFailure) hook ended the agent's turn: the tool ran,
    * but the host makes no further call in this turn and shows `reason` to the user.
    */
@@ -228,6 +234,7 @@ export async function runTool(
     pre,
     post,
     ...(context ? { additionalContext: context } : {}),
+    ...(post.feedback ? { feedback: post.feedback } : {}),
     ...(post.stopTurn ? { stopTurn: post.stopTurn } : {}),
   };
 }

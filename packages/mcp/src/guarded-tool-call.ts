@@ -112,7 +112,8 @@ export async function guardedToolCall(
       result.success && result.output !== resultText(sent)
         ? rewriteResult(sent, result.output)
         : sent;
-    return withContext(out, result.additionalContext);
+    // A PostToolUse block's reason (the tool already ran) is for the model too, before the context.
+    return withContext(withContext(out, result.feedback), result.additionalContext);
   } catch (error) {
     // A HookError is the hooks' verdict (a block, a denial, a bad rewrite): the model reads it.
     // Anything else (the server's own JSON-RPC error, a closed connection) stays an error.

@@ -111,6 +111,17 @@ describe("hooks on tool calls", () => {
     expect(seen).toEqual([]);
   });
 
+  // Claude Code's hooks reference, "PostToolUse decision control": `decision: "block"` prompts
+  // Claude with the `reason`; the tool already ran, so its answer is kept.
+  it("adds a PostToolUse block's reason to the answer, after the tool's own content", async () => {
+    const engine = new HookEngine();
+    engine.register({ event: "PostToolUse", handler: () => block("echoes are logged") });
+    const c = await connect(engine);
+    const result = await c.callTool({ name: "echo", arguments: { text: "hi" } });
+    expect(result.isError).not.toBe(true);
+    expect(text(result)).toBe("hi\nechoes are logged");
+  });
+
   it("fires PostToolUseFailure for a tool that answers isError, and passes its answer on", async () => {
     const engine = new HookEngine();
     const seen = record(engine, "PostToolUse", "PostToolUseFailure");

@@ -15,7 +15,8 @@ export type HostName = "a3s-hooks test" | "demo agent";
  * - `model`: the text from the hook the model reads, or null for none;
  * - `user`: texts the user is shown (each must be among what the host shows);
  * - `permission`: the permission decision that follows, when the case is about one;
- * - `toolInput`: the tool input after the hook, when it rewrote it.
+ * - `toolInput`: the tool input after the hook, when it rewrote it;
+ * - `toolOutput`: the tool's output as the model reads it after the hook, when it rewrote it.
  */
 export interface Expected {
   outcome: "continue" | "block" | "stop";
@@ -23,12 +24,15 @@ export interface Expected {
   user?: string[];
   permission?: "allow" | "ask";
   toolInput?: Record<string, unknown>;
+  toolOutput?: string;
 }
 
 /** One case: an event, one answer of a hook to it, and what the reference says follows. */
 export interface ConformanceCase {
   id: string;
   event: string;
+  /** The settings group's `matcher`; `Bash` for tool events when left out (the call is Bash). */
+  matcher?: string;
   answer: HookAnswer;
   expect: Expected;
   hosts: HostName[];
@@ -42,6 +46,7 @@ export interface Observed {
   user: string[];
   permission?: string | undefined;
   toolInput?: Record<string, unknown> | undefined;
+  toolOutput?: string | undefined;
 }
 
 /** Read the suite's cases. */
@@ -91,6 +96,11 @@ export function divergences(expected: Expected, observed: Observed): string[] {
     if (!same(picked, expected.toolInput)) {
       out.push(`tool input ${JSON.stringify(got)}, expected ${JSON.stringify(expected.toolInput)}`);
     }
+  }
+  if (expected.toolOutput !== undefined && observed.toolOutput !== expected.toolOutput) {
+    out.push(
+      `tool output ${JSON.stringify(observed.toolOutput)}, expected ${JSON.stringify(expected.toolOutput)}`,
+    );
   }
   return out;
 }

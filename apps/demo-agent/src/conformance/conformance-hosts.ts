@@ -21,7 +21,11 @@ const blockReasonToUser = (event: string) => event === "UserPromptSubmit";
 /** A settings file with one command hook for the case's event. */
 async function settingsFile(dir: string, c: ConformanceCase, command: string): Promise<string> {
   const group = {
-    ...(TOOL_EVENTS.has(c.event) ? { matcher: "Bash" } : {}),
+    ...(c.matcher !== undefined
+      ? { matcher: c.matcher }
+      : TOOL_EVENTS.has(c.event)
+        ? { matcher: "Bash" }
+        : {}),
     hooks: [{ type: "command", command, timeout: 30 }],
   };
   const file = path.join(dir, "settings.json");
@@ -66,13 +70,15 @@ export async function throughCli(
     permission: string | null;
     permissionReason: string | null;
     additionalContext: string | null;
+    feedback: string | null;
     systemMessages: string[];
     stopTurn: { reason?: string } | null;
-    event: { args?: Record<string, unknown> };
+    event: { args?: Record<string, unknown>; result?: { output?: string } };
   };
   const outcome = r.stopTurn ? "stop" : r.action === "block" ? "block" : "continue";
   const toModel = [
     outcome === "block" && !blockReasonToUser(c.event) ? r.reason : null,
+    r.feedback,
     r.additionalContext,
   ].filter((t): t is string => typeof t === "string" && t !== "");
   const user = [
@@ -87,6 +93,7 @@ export async function throughCli(
     user,
     permission: r.permission ?? undefined,
     toolInput: r.event.args,
+    toolOutput: r.event.result?.output,
   };
 }
 
@@ -161,10 +168,15 @@ export async function throughDemoAgent(
     const before = session.messages.length;
     const reply = await demo.agent.respond(session, "run the tests");
     const seen = new Set<string>();
+    let toolOutput: string | undefined;
     for (const m of session.messages.slice(before)) {
       if (m.role === "tool") {
+        // What the model reads of the tool itself: the result before any hook's notes.
+        toolOutput ??= m.content.split(/\n\[hook (?:feedback|context)\] /)[0];
         const blocked = /^Blocked by a hook: ([\s\S]*)$/.exec(m.content);
         if (blocked) seen.add(blocked[1]!);
+        const feedback = /\n\[hook feedback\] ([\s\S]*?)(?=\n\[hook context\] |$)/.exec(m.content);
+        if (feedback) seen.add(feedback[1]!);
         const context = /\n\[hook context\] ([\s\S]*)$/.exec(m.content);
         if (context) seen.add(context[1]!);
       } else if (m.role === "system") seen.add(m.content);
@@ -191,6 +203,7 @@ export async function throughDemoAgent(
       ],
       permission: first?.permission,
       toolInput: (first?.event as { args?: Record<string, unknown> } | undefined)?.args,
+      toolOutput,
     };
   } finally {
     off();

@@ -59,6 +59,7 @@ export function jsonResult(
     permissionReason: result.permissionReason ?? null,
     stopTurn: result.stopTurn ?? null,
     additionalContext: result.additionalContext ?? null,
+    feedback: result.feedback ?? null,
     systemMessages: result.systemMessages,
     retryDelay: result.retryDelay ?? null,
     warnings: result.warnings,
@@ -123,6 +124,7 @@ export function humanResult(
       `Permission: ${result.permission}${result.permissionReason ? ` (${result.permissionReason})` : ""}`,
     );
   }
+  if (result.feedback) out.push("Feedback for the model:", indent(result.feedback, "  | "));
   if (result.additionalContext)
     out.push("Additional context:", indent(result.additionalContext, "  | "));
   for (const m of result.systemMessages) out.push(`System message: ${m}`);

@@ -41,6 +41,7 @@ describe("the shipped JSON Schemas", () => {
       suppressOutput: false,
       additionalContext: "x",
       updatedInput: {},
+      terminalSequence: "\u0007",
       hookSpecificOutput: { hookEventName: "PreToolUse" },
       modified_args: {},
       metadata: {},

@@ -248,7 +248,7 @@ describe("problems", () => {
     const settings = await load();
     expect(lines(settings)).toEqual([
       'error: ~/.claude/settings.json: hooks.PreToolUse[0].hooks[1].timeout: expected a positive number, got "ten"',
-      'error: ~/.claude/settings.json: hooks.PostToolUse[0].matcher: invalid regular expression "Write(": Invalid regular expression: /^(?:Write()$/: Unterminated group',
+      'error: ~/.claude/settings.json: hooks.PostToolUse[0].matcher: invalid regular expression "Write(": Invalid regular expression: /Write(/: Unterminated group',
       'warning: ~/.claude/settings.json: hooks.PreToolUze: unknown event name "PreToolUze" (did you mean "PreToolUse"?); its hooks are ignored',
       "warning: ~/.claude/settings.json: hooks.Stop[0].matcher: Stop has nothing to match against; the matcher is ignored",
       'error: ~/.claude/settings.json: hooks.Notification[0].hooks[0].type: expected one of "command", "http", "prompt", "agent", "mcp_tool", got "webhook" (this hook does not load)',

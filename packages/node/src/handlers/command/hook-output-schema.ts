@@ -33,6 +33,10 @@ export const hookOutputSchema = z
     suppressOutput: d(z.boolean(), "Claude Code: hide this hook's output."),
     additionalContext: d(z.string(), "Text added to the model's context."),
     updatedInput: d(obj, "Replacement tool arguments (whole object)."),
+    terminalSequence: d(
+      z.string(),
+      "Claude Code: a terminal escape sequence for the host to emit; accepted, not acted on.",
+    ),
     hookSpecificOutput: d(
       z.looseObject({
         hookEventName: d(z.string(), "The event this output answers."),
@@ -43,6 +47,14 @@ export const hookOutputSchema = z
         permissionDecisionReason: d(z.string(), "Why."),
         updatedInput: d(obj, "Replacement tool arguments (whole object)."),
         additionalContext: d(z.string(), "Text added to the model's context."),
+        updatedToolOutput: d(
+          z.unknown(),
+          "PostToolUse: the tool's new output, for every tool (a string, or the tool's own response shape such as Bash's {stdout, stderr}).",
+        ),
+        updatedMCPToolOutput: d(
+          z.unknown(),
+          "PostToolUse: the tool's new output, for MCP tools only (prefer updatedToolOutput).",
+        ),
         decision: d(
           z.looseObject({
             behavior: z.enum(["allow", "deny", "ask"]),

@@ -167,7 +167,7 @@ describe("prompt hooks from a settings file, against a chat-completions server",
     expect(input.hook_event_name).toBe("PreToolUse");
   });
 
-  it("on an event that cannot block, ok: false is a warning and the agent goes on", async () => {
+  it("on PostToolUse, ok: false is feedback for the model and the agent goes on", async () => {
     const server = await fake({ content: '{"ok": false, "reason": "output leaks a token"}' });
     const client = openAIModelClient({ baseUrl: server.baseUrl, defaultModel: "j" });
     const { engine } = await engineWith({ type: "prompt", prompt: "p" }, client, "PostToolUse");
@@ -181,7 +181,7 @@ describe("prompt hooks from a settings file, against a chat-completions server",
     );
     expect(server.requests).toHaveLength(1);
     expect(result.action).toBe("continue");
-    expect(result.warnings.join("\n")).toContain("cannot be blocked");
+    expect(result.feedback).toBe("output leaks a token");
     expect(result.outcomes[0]?.reason).toBe("output leaks a token");
   });
 
