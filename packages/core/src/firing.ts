@@ -18,6 +18,7 @@ import {
   type OutcomeStatus,
   ResultFolder,
 } from "./merge.js";
+import type { ContextValues } from "./middleware.js";
 import type { HookHandler } from "./registration.js";
 import type { Timers } from "./timers.js";
 
@@ -176,6 +177,7 @@ class HookRun implements OutcomeInput, Expirable {
     event: HookEvent,
     owner: RunOwner,
     start: number,
+    values: ContextValues | undefined,
   ) {
     this.#host = host;
     this.hook = hook;
@@ -185,7 +187,7 @@ class HookRun implements OutcomeInput, Expirable {
     this.name = hook.name;
     this.failBehavior = hook.failBehavior;
     this.timeout = hook.timeout;
-    this.ctx = new InvocationContext(hook.id, event);
+    this.ctx = new InvocationContext(hook.id, event, values);
   }
 
   /** The handler answered: returned a value, or (`async` true) resolved to one. */
@@ -284,6 +286,8 @@ export class Firing<E extends HookEvent> implements RunOwner {
   readonly #hooks: readonly StoredHook[];
   readonly #signal: AbortSignal | undefined;
   readonly #auditStarts: boolean;
+  /** What the engine's middleware set for this firing, for the hooks' `ctx.get`. */
+  readonly #values: ContextValues | undefined;
   /** Parallel mode: every hook's outcome, in execution order. */
   readonly #outcomes: OutcomeInput[] = [];
   /** Sequential mode: the fold so far, and the next hook to start. */
@@ -308,8 +312,10 @@ export class Firing<E extends HookEvent> implements RunOwner {
     sequential: boolean,
     signal: AbortSignal | undefined,
     auditStarts: boolean,
+    values: ContextValues | undefined,
   ) {
     this.#host = host;
+    this.#values = values;
     this.#event = event;
     this.#hooks = hooks;
     this.#signal = signal;
@@ -399,7 +405,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
 
   #start(hook: StoredHook, event: HookEvent): OutcomeInput {
     hook.stats.runs++;
-    const run = new HookRun(this.#host, hook, event, this, this.#now);
+    const run = new HookRun(this.#host, hook, event, this, this.#now, this.#values);
     if (this.#auditStarts) this.#host.started(hook, event);
     let value: unknown;
     let thenable: boolean;

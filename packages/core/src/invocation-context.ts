@@ -1,4 +1,5 @@
 import type { HookEvent } from "./event-schemas.js";
+import type { ContextKey, ContextValues } from "./middleware.js";
 import type { HookContext } from "./registration.js";
 
 type AbortListener = (reason: unknown) => void;
@@ -21,11 +22,21 @@ export class InvocationContext implements HookContext {
   readonly hookId: string;
   readonly sessionId: string;
   readonly eventId: string;
+  readonly #values: ContextValues | undefined;
 
-  constructor(hookId: string, event: Pick<HookEvent, "sessionId" | "eventId">) {
+  constructor(
+    hookId: string,
+    event: Pick<HookEvent, "sessionId" | "eventId">,
+    values?: ContextValues,
+  ) {
     this.hookId = hookId;
     this.sessionId = event.sessionId;
     this.eventId = event.eventId;
+    this.#values = values;
+  }
+
+  get<T>(key: ContextKey<T>): T | undefined {
+    return this.#values?.get(key);
   }
 
   get signal(): AbortSignal {
