@@ -41,12 +41,17 @@ import { defaultTimers } from "./timers.js";
 import { toHookError, type ValidationResult, validate } from "./validation.js";
 
 let mayRun: (engine: HookEngine, types: readonly HookEventName[], probe: ToolProbe) => boolean;
-let toolLayers: (engine: HookEngine) => ToolLayers | undefined;
+let toolLayers: (engine: HookEngine, any?: boolean) => ToolLayers | undefined;
 
 /** The middleware that wrap an engine's tool calls, for `runTool`. */
 export interface ToolLayers {
   readonly layers: readonly Layer[];
   readonly host: LayerHost;
+}
+
+/** True when some middleware is installed on the engine: every firing and tool call then runs it. */
+export function hasMiddleware(engine: HookEngine): boolean {
+  return toolLayers(engine, true) !== undefined;
 }
 
 /** The engine's middleware with a `wrapToolCall`, or undefined when it has none. */
@@ -65,7 +70,7 @@ export interface ToolProbe {
  * False when firing any of `types` for a call of this tool with these arguments would run no
  * hook and emit no audit record: so a host may skip building the events. True whenever that
  * cannot be told without the whole event (a hook whose matcher is the author's own predicate,
- * a hook without a matcher, a `fired` audit listener). `probe.eventType` is overwritten.
+ * a hook without a matcher, a `fired` audit listener, an installed middleware). `probe.eventType` is overwritten.
  */
 export function mayRunForTool(
   engine: HookEngine,
@@ -120,6 +125,8 @@ export class HookEngine {
     mayRun = (engine, types, probe) => {
       // Every firing, even one that runs nothing, is a `fired` record for such a listener.
       if (engine.#audit.wants("fired")) return true;
+      // A middleware may answer for (or around) any firing and tool call, hooks or none.
+      if (engine.#layers !== undefined) return true;
       if (!engine.#enabled) return false;
       for (const type of types) {
         const hooks = engine.#byEvent.get(type);
@@ -138,8 +145,10 @@ export class HookEngine {
       }
       return false;
     };
-    toolLayers = (engine) =>
-      engine.#wrapsTools ? { layers: engine.#layers!, host: engine.#layerHost } : undefined;
+    toolLayers = (engine, any) =>
+      (any ? engine.#layers !== undefined : engine.#wrapsTools)
+        ? { layers: engine.#layers!, host: engine.#layerHost }
+        : undefined;
   }
 
   constructor(options: HookEngineOptions = {}) {
