@@ -3,7 +3,7 @@ import type { HookEvent, HookEventName } from "./event-schemas.js";
 import { specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import { CONTINUE, checkHookResponse, type HookResponse } from "./hook-response.js";
-import { InvocationContext } from "./invocation-context.js";
+import { InvocationContext, ValuedContext } from "./invocation-context.js";
 import type { JobClock } from "./job-clock.js";
 import { errorText } from "./json-limits.js";
 import type { CompiledMatcher } from "./matcher.js";
@@ -153,10 +153,6 @@ interface RunOwner {
 class HookRun implements OutcomeInput, Expirable {
   readonly hook: StoredHook;
   readonly ctx: InvocationContext;
-  readonly hookId: string;
-  readonly name: string | undefined;
-  readonly failBehavior: FailBehavior;
-  readonly timeout: number;
   /** When the hook started (for parallel hooks, when the firing started them all). */
   readonly start: number;
   status: OutcomeStatus = "ok";
@@ -183,11 +179,24 @@ class HookRun implements OutcomeInput, Expirable {
     this.hook = hook;
     this.owner = owner;
     this.start = start;
-    this.hookId = hook.id;
-    this.name = hook.name;
-    this.failBehavior = hook.failBehavior;
-    this.timeout = hook.timeout;
-    this.ctx = new InvocationContext(hook.id, event, values);
+    this.ctx =
+      values === undefined
+        ? new InvocationContext(hook.id, event)
+        : new ValuedContext(hook.id, event, values);
+  }
+
+  // Read from the hook rather than copied: four fields less per run.
+  get hookId(): string {
+    return this.hook.id;
+  }
+  get name(): string | undefined {
+    return this.hook.name;
+  }
+  get failBehavior(): FailBehavior {
+    return this.hook.failBehavior;
+  }
+  get timeout(): number {
+    return this.hook.timeout;
   }
 
   /** The handler answered: returned a value, or (`async` true) resolved to one. */
@@ -289,7 +298,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
   /** What the engine's middleware set for this firing, for the hooks' `ctx.get`. */
   readonly #values: ContextValues | undefined;
   /** Parallel mode: every hook's outcome, in execution order. */
-  readonly #outcomes: OutcomeInput[] = [];
+  readonly #outcomes: OutcomeInput[];
   /** Sequential mode: the fold so far, and the next hook to start. */
   readonly #folder: ResultFolder<E> | undefined;
   #next = 0;
@@ -321,6 +330,8 @@ export class Firing<E extends HookEvent> implements RunOwner {
     this.#signal = signal;
     this.#auditStarts = auditStarts;
     this.#folder = sequential ? new ResultFolder(event, host.mergeOptions) : undefined;
+    // Parallel: one slot per hook, made at its size (a growing array would make room for 17).
+    this.#outcomes = sequential ? [] : new Array(hooks.length);
   }
 
   run(): Promise<HookResult<E>> {
@@ -390,7 +401,8 @@ export class Firing<E extends HookEvent> implements RunOwner {
     const event = this.#event;
     this.inPass = true;
     try {
-      for (const hook of this.#hooks) outcomes.push(this.#start(hook, event));
+      const hooks = this.#hooks;
+      for (let i = 0; i < hooks.length; i++) outcomes[i] = this.#start(hooks[i]!, event);
     } finally {
       this.inPass = false;
     }
