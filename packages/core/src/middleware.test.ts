@@ -329,6 +329,19 @@ describe("engine.use: around a firing", () => {
     expect(contextKey("tenant")).not.toBe(TENANT);
   });
 
+  it("a hook of a firing without middleware reads no value", async () => {
+    const engine = new HookEngine();
+    const KEY = contextKey<number>("n");
+    const seen: unknown[] = [];
+    engine.register({ event: "PreToolUse", handler: (_e, ctx) => void seen.push(ctx.get?.(KEY)) });
+    await engine.fire(bash("ls"));
+    const off = engine.use({ name: "m", wrapFire: (_e, ctx, next) => (ctx.set(KEY, 7), next()) });
+    await engine.fire(bash("ls"));
+    off();
+    await engine.fire(bash("ls"));
+    expect(seen).toEqual([undefined, 7, undefined]);
+  });
+
   it("an aborted firing rejects as without middleware, and aborts pass through next()", async () => {
     const engine = new HookEngine();
     engine.register({
