@@ -335,7 +335,13 @@ describe("engine.use: around a firing", () => {
     const seen: unknown[] = [];
     engine.register({ event: "PreToolUse", handler: (_e, ctx) => void seen.push(ctx.get?.(KEY)) });
     await engine.fire(bash("ls"));
-    const off = engine.use({ name: "m", wrapFire: (_e, ctx, next) => (ctx.set(KEY, 7), next()) });
+    const off = engine.use({
+      name: "m",
+      wrapFire: (_e, ctx, next) => {
+        ctx.set(KEY, 7);
+        return next();
+      },
+    });
     await engine.fire(bash("ls"));
     off();
     await engine.fire(bash("ls"));

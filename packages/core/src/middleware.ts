@@ -31,7 +31,13 @@ export interface ContextKey<T> {
  * @example
  * ```ts
  * const TENANT = contextKey<string>("tenant");
- * engine.use({ name: "tenant", wrapFire: (event, ctx, next) => (ctx.set(TENANT, "acme"), next()) });
+ * engine.use({
+ *   name: "tenant",
+ *   wrapFire: (event, ctx, next) => {
+ *     ctx.set(TENANT, "acme");
+ *     return next();
+ *   },
+ * });
  * engine.register({ event: "PreToolUse", handler: (event, ctx) => void ctx.get?.(TENANT) });
  * ```
  */
