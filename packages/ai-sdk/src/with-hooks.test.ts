@@ -128,6 +128,19 @@ describe("withHooks in a generateText loop", () => {
     ]);
   });
 
+  it("gives the model an engine middleware's answer in place of the tool, with no hook registered", async () => {
+    const seen: unknown[] = [];
+    const model = script({ city: "Paris", days: 2 });
+    const engine = new HookEngine();
+    using _cache = engine.use({
+      name: "cache",
+      wrapToolCall: (call) => ({ output: `cached forecast for ${call.args.city}` }),
+    });
+    await loop(model, engine, weatherTool(seen), { sessionId: "s1" });
+    expect(seen).toEqual([]);
+    expect(toolResults(model)).toEqual([{ type: "text", value: "cached forecast for Paris" }]);
+  });
+
   it("gives the model the context hooks added, after the tool's output", async () => {
     const model = script({ city: "Paris", days: 2 });
     const engine = new HookEngine();

@@ -8,7 +8,7 @@ import {
   type ToolArgs,
   ToolBlockedError,
 } from "@a3s-lab/hooks-core";
-import { mayRunForTool } from "@a3s-lab/hooks-core/internal";
+import { hasMiddleware, mayRunForTool } from "@a3s-lab/hooks-core/internal";
 import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from "ai";
 import { checkOptions, is } from "./check-options.js";
 import { answererFor, type PermissionAsker } from "./permission.js";
@@ -85,6 +85,8 @@ const TOOL_EVENTS = [
  * none whose matcher fits this tool and these arguments (and no audit listener for firings).
  */
 function isQuiet(engine: HookEngine, name: string, input: unknown): boolean {
+  // A middleware wraps every tool call, hooks or none.
+  if (hasMiddleware(engine)) return false;
   if (!engine.enabled) return true;
   let any = false;
   for (const event of TOOL_EVENTS) if (engine.has(event)) any = true;
@@ -168,6 +170,7 @@ function wrapTool(
       );
     }
     let value: unknown;
+    let ran = false;
     try {
       const result = await runTool(
         engine,
@@ -179,6 +182,7 @@ function wrapTool(
           ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
         },
         async (args) => {
+          ran = true;
           value = await lastValue(await execute(args, call));
           return { output: outputText(value) };
         },
@@ -210,6 +214,8 @@ function wrapTool(
           },
         },
       );
+      // An engine middleware answered in place of the tool: its output is the value.
+      if (!ran) value = result.output;
       if (
         !result.post.modified &&
         result.additionalContext === undefined &&

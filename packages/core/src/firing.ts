@@ -3,7 +3,7 @@ import type { HookEvent, HookEventName } from "./event-schemas.js";
 import { specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import { CONTINUE, checkHookResponse, type HookResponse } from "./hook-response.js";
-import { InvocationContext } from "./invocation-context.js";
+import { InvocationContext, ValuedContext } from "./invocation-context.js";
 import type { JobClock } from "./job-clock.js";
 import { errorText } from "./json-limits.js";
 import type { CompiledMatcher } from "./matcher.js";
@@ -18,6 +18,7 @@ import {
   type OutcomeStatus,
   ResultFolder,
 } from "./merge.js";
+import type { ContextValues } from "./middleware.js";
 import type { HookHandler } from "./registration.js";
 import type { Timers } from "./timers.js";
 
@@ -152,10 +153,6 @@ interface RunOwner {
 class HookRun implements OutcomeInput, Expirable {
   readonly hook: StoredHook;
   readonly ctx: InvocationContext;
-  readonly hookId: string;
-  readonly name: string | undefined;
-  readonly failBehavior: FailBehavior;
-  readonly timeout: number;
   /** When the hook started (for parallel hooks, when the firing started them all). */
   readonly start: number;
   status: OutcomeStatus = "ok";
@@ -176,16 +173,30 @@ class HookRun implements OutcomeInput, Expirable {
     event: HookEvent,
     owner: RunOwner,
     start: number,
+    values: ContextValues | undefined,
   ) {
     this.#host = host;
     this.hook = hook;
     this.owner = owner;
     this.start = start;
-    this.hookId = hook.id;
-    this.name = hook.name;
-    this.failBehavior = hook.failBehavior;
-    this.timeout = hook.timeout;
-    this.ctx = new InvocationContext(hook.id, event);
+    this.ctx =
+      values === undefined
+        ? new InvocationContext(hook.id, event)
+        : new ValuedContext(hook.id, event, values);
+  }
+
+  // Read from the hook rather than copied: four fields less per run.
+  get hookId(): string {
+    return this.hook.id;
+  }
+  get name(): string | undefined {
+    return this.hook.name;
+  }
+  get failBehavior(): FailBehavior {
+    return this.hook.failBehavior;
+  }
+  get timeout(): number {
+    return this.hook.timeout;
   }
 
   /** The handler answered: returned a value, or (`async` true) resolved to one. */
@@ -284,8 +295,10 @@ export class Firing<E extends HookEvent> implements RunOwner {
   readonly #hooks: readonly StoredHook[];
   readonly #signal: AbortSignal | undefined;
   readonly #auditStarts: boolean;
+  /** What the engine's middleware set for this firing, for the hooks' `ctx.get`. */
+  readonly #values: ContextValues | undefined;
   /** Parallel mode: every hook's outcome, in execution order. */
-  readonly #outcomes: OutcomeInput[] = [];
+  readonly #outcomes: OutcomeInput[];
   /** Sequential mode: the fold so far, and the next hook to start. */
   readonly #folder: ResultFolder<E> | undefined;
   #next = 0;
@@ -308,13 +321,17 @@ export class Firing<E extends HookEvent> implements RunOwner {
     sequential: boolean,
     signal: AbortSignal | undefined,
     auditStarts: boolean,
+    values: ContextValues | undefined,
   ) {
     this.#host = host;
+    this.#values = values;
     this.#event = event;
     this.#hooks = hooks;
     this.#signal = signal;
     this.#auditStarts = auditStarts;
     this.#folder = sequential ? new ResultFolder(event, host.mergeOptions) : undefined;
+    // Parallel: one slot per hook, made at its size (a growing array would make room for 17).
+    this.#outcomes = sequential ? [] : new Array(hooks.length);
   }
 
   run(): Promise<HookResult<E>> {
@@ -384,7 +401,8 @@ export class Firing<E extends HookEvent> implements RunOwner {
     const event = this.#event;
     this.inPass = true;
     try {
-      for (const hook of this.#hooks) outcomes.push(this.#start(hook, event));
+      const hooks = this.#hooks;
+      for (let i = 0; i < hooks.length; i++) outcomes[i] = this.#start(hooks[i]!, event);
     } finally {
       this.inPass = false;
     }
@@ -399,7 +417,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
 
   #start(hook: StoredHook, event: HookEvent): OutcomeInput {
     hook.stats.runs++;
-    const run = new HookRun(this.#host, hook, event, this, this.#now);
+    const run = new HookRun(this.#host, hook, event, this, this.#now, this.#values);
     if (this.#auditStarts) this.#host.started(hook, event);
     let value: unknown;
     let thenable: boolean;

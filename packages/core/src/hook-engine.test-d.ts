@@ -82,3 +82,28 @@ describe("handler types", () => {
     result.outcomes.length = 0;
   });
 });
+
+describe("middleware types", () => {
+  it("wrapFire sees the events it names, and next gives that event's result", () => {
+    engine.use({
+      name: "typed",
+      events: ["PreToolUse"],
+      wrapFire: async (event, ctx, next) => {
+        expectTypeOf(event).toEqualTypeOf<PreToolUseEvent>();
+        expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal | undefined>();
+        const result = await next({ ...event, args: { command: "ls" } });
+        expectTypeOf(result).toEqualTypeOf<HookResult<PreToolUseEvent>>();
+        return result;
+      },
+      wrapToolCall: (call, _ctx, next) => {
+        expectTypeOf(call.args).toEqualTypeOf<Record<string, unknown>>();
+        return next();
+      },
+    });
+  });
+
+  it("an unknown event name in events fails to compile", () => {
+    // @ts-expect-error: not an event
+    engine.use({ name: "typo", events: ["PreToolUs"], wrapFire: (_e, _c, next) => next() });
+  });
+});

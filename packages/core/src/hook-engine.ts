@@ -19,6 +19,14 @@ import { JobClock } from "./job-clock.js";
 import { compileMatcher } from "./matcher.js";
 import { emptyResult, type FailBehavior, type HookResult } from "./merge.js";
 import {
+  checkMiddleware,
+  fireThrough,
+  type HookMiddleware,
+  type Layer,
+  type LayerHost,
+  MiddlewareCall,
+} from "./middleware.js";
+import {
   type CanonicalEventName,
   type HookEventNameInput,
   type HookHandle,
@@ -33,6 +41,23 @@ import { defaultTimers } from "./timers.js";
 import { toHookError, type ValidationResult, validate } from "./validation.js";
 
 let mayRun: (engine: HookEngine, types: readonly HookEventName[], probe: ToolProbe) => boolean;
+let toolLayers: (engine: HookEngine, any?: boolean) => ToolLayers | undefined;
+
+/** The middleware that wrap an engine's tool calls, for `runTool`. */
+export interface ToolLayers {
+  readonly layers: readonly Layer[];
+  readonly host: LayerHost;
+}
+
+/** True when some middleware is installed on the engine: every firing and tool call then runs it. */
+export function hasMiddleware(engine: HookEngine): boolean {
+  return toolLayers(engine, true) !== undefined;
+}
+
+/** The engine's middleware with a `wrapToolCall`, or undefined when it has none. */
+export function toolLayersOf(engine: HookEngine): ToolLayers | undefined {
+  return toolLayers(engine);
+}
 
 /** The fields of a tool event that the engine's own matchers read: its type, tool and args. */
 export interface ToolProbe {
@@ -45,7 +70,7 @@ export interface ToolProbe {
  * False when firing any of `types` for a call of this tool with these arguments would run no
  * hook and emit no audit record: so a host may skip building the events. True whenever that
  * cannot be told without the whole event (a hook whose matcher is the author's own predicate,
- * a hook without a matcher, a `fired` audit listener). `probe.eventType` is overwritten.
+ * a hook without a matcher, a `fired` audit listener, an installed middleware). `probe.eventType` is overwritten.
  */
 export function mayRunForTool(
   engine: HookEngine,
@@ -88,6 +113,11 @@ export class HookEngine {
   readonly #maxPerEvent: number;
   readonly #maxTotal: number;
   readonly #toolSchemas: Readonly<Record<string, InputSchema>> | undefined;
+  readonly #layerHost: LayerHost;
+  /** Installed middleware, in priority order; undefined when none (the fire path checks this). */
+  #layers: readonly Layer[] | undefined;
+  /** Whether some installed middleware wraps tool calls. */
+  #wrapsTools = false;
   #enabled: boolean;
   #seq = 0;
 
@@ -95,6 +125,8 @@ export class HookEngine {
     mayRun = (engine, types, probe) => {
       // Every firing, even one that runs nothing, is a `fired` record for such a listener.
       if (engine.#audit.wants("fired")) return true;
+      // A middleware may answer for (or around) any firing and tool call, hooks or none.
+      if (engine.#layers !== undefined) return true;
       if (!engine.#enabled) return false;
       for (const type of types) {
         const hooks = engine.#byEvent.get(type);
@@ -113,6 +145,10 @@ export class HookEngine {
       }
       return false;
     };
+    toolLayers = (engine, any) =>
+      (any ? engine.#layers !== undefined : engine.#wrapsTools)
+        ? { layers: engine.#layers!, host: engine.#layerHost }
+        : undefined;
   }
 
   constructor(options: HookEngineOptions = {}) {
@@ -136,6 +172,10 @@ export class HookEngine {
       report: (event, hooks, result, began) => audit.report(event, hooks, result, began),
       started: (hook, event) => audit.started(hook, event),
       late: (hook, eventId, error) => audit.late(hook, eventId, error),
+      warn: (message, about) => audit.warn(message, about),
+    };
+    this.#layerHost = {
+      mergeOptions: this.#host.mergeOptions,
       warn: (message, about) => audit.warn(message, about),
     };
   }
@@ -339,6 +379,45 @@ export class HookEngine {
   }
 
   /**
+   * Install a middleware: code around every firing (`wrapFire`) and around the tool of every
+   * `runTool` call (`wrapToolCall`), which can observe, rewrite, or answer in place. Checks it
+   * now (a `HookError` names the bad field). Returns the way to take it off again (also
+   * `using`-disposable). An engine with none installed pays one field check per firing.
+   *
+   * @example
+   * ```ts
+   * using _audit = engine.use({
+   *   name: "timing",
+   *   wrapFire: async (event, ctx, next) => {
+   *     const started = performance.now();
+   *     const result = await next();
+   *     console.log(event.eventType, result.action, performance.now() - started);
+   *     return result;
+   *   },
+   * });
+   * ```
+   */
+  use<N extends HookEventName = HookEventName>(middleware: HookMiddleware<N>): Unsubscribe {
+    const layer = checkMiddleware(middleware, this.#seq++);
+    const layers = [...(this.#layers ?? []), layer];
+    layers.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
+    this.#setLayers(layers);
+    let on = true;
+    const off = () => {
+      if (!on) return;
+      on = false;
+      this.#setLayers((this.#layers ?? []).filter((l) => l !== layer));
+    };
+    return Object.assign(off, { [Symbol.dispose]: off });
+  }
+
+  #setLayers(layers: readonly Layer[]): void {
+    // Copy on write: a firing in progress keeps the chain it started with.
+    this.#layers = layers.length === 0 ? undefined : layers;
+    this.#wrapsTools = layers.some((l) => l.middleware.wrapToolCall !== undefined);
+  }
+
+  /**
    * Subscribe to the audit stream: one record type, or `"*"` for all. Returns the way to stop
    * (also `using`-disposable, and tied to `options.signal`). The engine's audit level decides
    * which records are emitted at all.
@@ -396,6 +475,33 @@ export class HookEngine {
    * input with `validateEvent`); patches hooks make to it are validated.
    */
   fire<E extends HookEvent>(event: E, options?: FireOptions): Promise<HookResult<E>> {
+    if (this.#layers !== undefined) return this.#fireWrapped(event, options, this.#layers);
+    return this.#fireHooks(event, options, undefined);
+  }
+
+  #fireWrapped<E extends HookEvent>(
+    event: E,
+    options: FireOptions | undefined,
+    layers: readonly Layer[],
+  ): Promise<HookResult<E>> {
+    if (!isHookEventName(event?.eventType)) return Promise.reject(unknownEvent(event));
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(aborted(signal));
+    const ctx = new MiddlewareCall(signal);
+    return fireThrough(
+      layers,
+      event,
+      ctx,
+      (inner) => this.#fireHooks(inner, options, ctx),
+      this.#layerHost,
+    );
+  }
+
+  #fireHooks<E extends HookEvent>(
+    event: E,
+    options: FireOptions | undefined,
+    values: MiddlewareCall | undefined,
+  ): Promise<HookResult<E>> {
     const hooks = this.#byEvent.get(event?.eventType);
     if (hooks === undefined || !this.#enabled) {
       if (!isHookEventName(event?.eventType)) return Promise.reject(unknownEvent(event));
@@ -422,6 +528,7 @@ export class HookEngine {
       this.#mode === "sequential",
       signal,
       this.#audit.wantsStarts,
+      values,
     ).run();
   }
 

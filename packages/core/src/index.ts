@@ -135,6 +135,13 @@ export type {
   PatchConflict,
   TurnStop,
 } from "./merge.js";
+export type {
+  ContextKey,
+  FireAnswer,
+  HookMiddleware,
+  MiddlewareContext,
+} from "./middleware.js";
+export { contextKey } from "./middleware.js";
 export type { NormalizeOptions } from "./normalize-output.js";
 export { normalizeHookOutput, safeNormalizeHookOutput } from "./normalize-output.js";
 export type {

@@ -9,7 +9,7 @@ export { CLAUDE_CODE_INPUT_KEY, claudeCodeExtraInput } from "./claude-code-input
 export { randomId } from "./create-event.js";
 export { Emitter } from "./emitter.js";
 export { isBuiltinEvent, matcherSubject, snakeCase, specOf } from "./event-spec.js";
-export { mayRunForTool, type ToolProbe } from "./hook-engine.js";
+export { hasMiddleware, mayRunForTool, type ToolProbe } from "./hook-engine.js";
 export { describeValue } from "./hook-error.js";
 export { checkHookResponse } from "./hook-response.js";
 export { InvocationContext } from "./invocation-context.js";

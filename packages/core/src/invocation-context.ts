@@ -1,4 +1,5 @@
 import type { HookEvent } from "./event-schemas.js";
+import type { ContextKey, ContextValues } from "./middleware.js";
 import type { HookContext } from "./registration.js";
 
 type AbortListener = (reason: unknown) => void;
@@ -26,6 +27,11 @@ export class InvocationContext implements HookContext {
     this.hookId = hookId;
     this.sessionId = event.sessionId;
     this.eventId = event.eventId;
+  }
+
+  /** A value middleware set for the firing: none here (see {@link ValuedContext}). */
+  get<T>(_key: ContextKey<T>): T | undefined {
+    return undefined;
   }
 
   get signal(): AbortSignal {
@@ -66,5 +72,26 @@ export class InvocationContext implements HookContext {
     }
     ctx.#controller?.abort(reason);
     return failure;
+  }
+}
+
+/**
+ * The context of a hook whose firing went through middleware: it reads the values they set.
+ * A subclass, so a context of a firing without middleware carries no field for them.
+ */
+export class ValuedContext extends InvocationContext {
+  readonly #values: ContextValues;
+
+  constructor(
+    hookId: string,
+    event: Pick<HookEvent, "sessionId" | "eventId">,
+    values: ContextValues,
+  ) {
+    super(hookId, event);
+    this.#values = values;
+  }
+
+  override get<T>(key: ContextKey<T>): T | undefined {
+    return this.#values.get(key);
   }
 }

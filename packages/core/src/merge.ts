@@ -505,14 +505,15 @@ function foldContinues<E extends HookEvent>(
   event: E,
   inputs: readonly OutcomeInput[],
 ): HookResult<E> | undefined {
-  const outcomes: HookOutcome[] = [];
   for (let i = 0; i < inputs.length; i++) {
     const input = inputs[i]!;
     const status = input.status;
     // CONTINUE is frozen and has nothing but its action: nothing to merge.
     if ((status !== "ok" || input.response !== CONTINUE) && status !== "async") return undefined;
-    outcomes.push(outcomeOf(input));
   }
+  // Checked first, then made at its size: a growing array would make room for 17.
+  const outcomes: HookOutcome[] = new Array(inputs.length);
+  for (let i = 0; i < inputs.length; i++) outcomes[i] = outcomeOf(inputs[i]!);
   const result = emptyResult(event);
   result.outcomes = outcomes;
   return result;

@@ -6,6 +6,7 @@ import type { HookResponse } from "./hook-response.js";
 import { MAX_DELAY_MS } from "./hook-response.js";
 import type { Matcher, MatcherOptions, RegexCompiler, ToolMatcher } from "./matcher.js";
 import type { FailBehavior } from "./merge.js";
+import type { ContextKey } from "./middleware.js";
 import { unknownEventMessage } from "./suggest-event.js";
 import { parseOrThrow, renamedOption } from "./validation.js";
 
@@ -42,6 +43,11 @@ export interface HookContext {
    * ```
    */
   onAbort?(listener: (reason: unknown) => void): () => void;
+  /**
+   * A value the host's middleware set for this firing (see `engine.use`), or undefined.
+   * `HookEngine` always provides it; a context made by hand may not.
+   */
+  get?<T>(key: ContextKey<T>): T | undefined;
 }
 
 /** What a handler may return: a response, or nothing for "continue". */

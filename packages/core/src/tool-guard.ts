@@ -1,8 +1,9 @@
 import { createEvent } from "./create-event.js";
 import type { PostToolUseEvent, PreToolUseEvent, ToolArgs, ToolContext } from "./event-schemas.js";
-import type { HookEngine } from "./hook-engine.js";
+import { type HookEngine, toolLayersOf } from "./hook-engine.js";
 import { HookError } from "./hook-error.js";
 import type { HookResult, TurnStop } from "./merge.js";
+import { MiddlewareCall, toolThrough } from "./middleware.js";
 import { defaultTimers, sleep, type Timers } from "./timers.js";
 
 /** What a tool returns to the guard. A thrown error, or `success: false`, is a failure. */
@@ -179,13 +180,28 @@ export async function runTool(
     await sleep(pre.retryDelay ?? 0, timers, options.signal);
   }
 
-  const args = (await options.authorize?.(pre.event.args, pre)) ?? pre.event.args;
+  let args = (await options.authorize?.(pre.event.args, pre)) ?? pre.event.args;
 
   const start = timers.now();
   let output: ToolOutput;
   let failure: unknown;
   try {
-    output = await execute(args, options.signal);
+    const wrapped = toolLayersOf(engine);
+    if (wrapped === undefined) output = await execute(args, options.signal);
+    else {
+      // The engine's middleware run around the tool; the arguments the tool ran with (a
+      // middleware may change them) are the ones PostToolUse reports.
+      output = await toolThrough(
+        wrapped.layers,
+        { ...call, args },
+        new MiddlewareCall(options.signal),
+        async (ran) => {
+          args = ran.args;
+          return execute(ran.args, options.signal);
+        },
+        wrapped.host,
+      );
+    }
   } catch (error) {
     failure = error;
     output = { output: "", success: false };

@@ -18,9 +18,11 @@ import { bundleForBrowser } from "../../../test-support/browser-bundle.ts";
  * (at 38.4 KB) when the catalogue became extensible (`defineEvent`) and Claude Code's nineteen
  * other events came with it as ready definitions, and from 39 KB (at 39.7 KB) when events got
  * answer fields (`watchPaths`, `worktreePath`, …: their schemas and the union merge) and the
- * catalogue became one per realm, shared by the ESM and CJS builds.
+ * catalogue became one per realm, shared by the ESM and CJS builds, and from 41 KB (at 42.2 KB)
+ * when the engine got its around seam (`engine.use`: middleware around firings and tool calls,
+ * whose checks name every bad field).
  */
-const CORE_GZIP_BUDGET = 41 * 1024;
+const CORE_GZIP_BUDGET = 43 * 1024;
 
 const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 

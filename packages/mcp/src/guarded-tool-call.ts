@@ -106,8 +106,12 @@ export async function guardedToolCall(
         },
       },
     );
-    // runTool resolves only after the tool ran, so `raw` is set.
-    const sent = raw!;
+    // `raw` is unset when an engine middleware answered in place of the tool: its output is
+    // the whole answer.
+    const sent: CallToolResult = raw ?? {
+      content: [{ type: "text", text: result.output }],
+      ...(result.success ? {} : { isError: true }),
+    };
     const out =
       result.success && result.output !== resultText(sent)
         ? rewriteResult(sent, result.output)

@@ -122,6 +122,17 @@ describe("hooks on tool calls", () => {
     expect(text(result)).toBe("hi\nechoes are logged");
   });
 
+  it("answers with a middleware's output when it answers in place of the tool", async () => {
+    const engine = new HookEngine();
+    const seen = record(engine, "PostToolUse");
+    using _cache = engine.use({ name: "cache", wrapToolCall: () => ({ output: "from cache" }) });
+    const c = await connect(engine);
+    const result = await c.callTool({ name: "echo", arguments: { text: "hi" } });
+    expect(result.isError).not.toBe(true);
+    expect(text(result)).toBe("from cache");
+    expect(seen).toEqual(["PostToolUse"]);
+  });
+
   it("fires PostToolUseFailure for a tool that answers isError, and passes its answer on", async () => {
     const engine = new HookEngine();
     const seen = record(engine, "PostToolUse", "PostToolUseFailure");

@@ -141,7 +141,7 @@ export class RemoteClient {
           timestamp: event.timestamp,
           eventId: event.eventId,
           deadlineMs: Date.now() + hook.timeout,
-          payload: remotePayload(event, hook.hookId) as unknown as Record<string, unknown>,
+          payload: remotePayload(event, hook.hookId, ctx) as unknown as Record<string, unknown>,
         });
       } catch (error) {
         this.#take(k);

@@ -1,4 +1,4 @@
-import { createEvent, HookEngine, type HookEventMessage } from "@a3s-lab/hooks-core";
+import { block, createEvent, HookEngine, type HookEventMessage } from "@a3s-lab/hooks-core";
 import { trace } from "@opentelemetry/api";
 import {
   AggregationTemporality,
@@ -180,7 +180,7 @@ describe("instrumentHooks", () => {
     opened.push(() => hub.close({ drainMs: 0 }));
     const instrumentation = instrumentHooks(engine, { tracer: t.tracer, meter: t.meter });
     instrumentation.uninstrument();
-    expect(Object.hasOwn(engine, "fire")).toBe(false);
+    instrumentation.uninstrument(); // idempotent
     const event = bash();
     const result = await engine.fire(event);
     expect(t.spans.getFinishedSpans()).toEqual([]);
@@ -225,5 +225,46 @@ describe("instrumentHooks", () => {
       code: "UNKNOWN_EVENT",
     });
     expect(t.spans.getFinishedSpans()).toEqual([]);
+  });
+
+  it("composes with a middleware that answers in place: one span, with its answer, no hook run", async () => {
+    const t = telemetry();
+    opened.push(t.close);
+    const engine = new HookEngine();
+    let ran = 0;
+    engine.register({ event: "PreToolUse", name: "policy", handler: () => void ran++ });
+    using _cache = engine.use({
+      name: "cache",
+      wrapFire: () => block("cached: denied"),
+    });
+    using _instrumentation = instrumentHooks(engine, { tracer: t.tracer, meter: t.meter });
+    const result = await engine.fire(bash());
+    expect(ran).toBe(0);
+    expect(result.reason).toBe("cached: denied");
+    const spans = t.spans.getFinishedSpans();
+    const firing = spans.find((s) => s.name === "hooks.fire PreToolUse")!;
+    expect(firing.attributes[A.decision]).toBe("block");
+    expect(firing.attributes[A.blockedBy]).toBe("middleware:cache");
+    const answer = spans.find((s) => s.name === "hook cache")!;
+    expect(
+      answer.parentSpanContext?.spanId ?? (answer as { parentSpanId?: string }).parentSpanId,
+    ).toBe(firing.spanContext().spanId);
+    expect(answer.attributes[A.decision]).toBe("block");
+    expect(await t.sums()).toMatchObject({ "a3s.hooks.firings": 1, "a3s.hooks.blocks": 1 });
+  });
+
+  it("keeps two concurrent firings' trace contexts apart", async () => {
+    const t = telemetry();
+    opened.push(t.close);
+    const engine = new HookEngine();
+    engine.register(echoTraceparent.registration({ event: "PreToolUse" }));
+    using _instrumentation = instrumentHooks(engine, { tracer: t.tracer, meter: t.meter });
+    const [a, b] = await Promise.all([engine.fire(bash()), engine.fire(bash())]);
+    const firings = t.spans.getFinishedSpans().filter((s) => s.name === "hooks.fire PreToolUse");
+    const parents = firings.map(
+      (s) => `00-${s.spanContext().traceId}-${s.spanContext().spanId}-01`,
+    );
+    expect(new Set([a!.systemMessages[0], b!.systemMessages[0]])).toEqual(new Set(parents));
+    expect(parents[0]).not.toBe(parents[1]);
   });
 });

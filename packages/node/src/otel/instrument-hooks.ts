@@ -12,7 +12,7 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import { beginTrace, endTrace, type HookKind } from "./trace-context.js";
+import { type HookKind, TRACED_FIRING, type TracedFiring } from "./trace-context.js";
 
 /** {@link instrumentHooks}' options. */
 export interface HookInstrumentationOptions {
@@ -24,9 +24,15 @@ export interface HookInstrumentationOptions {
 
 /** What {@link instrumentHooks} returns: the way to take the instrumentation off again. */
 export interface HookInstrumentation extends Disposable {
-  /** Restore the engine's own `fire`. Idempotent. */
+  /** Take the instrumentation's middleware off the engine. Idempotent. */
   uninstrument(): void;
 }
+
+/**
+ * The priority of the instrumentation's middleware: outside every other one, so a firing's
+ * span covers what other middleware do, answers given in place included.
+ */
+const OUTERMOST = Number.MIN_SAFE_INTEGER;
 
 const SCOPE = "@a3s-lab/hooks-node";
 
@@ -81,6 +87,10 @@ function traceparentOf(span: Span): string | undefined {
  * in `TRACEPARENT` and remote clients in the event's `metadata.traceparent` (W3C format), so a
  * firing is one trace across processes. A hook server's remote hooks live on its engine:
  * instrumenting the engine covers them.
+ *
+ * It is a middleware (`engine.use`), the outermost one: the firing's span covers what other
+ * middleware do, an answer one gives in place of the hooks included, and the trace context
+ * travels on the firing's context, not through anything shared between firings.
  *
  * `@opentelemetry/api` is an optional peer dependency, loaded only by this entry: an engine
  * that is not instrumented runs the same code as before. Without a `tracer`, spans go to the
@@ -184,77 +194,64 @@ export function instrumentHooks(
     firings.add(1, { [A.eventType]: type, [A.decision]: result.action });
   };
 
-  const own = Object.hasOwn(engine, "fire");
-  const original = engine.fire;
-  const fire = function instrumentedFire(
-    this: HookEngine,
-    event: HookEvent,
-    fireOptions?: { signal?: AbortSignal },
-  ): Promise<HookResult> {
-    // Nothing registered for the event: no hook runs, so nothing is worth a span.
-    if (!engine.enabled || !engine.has(event?.eventType)) {
-      return original.call(engine, event, fireOptions as never);
-    }
-    const type = event.eventType;
-    // The global tracer with no SDK behind it, and no meter: nothing would be recorded.
-    if (noMeter && proxy !== undefined && proxy.getDelegateTracer(SCOPE) === undefined) {
-      return original.call(engine, event, fireOptions as never);
-    }
-    const span = tracer.startSpan(spanName(type));
-    // No SDK behind the tracer and no meter: nothing would be recorded or carried.
-    if (noMeter && !span.isRecording() && span.spanContext().traceId === INVALID_TRACEID) {
-      return original.call(engine, event, fireOptions as never);
-    }
-    const start = performance.timeOrigin + performance.now();
-    const traceparent = traceparentOf(span);
-    span.setAttribute(A.eventType, type);
-    span.setAttribute(A.eventId, String(event.eventId));
-    const eventId = event.eventId;
-    if (traceparent !== undefined && typeof eventId === "string") beginTrace(eventId, traceparent);
-    const finish = () => (traceparent === undefined ? undefined : endTrace(eventId));
-    let pending: Promise<HookResult>;
-    try {
-      pending = context.with(trace.setSpan(context.active(), span), () =>
-        original.call(engine, event, fireOptions as never),
-      );
-    } catch (error) {
-      finish();
-      span.recordException(error as Error);
-      span.end();
-      throw error;
-    }
-    return pending.then(
-      (result) => {
-        const kinds = finish();
-        try {
-          record(event, span, start, result, kinds);
-          firingDuration.record(performance.timeOrigin + performance.now() - start, {
-            [A.eventType]: type,
-            [A.decision]: result.action,
-          });
-        } catch {
-          // A misbehaving exporter must not change the firing's answer.
-        }
-        span.end();
-        return result;
-      },
-      (error: unknown) => {
-        finish();
-        span.setStatus({ code: SpanStatusCode.ERROR, message: String((error as Error)?.message) });
+  const off = engine.use({
+    name: "opentelemetry",
+    priority: OUTERMOST,
+    wrapFire(event, ctx, next) {
+      // Nothing registered for the event: no hook runs, so nothing is worth a span.
+      if (!engine.enabled || !engine.has(event.eventType)) return next();
+      const type = event.eventType;
+      // The global tracer with no SDK behind it, and no meter: nothing would be recorded.
+      if (noMeter && proxy !== undefined && proxy.getDelegateTracer(SCOPE) === undefined) {
+        return next();
+      }
+      const span = tracer.startSpan(spanName(type));
+      // No SDK behind the tracer and no meter: nothing would be recorded or carried.
+      if (noMeter && !span.isRecording() && span.spanContext().traceId === INVALID_TRACEID) {
+        return next();
+      }
+      const start = performance.timeOrigin + performance.now();
+      const traceparent = traceparentOf(span);
+      span.setAttribute(A.eventType, type);
+      span.setAttribute(A.eventId, String(event.eventId));
+      let traced: TracedFiring | undefined;
+      if (traceparent !== undefined) {
+        traced = { traceparent, kinds: new Map() };
+        ctx.set(TRACED_FIRING, traced);
+      }
+      let pending: Promise<HookResult>;
+      try {
+        pending = context.with(trace.setSpan(context.active(), span), () => next());
+      } catch (error) {
+        span.recordException(error as Error);
         span.end();
         throw error;
-      },
-    );
-  };
-  engine.fire = fire as HookEngine["fire"];
-  let on = true;
-  const uninstrument = () => {
-    if (!on) return;
-    on = false;
-    if (engine.fire !== (fire as unknown)) return; // instrumented again since: leave theirs
-    if (own) engine.fire = original;
-    // Else the own property goes, and the engine's class method shows through again.
-    else delete (engine as { fire?: unknown }).fire;
-  };
+      }
+      return pending.then(
+        (result) => {
+          try {
+            record(event, span, start, result, traced?.kinds);
+            firingDuration.record(performance.timeOrigin + performance.now() - start, {
+              [A.eventType]: type,
+              [A.decision]: result.action,
+            });
+          } catch {
+            // A misbehaving exporter must not change the firing's answer.
+          }
+          span.end();
+          return result;
+        },
+        (error: unknown) => {
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: String((error as Error)?.message),
+          });
+          span.end();
+          throw error;
+        },
+      );
+    },
+  });
+  const uninstrument = () => off();
   return { uninstrument, [Symbol.dispose]: uninstrument };
 }

@@ -243,7 +243,7 @@ export class CommandHook {
 
     this.#template = new CommandTemplate(definition);
     this.handler = async (event: HookEvent, ctx?: HookContext) => {
-      const report = await this.#run(event, ctx?.signal, this.timeout + ENGINE_SLACK, ctx?.hookId);
+      const report = await this.#run(event, ctx?.signal, this.timeout + ENGINE_SLACK, ctx);
       if (report.error) throw report.error;
       return report.response;
     };
@@ -278,8 +278,9 @@ export class CommandHook {
     event: HookEvent,
     signal: AbortSignal | undefined,
     timeout: number,
-    hookId?: string,
+    ctx?: HookContext,
   ): Promise<CommandRunReport> {
+    const hookId = ctx?.hookId;
     let rendered: RenderedCommand;
     let input: string;
     try {
@@ -310,8 +311,7 @@ export class CommandHook {
       env.A3S_ENV_FILE = envFile;
     }
     // W3C trace context, when the engine is traced (see `@a3s-lab/hooks-node/otel`).
-    const traceparent =
-      hookId === undefined ? undefined : commandTraceparent(event.eventId, hookId);
+    const traceparent = commandTraceparent(ctx);
     if (traceparent !== undefined) env.TRACEPARENT = traceparent;
     const result = await spawnCommand({
       file,

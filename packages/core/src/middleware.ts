@@ -1,0 +1,468 @@
+import { validateEvent } from "./create-event.js";
+import type { HookEvent, HookEventMap, HookEventName } from "./event-schemas.js";
+import { isHookEventName, specOf } from "./event-spec.js";
+import { HookError } from "./hook-error.js";
+import { checkHookResponse, type HookResponse } from "./hook-response.js";
+import { errorText } from "./json-limits.js";
+import {
+  emptyResult,
+  type FailBehavior,
+  type HookResult,
+  type MergeOptions,
+  mergeOutcomes,
+} from "./merge.js";
+import type { ToolInvocation, ToolOutput } from "./tool-guard.js";
+
+/**
+ * A typed key for a value that travels with one firing (or tool call), from a middleware to
+ * the middleware inside it and to every hook the firing runs (`ctx.get(key)`). Make one with
+ * {@link contextKey}; two keys are the same only when they are the same object.
+ */
+export interface ContextKey<T> {
+  /** What the key is for, for debugging. */
+  readonly name: string;
+  /** Carries `T` for the type checker; never set. */
+  readonly type?: T;
+}
+
+/**
+ * A new {@link ContextKey}.
+ *
+ * @example
+ * ```ts
+ * const TENANT = contextKey<string>("tenant");
+ * engine.use({
+ *   name: "tenant",
+ *   wrapFire: (event, ctx, next) => {
+ *     ctx.set(TENANT, "acme");
+ *     return next();
+ *   },
+ * });
+ * engine.register({ event: "PreToolUse", handler: (event, ctx) => void ctx.get?.(TENANT) });
+ * ```
+ */
+export function contextKey<T>(name: string): ContextKey<T> {
+  return Object.freeze({ name });
+}
+
+/** What a middleware gets as `ctx`: the call's signal and the values that travel with it. */
+export interface MiddlewareContext {
+  /** The signal the caller gave `fire` (or `runTool`), if any. */
+  readonly signal: AbortSignal | undefined;
+  /** A value set for this call by this or an outer middleware. */
+  get<T>(key: ContextKey<T>): T | undefined;
+  /** Set a value for this call: inner middleware and (for a firing) its hooks read it. */
+  set<T>(key: ContextKey<T>, value: T): void;
+}
+
+/** What a middleware may return from `wrapFire`. */
+export type FireAnswer<E extends HookEvent> = HookResult<E> | HookResponse | undefined;
+
+/**
+ * Code that runs around the engine's work: around every firing (`wrapFire`) and, for tool
+ * calls made through `runTool`, around the tool itself (`wrapToolCall`). Each wrapper gets the
+ * call, a context, and `next`: call `next()` to go on (observe), `next(changed)` to go on with
+ * a changed event or call (rewrite), or do not call it and answer in its place.
+ *
+ * Registered with `engine.use`, they run in `priority` order (lower is outer; ties by
+ * registration order). A wrapper that throws, rejects or returns what it may not is handled
+ * by its `failBehavior`: `continue` (the default) goes on as if it were not installed and puts
+ * a warning in the audit stream; `block` blocks the firing (when the event can block) or fails
+ * the tool call with a `BLOCKED` error.
+ *
+ * @example
+ * ```ts
+ * engine.use({
+ *   name: "cache",
+ *   events: ["PreToolUse"],
+ *   wrapToolCall: async (call, ctx, next) => cache.get(call.args) ?? next(),
+ * });
+ * ```
+ */
+export interface HookMiddleware<N extends HookEventName = HookEventName> {
+  /** Names the middleware in warnings, errors and results. */
+  readonly name: string;
+  /** Lower runs outside (first); default 0. */
+  readonly priority?: number;
+  /** What happens when it fails: `continue` (default) or `block`. */
+  readonly failBehavior?: FailBehavior;
+  /** The events `wrapFire` wraps; default every event. */
+  readonly events?: readonly N[];
+  /**
+   * Around a firing. Return `next`'s result (changed or not), a hook answer (`block(…)`,
+   * `modify(…)`, nothing for continue) to answer without running the hooks, or a whole result.
+   */
+  wrapFire?(
+    event: HookEventMap[N],
+    ctx: MiddlewareContext,
+    next: (event?: HookEventMap[N]) => Promise<HookResult<HookEventMap[N]>>,
+  ): FireAnswer<HookEventMap[N]> | Promise<FireAnswer<HookEventMap[N]>>;
+  /**
+   * Around a tool call of `runTool`, after PreToolUse and `authorize` let it through. Return
+   * `next`'s output, or an output of your own (the tool then does not run; PostToolUse hooks
+   * and the model see yours).
+   */
+  wrapToolCall?(
+    call: ToolInvocation,
+    ctx: MiddlewareContext,
+    next: (call?: ToolInvocation) => Promise<ToolOutput>,
+  ): ToolOutput | Promise<ToolOutput>;
+}
+
+/** A middleware as the engine keeps it, checked. */
+export interface Layer {
+  readonly name: string;
+  readonly priority: number;
+  readonly failBehavior: FailBehavior;
+  readonly events: ReadonlySet<string> | undefined;
+  readonly seq: number;
+  readonly middleware: HookMiddleware;
+}
+
+/** What the chains need from the engine. */
+export interface LayerHost {
+  readonly mergeOptions: MergeOptions;
+  warn(message: string, about: { event?: HookEventName; eventId?: string }): void;
+}
+
+const FAIL_BEHAVIORS: ReadonlySet<unknown> = new Set(["continue", "block"]);
+
+function invalid(field: string, message: string): HookError {
+  return new HookError("INVALID_CONFIG", `middleware.${field}: ${message}`, {
+    path: ["middleware", ...field.split(".")],
+  });
+}
+
+/** Check a middleware for `engine.use`; throws a `HookError` naming the bad field. */
+export function checkMiddleware(value: unknown, seq: number): Layer {
+  if (value === null || typeof value !== "object") {
+    throw new HookError("INVALID_CONFIG", "middleware: expected an object", {
+      path: ["middleware"],
+    });
+  }
+  const m = value as Partial<HookMiddleware> & Record<string, unknown>;
+  if (typeof m.name !== "string" || m.name === "") {
+    throw invalid("name", "expected a non-empty string");
+  }
+  const priority = m.priority ?? 0;
+  if (typeof priority !== "number" || !Number.isFinite(priority)) {
+    throw invalid("priority", "expected a finite number");
+  }
+  const failBehavior = m.failBehavior ?? "continue";
+  if (!FAIL_BEHAVIORS.has(failBehavior)) {
+    throw invalid("failBehavior", 'expected "continue" or "block"');
+  }
+  for (const slot of ["wrapFire", "wrapToolCall"] as const) {
+    if (m[slot] !== undefined && typeof m[slot] !== "function") {
+      throw invalid(slot, "expected a function");
+    }
+  }
+  if (m.wrapFire === undefined && m.wrapToolCall === undefined) {
+    throw invalid("wrapFire", "a middleware needs wrapFire or wrapToolCall");
+  }
+  let events: Set<string> | undefined;
+  if (m.events !== undefined) {
+    if (!Array.isArray(m.events)) throw invalid("events", "expected an array of event names");
+    events = new Set();
+    m.events.forEach((name: unknown, i: number) => {
+      if (!isHookEventName(name)) {
+        throw invalid(`events.${i}`, `${JSON.stringify(name)} is not an event name`);
+      }
+      events!.add(name);
+    });
+  }
+  return {
+    name: m.name,
+    priority,
+    failBehavior: failBehavior as FailBehavior,
+    events,
+    seq,
+    middleware: m as HookMiddleware,
+  };
+}
+
+/** The values that travel with one call; what hooks read through `ctx.get`. */
+export interface ContextValues {
+  get<T>(key: ContextKey<T>): T | undefined;
+}
+
+/** The context of one call through the chain, shared by all of its middleware. */
+export class MiddlewareCall implements MiddlewareContext, ContextValues {
+  readonly signal: AbortSignal | undefined;
+  #values: Map<ContextKey<unknown>, unknown> | undefined;
+
+  constructor(signal: AbortSignal | undefined) {
+    this.signal = signal;
+  }
+
+  get<T>(key: ContextKey<T>): T | undefined {
+    return this.#values?.get(key) as T | undefined;
+  }
+
+  set<T>(key: ContextKey<T>, value: T): void {
+    (this.#values ??= new Map()).set(key, value);
+  }
+}
+
+/** No value yet. */
+const NONE: unique symbol = Symbol("none");
+
+function failureOf(layer: Layer, slot: string, error: unknown): HookError {
+  let message: string;
+  try {
+    message = HookError.from(error).message;
+  } catch {
+    message = errorText(error);
+  }
+  return new HookError("HANDLER_FAILED", `middleware ${layer.name}: ${slot} failed: ${message}`, {
+    cause: error,
+    details: { middleware: layer.name },
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** What `next(event)` was given, checked: the same event type, and a valid event. */
+function checkRewrite<E extends HookEvent>(layer: Layer, before: E, after: unknown): E {
+  if (after === before) return before;
+  const field = `middleware ${layer.name}: next(event)`;
+  if (!isObject(after)) throw new HookError("INVALID_EVENT", `${field}: expected an event object`);
+  if (after.eventType !== before.eventType) {
+    throw new HookError(
+      "INVALID_EVENT",
+      `${field}.eventType: must stay ${before.eventType}, got ${JSON.stringify(after.eventType)}`,
+      { path: ["eventType"] },
+    );
+  }
+  const checked = validateEvent(after);
+  if (!checked.success) {
+    throw new HookError("INVALID_EVENT", `${field}: ${checked.error.message}`, {
+      path: checked.error.path,
+      cause: checked.error,
+    });
+  }
+  return after as E;
+}
+
+function isResult(value: unknown): value is HookResult {
+  return isObject(value) && Array.isArray(value.outcomes);
+}
+
+const ACTIONS: ReadonlySet<unknown> = new Set(["continue", "block", "retry"]);
+
+/** What a `wrapFire` returned, as the firing's result; throws a HookError naming what is wrong. */
+function fireAnswer<E extends HookEvent>(
+  layer: Layer,
+  event: E,
+  value: unknown,
+  nextCalled: boolean,
+  host: LayerHost,
+): HookResult<E> {
+  const field = `middleware ${layer.name}: wrapFire's answer`;
+  if (isResult(value)) {
+    if (!ACTIONS.has(value.action)) {
+      throw new HookError("INVALID_OUTPUT", `${field}.action: expected continue, block or retry`);
+    }
+    if (!isObject(value.event) || value.event.eventType !== event.eventType) {
+      throw new HookError("INVALID_OUTPUT", `${field}.event: expected a ${event.eventType} event`);
+    }
+    return value as unknown as HookResult<E>;
+  }
+  if (value === undefined && nextCalled) {
+    // An observer that forgot `return`: going on as continue would drop the hooks' answer.
+    throw new HookError(
+      "INVALID_OUTPUT",
+      `${field}: nothing was returned after calling next; return next's result`,
+    );
+  }
+  const response = checkHookResponse(value);
+  if (response instanceof HookError) {
+    throw new HookError("INVALID_OUTPUT", `${field}: ${response.message}`, { cause: response });
+  }
+  return mergeOutcomes(
+    event,
+    [
+      {
+        hookId: `middleware:${layer.name}`,
+        name: layer.name,
+        status: "ok",
+        response,
+        failBehavior: layer.failBehavior,
+        duration: 0,
+      },
+    ],
+    host.mergeOptions,
+  );
+}
+
+/** A firing a fail-closed middleware's failure blocked. */
+function blockedBy<E extends HookEvent>(layer: Layer, event: E, error: HookError): HookResult<E> {
+  const result = emptyResult(event);
+  result.action = "block";
+  result.reason = error.message;
+  result.blockedBy = `middleware:${layer.name}`;
+  result.permission = "deny";
+  result.warnings = [error.message];
+  return result;
+}
+
+/** What `next(call)` was given, checked: the same tool, arguments an object. */
+function checkCall(layer: Layer, before: ToolInvocation, after: unknown): ToolInvocation {
+  if (after === before) return before;
+  const field = `middleware ${layer.name}: next(call)`;
+  if (!isObject(after)) throw new HookError("INVALID_MODIFICATION", `${field}: expected an object`);
+  if (after.tool !== before.tool) {
+    throw new HookError("INVALID_MODIFICATION", `${field}.tool: must stay ${before.tool}`, {
+      path: ["tool"],
+    });
+  }
+  if (!isObject(after.args)) {
+    throw new HookError("INVALID_MODIFICATION", `${field}.args: expected an object`, {
+      path: ["args"],
+    });
+  }
+  return after as unknown as ToolInvocation;
+}
+
+/** What a `wrapToolCall` returned, checked: a tool output. */
+function toolAnswer(layer: Layer, value: unknown): ToolOutput {
+  const field = `middleware ${layer.name}: wrapToolCall's answer`;
+  if (!isObject(value)) {
+    throw new HookError("INVALID_OUTPUT", `${field}: expected { output: string }`);
+  }
+  if (typeof value.output !== "string") {
+    throw new HookError("INVALID_OUTPUT", `${field}.output: expected a string`);
+  }
+  if (value.exitCode !== undefined && !Number.isInteger(value.exitCode)) {
+    throw new HookError("INVALID_OUTPUT", `${field}.exitCode: expected an integer`);
+  }
+  if (value.success !== undefined && typeof value.success !== "boolean") {
+    throw new HookError("INVALID_OUTPUT", `${field}.success: expected a boolean`);
+  }
+  return value as unknown as ToolOutput;
+}
+
+/** One kind of wrapped call: what the chain of its slot checks and does on failure. */
+interface Slot<T, R> {
+  readonly key: "wrapFire" | "wrapToolCall";
+  applies(layer: Layer, value: T): boolean;
+  /** What `next(changed)` was given, checked; throws a HookError naming what is wrong. */
+  checkNext(layer: Layer, before: T, after: unknown): T;
+  /** What the wrapper returned, checked; throws a HookError naming what is wrong. */
+  answer(layer: Layer, value: T, answer: unknown, nextCalled: boolean, host: LayerHost): R;
+  /** The answer of a failed fail-closed layer (or a throw); undefined to go on as if absent. */
+  failClosed(layer: Layer, value: T, failure: HookError, host: LayerHost): R | undefined;
+}
+
+/**
+ * Run `value` through the layers of `slot` from `from` on, then through `inner`. Each layer's
+ * `next` runs the rest of the chain; what fails inside `next` (an abort, the tool's own error)
+ * passes through as it is, and only the layer's own failure meets its fail behaviour.
+ */
+function through<T, R>(
+  slot: Slot<T, R>,
+  layers: readonly Layer[],
+  from: number,
+  value: T,
+  ctx: MiddlewareCall,
+  inner: (value: T) => Promise<R>,
+  host: LayerHost,
+): Promise<R> {
+  for (let i = from; i < layers.length; i++) {
+    if (slot.applies(layers[i]!, value)) return wrap(slot, layers, i, value, ctx, inner, host);
+  }
+  return inner(value);
+}
+
+async function wrap<T, R>(
+  slot: Slot<T, R>,
+  layers: readonly Layer[],
+  at: number,
+  value: T,
+  ctx: MiddlewareCall,
+  inner: (value: T) => Promise<R>,
+  host: LayerHost,
+): Promise<R> {
+  const layer = layers[at]!;
+  let pending: Promise<R> | undefined;
+  let innerError: unknown = NONE;
+  const next = (changed?: T): Promise<R> => {
+    let checked: T;
+    try {
+      checked = changed === undefined ? value : slot.checkNext(layer, value, changed);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    pending = through(slot, layers, at + 1, checked, ctx, inner, host);
+    pending.catch((error: unknown) => {
+      innerError = error;
+    });
+    return pending;
+  };
+  try {
+    const fn = layer.middleware[slot.key] as (v: T, c: MiddlewareCall, n: typeof next) => unknown;
+    const answer = await fn.call(layer.middleware, value, ctx, next);
+    return slot.answer(layer, value, answer, pending !== undefined, host);
+  } catch (error) {
+    if (innerError !== NONE && error === innerError) throw error;
+    const failure = failureOf(layer, slot.key, error);
+    const closed = slot.failClosed(layer, value, failure, host);
+    if (closed !== undefined) return closed;
+    // Fail open: as if the middleware were not there; what it started runs once, not twice.
+    return pending ?? through(slot, layers, at + 1, value, ctx, inner, host);
+  }
+}
+
+const FIRE: Slot<HookEvent, HookResult> = {
+  key: "wrapFire",
+  applies: (layer, event) =>
+    layer.middleware.wrapFire !== undefined &&
+    (layer.events === undefined || layer.events.has(event.eventType)),
+  checkNext: checkRewrite,
+  answer: fireAnswer,
+  failClosed(layer, event, failure, host) {
+    host.warn(failure.message, { event: event.eventType, eventId: event.eventId });
+    return layer.failBehavior === "block" && specOf(event.eventType)?.canBlock === true
+      ? blockedBy(layer, event, failure)
+      : undefined;
+  },
+};
+
+const TOOL: Slot<ToolInvocation, ToolOutput> = {
+  key: "wrapToolCall",
+  applies: (layer) => layer.middleware.wrapToolCall !== undefined,
+  checkNext: checkCall,
+  answer: (layer, _call, value) => toolAnswer(layer, value),
+  failClosed(layer, call, failure, host) {
+    host.warn(failure.message, {});
+    if (layer.failBehavior !== "block") return undefined;
+    throw new HookError("BLOCKED", `${call.tool} was stopped: ${failure.message}`, {
+      cause: failure,
+      details: { tool: call.tool, middleware: layer.name },
+    });
+  },
+};
+
+/** Run `event` through the engine's fire layers, then through `inner` (the hooks). */
+export function fireThrough<E extends HookEvent>(
+  layers: readonly Layer[],
+  event: E,
+  ctx: MiddlewareCall,
+  inner: (event: E) => Promise<HookResult<E>>,
+  host: LayerHost,
+): Promise<HookResult<E>> {
+  return through(FIRE, layers, 0, event, ctx, inner as never, host) as Promise<HookResult<E>>;
+}
+
+/** Run a tool call through the engine's tool layers, then through `inner` (the tool). */
+export function toolThrough(
+  layers: readonly Layer[],
+  call: ToolInvocation,
+  ctx: MiddlewareCall,
+  inner: (call: ToolInvocation) => Promise<ToolOutput>,
+  host: LayerHost,
+): Promise<ToolOutput> {
+  return through(TOOL, layers, 0, call, ctx, inner, host);
+}
