@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type HookCommonFields, hookCommonShape } from "../handlers/hook-common.js";
 
 export { MAX_TIMEOUT_SECONDS, secondsSchema } from "../handlers/hook-common.js";

@@ -13,7 +13,7 @@ import {
   type Matcher,
 } from "@a3s-lab/hooks-core";
 import { renamedOption, validate } from "@a3s-lab/hooks-core/internal";
-import { z } from "zod";
+import * as z from "zod";
 import { definedFailBehavior } from "../handlers/hook-common.js";
 import { withoutHostSecrets } from "../host-secrets.js";
 import { commandTraceparent } from "../otel/trace-context.js";

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
-import { z } from "zod";
+import * as z from "zod";
 import { interpretOutput } from "../command/interpret-result.js";
 import { HOST_SECRET_VARIABLES } from "../host-secrets.js";
 import type { SettingsHandler } from "./handler.js";

@@ -1,5 +1,5 @@
 import { HookError, type HookResponse } from "@a3s-lab/hooks-core";
-import { z } from "zod";
+import * as z from "zod";
 import { secondsSchema } from "../command/command-definition.js";
 import { firstLine, interpretResult } from "../command/interpret-result.js";
 import type { SettingsHandler } from "./handler.js";

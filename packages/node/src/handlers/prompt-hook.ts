@@ -1,5 +1,5 @@
 import { HookError } from "@a3s-lab/hooks-core";
-import { z } from "zod";
+import * as z from "zod";
 import { secondsSchema } from "../command/command-definition.js";
 import type { SettingsHandler } from "./handler.js";
 import { ANSWER_INSTRUCTIONS, interpretModelAnswer, renderPromptOrBlock } from "./model-answer.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { hookInputSchema } from "../command/hook-input.js";
 import { hookOutputSchema } from "../command/hook-output-schema.js";
 import { settingsFileSchema } from "./settings-schema.js";

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 /** One trusted project: the hash of the hook definitions the user agreed to. */
 export interface TrustEntry {
