@@ -1,6 +1,6 @@
 import type { A3sClient, HookHandle } from "@a3s-lab/box";
 
-/** seed 000's formatter for each file extension. */
+/** The formatter the auto-format hook runs for each file extension. */
 export const formatters: Record<string, string> = {
   rs: "rustfmt",
   py: "black",

@@ -1,25 +1,43 @@
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  // `cli` is the a3s-hooks bin (bin/a3s-hooks.cjs loads the CJS build, which Node loads
-  // without ESM resolution rules); tsup keeps its shebang and makes it executable.
-  entry: {
-    index: "src/index.ts",
-    "grpc-client": "src/grpc-client.ts",
-    otel: "src/otel.ts",
-    internal: "src/internal.ts",
-    workspace: "src/workspace.ts",
-    cli: "src/cli/main.ts",
-  },
-  format: ["esm", "cjs"],
-  // Disposable and Symbol.dispose appear in the declarations: a consumer compiling with an
-  // older `lib` (es2022) gets TypeScript's own declarations of them from this reference.
-  dts: { banner: '/// <reference lib="esnext.disposable" />' },
+const shared = {
   tsconfig: "tsconfig.build.json",
   // No source maps in the tarballs: they were most of each package's size; src/ ships beside dist.
   sourcemap: false,
-  clean: true,
   target: "es2022",
-  // import.meta.url in the CJS build too: the hook server finds proto/hooks.proto from it.
-  shims: true,
-});
+} as const;
+
+export default defineConfig([
+  {
+    ...shared,
+    entry: {
+      index: "src/index.ts",
+      "grpc-client": "src/grpc-client.ts",
+      otel: "src/otel.ts",
+      internal: "src/internal.ts",
+      workspace: "src/workspace.ts",
+    },
+    format: ["esm", "cjs"],
+    // Disposable and Symbol.dispose appear in the declarations: a consumer compiling with an
+    // older `lib` (es2022) gets TypeScript's own declarations of them from this reference.
+    dts: { banner: '/// <reference lib="esnext.disposable" />' },
+    // dist/cli is the other build's.
+    clean: ["!cli/**"],
+    // import.meta.url in the CJS build too: the hook server finds proto/hooks.proto from it.
+    shims: true,
+  },
+  {
+    ...shared,
+    // The a3s-hooks bin (bin/a3s-hooks.cjs imports it). Its start time is the user's wait on
+    // every call, so it is its own build: zod and hooks-core are bundled in, which lets esbuild
+    // drop what the CLI never uses (zod's 60-odd locales cost more to load than the rest of
+    // zod), and each command is a chunk loaded only when that command runs, so `--help` loads
+    // commander alone.
+    entry: { "a3s-hooks": "src/cli/main.ts" },
+    outDir: "dist/cli",
+    format: ["esm"],
+    splitting: true,
+    clean: true,
+    noExternal: ["zod", "@a3s-lab/hooks-core"],
+  },
+]);

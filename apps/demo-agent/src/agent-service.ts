@@ -61,8 +61,9 @@ function progressOf(update: ProgressUpdate): GenerateEventMessage {
  * clients (sessions, generate with a progress stream, executeTool), through the same hooks as
  * the agent's own calls. Sessions live in `workdir` (or a folder inside it a
  * client names; never outside). Any authenticated client may use any session: they share
- * the server's token, and seed 000's auto-format example has one client's hook run tools in
- * a session another client drives. One client holds at most `maxSessionsPerClient` live
+ * the server's token, and the auto-format example (`examples/src/auto-format.ts`) has one
+ * client's hook run tools in a session another client drives. One client holds at most
+ * `maxSessionsPerClient` live
  * sessions (default {@link MAX_SESSIONS_PER_CLIENT}; past it `LIMIT_EXCEEDED` naming the
  * limit), so one client cannot take every session (and env file) from the others; its
  * sessions' watched files are charged to it in the agent's `WatchBudget`.

@@ -301,7 +301,7 @@ export class Agent {
   /**
    * Run one tool on behalf of a caller outside the model (the SDK's `executeTool`): the same
    * hooks and permission flow as a model's call. It may run while a response is in progress
-   * (seed 000's auto-format hook calls it from PostToolUse). A skill it loads stays loaded
+   * (the auto-format example's hook calls it from PostToolUse). A skill it loads stays loaded
    * until the next response ends, or the session.
    */
   async executeTool(

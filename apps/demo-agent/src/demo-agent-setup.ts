@@ -96,7 +96,7 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
   const engine = new HookEngine({
     auditLevel: DEMO_ENGINE_AUDIT_LEVEL,
     toolSchemas: toolSchemasOf(builtinTools),
-    // Three sources of hooks share the engine under core's default limits (seed 000's).
+    // Three sources of hooks share the engine under core's default limits (10 per event, 50 in all).
     ...(options.auditLevel !== undefined ? { auditLevel: options.auditLevel } : {}),
   });
   const undo: (() => void)[] = [];

@@ -1,6 +1,6 @@
 import { allow, block, type HookEngine, type HookHandle, modify } from "@a3s-lab/hooks-core";
 
-/** seed 000's security policy, plus the classic fork bomb. */
+/** The commands the security-policy example blocks, plus the classic fork bomb. */
 export const DANGEROUS_COMMANDS: readonly RegExp[] = [
   /rm\s+-[a-z]*r[a-z]*f[a-z]*\s+(\/|~)(\s|$)/i,
   /rm\s+-[a-z]*f[a-z]*r[a-z]*\s+(\/|~)(\s|$)/i,
@@ -20,7 +20,7 @@ const SECRET = /\b(sk-[A-Za-z0-9_-]{8,}|ghp_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16})\b
 
 /**
  * The demo's in-process TypeScript hooks, the first of the three hook forms:
- * - `no-dangerous-commands` (PreToolUse, Bash): blocks seed 000's dangerous commands;
+ * - `no-dangerous-commands` (PreToolUse, Bash): blocks {@link DANGEROUS_COMMANDS};
  * - `bash-timeout` (PreToolUse, Bash): rewrites the arguments so every command has a timeout;
  * - `redact-secrets` (UserPromptSubmit): rewrites prompts so API keys never reach the model;
  * - `permission-rules` (PermissionRequest): allows file edits, denies network commands, and

@@ -110,7 +110,7 @@ export function demoSettings(): object {
   };
 }
 
-/** The careful-shell skill: instructions, and a PreToolUse hook in its frontmatter (seed 001). */
+/** The careful-shell skill: instructions, and a PreToolUse hook in its frontmatter. */
 export function carefulShellSkill(): string {
   return `---
 name: careful-shell

@@ -53,7 +53,7 @@ export class Session {
     if (this.recentTools.length > RECENT_TOOLS) this.recentTools.shift();
   }
 
-  /** The `context` PreToolUse carries (seed 000). */
+  /** The `context` a PreToolUse event carries. */
   toolContext(): HookToolContext {
     return {
       workingDirectory: this.workdir,

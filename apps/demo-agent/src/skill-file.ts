@@ -13,7 +13,7 @@ const frontmatterSchema = z.looseObject({
     .regex(/^[\w-]{1,100}$/, "a skill name is 1 to 100 letters, digits, _ and -")
     .optional(),
   description: z.string().max(2000).optional(),
-  /** seed 001's `hooks:` block: event → [{ matcher, hooks: [{ type: command, command, timeout }] }]. */
+  /** The frontmatter's `hooks:` block: event → [{ matcher, hooks: [{ type: command, command, timeout }] }]. */
   hooks: z.record(z.string(), z.unknown()).optional(),
 });
 

@@ -9,7 +9,7 @@ import { summarize } from "../stats.js";
 import type { Suite } from "../suite.js";
 
 const packagesDir = fileURLToPath(new URL("../../../packages", import.meta.url));
-/** The installed CLI's entry: `bin` of `@a3s-lab/hooks-node`, which runs the built `dist/cli.cjs`. */
+/** The installed CLI's entry: `bin` of `@a3s-lab/hooks-node`, which runs the built `dist/cli/a3s-hooks.js`. */
 const bin = join(packagesDir, "node", "bin", "a3s-hooks.cjs");
 
 /** Nanoseconds from spawning `node …args` to its first byte on stdout; the process must exit 0. */

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   type HookError,
   type HookEventMessage,
@@ -159,16 +161,88 @@ describe("createWebSocketTransport: the handshake", () => {
     });
   });
 
-  it("says UNAVAILABLE when nothing listens", async () => {
+  it("says at once that a port where nothing listens refused it, as the gRPC transport does", async () => {
+    const address = `127.0.0.1:${await closedPort()}`;
+    // A handshake timeout far beyond the test's: only the refusal itself can answer in time.
     const transport = createWebSocketTransport({
-      address: "127.0.0.1:1",
+      address,
+      clientId: "c",
+      WebSocket,
+      handshakeTimeoutMs: 600_000,
+    });
+    cleanup.push(() => transport.close());
+    const error = (await transport.call("ListHooks", {}).catch((e: unknown) => e)) as HookError;
+    expect(error).toMatchObject({
+      code: "UNAVAILABLE",
+      message: `connection refused by ${address}`,
+      details: { connectionRefused: true, closeCode: 1006 },
+    });
+  });
+
+  it("keeps the runtime's words, and no refusal, when something else answers", async () => {
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanup.push(() => new Promise((resolve) => server.close(resolve)));
+    const { port } = server.address() as AddressInfo;
+    const transport = createWebSocketTransport({
+      address: `127.0.0.1:${port}`,
       clientId: "c",
       WebSocket,
     });
     cleanup.push(() => transport.close());
-    await expect(transport.call("ListHooks", {})).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    const error = (await transport.call("ListHooks", {}).catch((e: unknown) => e)) as HookError;
+    expect(error.code).toBe("UNAVAILABLE");
+    expect(error.message).toBe(
+      `cannot connect to ws://127.0.0.1:${port}/: Unexpected server response: 404`,
+    );
+    expect(error.details.connectionRefused).toBeUndefined();
+  });
+
+  it("takes a socket a browser closed before it opened, with no reason given, as refused", async () => {
+    const transport = createWebSocketTransport({
+      address: "127.0.0.1:9",
+      clientId: "c",
+      WebSocket: browserRefusal(),
+      handshakeTimeoutMs: 600_000,
+    });
+    cleanup.push(() => transport.close());
+    await expect(transport.call("ListHooks", {})).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+      message:
+        "could not connect to ws://127.0.0.1:9/ (refused or unreachable; the browser gives no reason)",
+      details: { connectionRefused: true, closeCode: 1006 },
+    });
   });
 });
+
+/** A port that was just free: bound, then released, so connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A WebSocket that fails as a browser's does on a refused port: a bare error, then 1006. */
+function browserRefusal(): WebSocketConstructor {
+  return class {
+    readonly readyState = 3;
+    readonly protocol = "";
+    #listeners = new Map<string, ((event: unknown) => void)[]>();
+    constructor() {
+      setTimeout(() => {
+        for (const fn of this.#listeners.get("error") ?? []) fn({ type: "error" });
+        for (const fn of this.#listeners.get("close") ?? []) fn({ code: 1006, reason: "" });
+      });
+    }
+    send() {}
+    close() {}
+    addEventListener(type: string, listener: (event: never) => void) {
+      this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), listener as never]);
+    }
+  } as unknown as WebSocketConstructor;
+}
 
 describe("createWebSocketTransport: calls", () => {
   it("pairs answers with requests by id, in whatever order they come", async () => {

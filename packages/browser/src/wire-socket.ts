@@ -70,6 +70,9 @@ export class WireSocket {
   #resolveWelcome!: (welcome: WelcomeMessage) => void;
   #rejectWelcome!: (error: HookError) => void;
   #timer: unknown;
+  #opened = false;
+  /** What the runtime said when the connection failed (`ws` gives the Error; browsers nothing). */
+  #failure: { code?: unknown; message?: unknown; address?: unknown; port?: unknown } | undefined;
 
   constructor(options: WireSocketOptions) {
     this.#options = options;
@@ -100,11 +103,18 @@ export class WireSocket {
         ),
       );
     }, options.handshakeTimeoutMs);
-    socket.addEventListener("open", () => this.#send({ type: "Hello", ...options.hello }));
+    socket.addEventListener("open", () => {
+      this.#opened = true;
+      this.#send({ type: "Hello", ...options.hello });
+    });
     socket.addEventListener("message", (event) => this.#receive(event.data));
     socket.addEventListener("close", (event) => this.#ended || this.#end(event.code, event.reason));
-    // The close event follows with the code; an error event alone says nothing more.
-    socket.addEventListener("error", () => {});
+    // The close event follows with the code; `ws` also hands over the Error (ECONNREFUSED, …),
+    // which says why a connection never opened.
+    socket.addEventListener("error", (event) => {
+      const error = (event as { error?: unknown } | undefined)?.error;
+      if (typeof error === "object" && error !== null) this.#failure ??= error;
+    });
   }
 
   /** True once the socket has closed or is closing. */
@@ -254,12 +264,50 @@ export class WireSocket {
     if (type === "HookEvent" && this.#welcome) this.#options.onInvalid(error, raw);
   }
 
+  /**
+   * Why a socket that never opened failed, when it closed abnormally (1006). A refused
+   * connection carries `connectionRefused: true` in its details, as the gRPC transport's does,
+   * so the client stops waiting at once: in Node `ws` says ECONNREFUSED; a browser gives no
+   * reason at all, and a socket that could not even open is treated the same way there.
+   */
+  #neverOpened(code: number): HookError | undefined {
+    if (this.#opened || code !== 1006) return undefined;
+    const failure = this.#failure;
+    const details = { closeCode: code };
+    if (failure?.code === "ECONNREFUSED") {
+      const host = new URL(this.#options.url).host;
+      const where =
+        typeof failure.address === "string" && typeof failure.port === "number"
+          ? `${failure.address.includes(":") ? `[${failure.address}]` : failure.address}:${failure.port}`
+          : host;
+      return new HookError("UNAVAILABLE", `connection refused by ${where}`, {
+        cause: failure,
+        details: { ...details, connectionRefused: true },
+      });
+    }
+    if (typeof failure?.message === "string" && failure.message !== "") {
+      // A name that does not resolve, an HTTP answer instead of a WebSocket, a TLS failure:
+      // the runtime's words, and the client keeps trying until its connect timeout.
+      return new HookError(
+        "UNAVAILABLE",
+        `cannot connect to ${this.#options.url}: ${failure.message}`,
+        { cause: failure, details },
+      );
+    }
+    return new HookError(
+      "UNAVAILABLE",
+      `could not connect to ${this.#options.url} (refused or unreachable; the browser gives no reason)`,
+      { details: { ...details, connectionRefused: true } },
+    );
+  }
+
   #end(code: number, reason: string): void {
     if (this.#ended) return;
     this.#ended = true;
     this.#options.timers.clearTimeout(this.#timer);
     const error =
       this.#closing ??
+      this.#neverOpened(code) ??
       closeError(
         code,
         reason,

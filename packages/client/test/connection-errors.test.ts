@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { HookEngine, HookError } from "@a3s-lab/hooks-core";
 import { createHookServer } from "@a3s-lab/hooks-node";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { A3sClient } from "../src/index.js";
+import { A3sClient, createWebSocketTransport } from "../src/index.js";
 
 const opened: A3sClient[] = [];
 afterEach(async () => {
@@ -76,6 +76,24 @@ describe("A3sClient connection errors", () => {
     expect((error.cause as HookError).message).toBe(`connection refused by ${address}`);
     expect(String(error.cause)).not.toContain("Resolution note");
     // It keeps trying, for an agent that starts later.
+    expect(c.state).toBe("reconnecting");
+  });
+
+  it("over WebSocket too, a refused port fails ready() at once with the same words", async () => {
+    const address = `127.0.0.1:${await closedPort()}`;
+    // Far beyond the test's own timeout: only the refusal can answer in time.
+    const c = client({
+      address,
+      token: "t",
+      connectTimeoutMs: 600_000,
+      transport: createWebSocketTransport,
+    });
+    const error = (await c.ready().catch((e: unknown) => e)) as HookError;
+    expect(error).toMatchObject({
+      code: "UNAVAILABLE",
+      message: `no agent is listening at ${address} (connection refused): start the agent, or give the address it listens on (A3S_ADDRESS or the address option)`,
+    });
+    expect((error.cause as HookError).message).toBe(`connection refused by ${address}`);
     expect(c.state).toBe("reconnecting");
   });
 });

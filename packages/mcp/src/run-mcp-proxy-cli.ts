@@ -12,6 +12,7 @@ import {
   type HookServer,
   loadHookSettings,
 } from "@a3s-lab/hooks-node";
+import { withoutHostSecrets } from "@a3s-lab/hooks-node/internal";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createMcpHookProxy } from "./mcp-hook-proxy.js";
 
@@ -25,7 +26,7 @@ export interface McpProxyCliIo {
   stderr: { write(text: string | Uint8Array): unknown };
   /** The directory `--cwd` defaults to. */
   cwd: string;
-  /** The environment: `A3S_TOKEN` for `--serve-hooks`, and the rest for the server. */
+  /** The environment: `A3S_TOKEN` for `--serve-hooks`; the server gets it without the host's secrets. */
   env: Readonly<Record<string, string | undefined>>;
   /** The home directory (user settings, trust store). Default: the OS's. */
   home?: string;
@@ -186,9 +187,10 @@ export async function runMcpProxyCli(argv: readonly string[], io: McpProxyCliIo)
       log(`hooks: listening on ${server.address}`);
     }
 
-    // The hook server's token stays with the proxy: a server holding it could register hooks
-    // that allow or rewrite its own calls.
-    const { A3S_TOKEN: _token, ...serverEnv } = io.env;
+    // The host's secrets stay with the proxy, as with every MCP server the hooks start: a
+    // server holding the hook server's token could register hooks that allow or rewrite its
+    // own calls, and the model keys pay for the hooks, not for the server.
+    const serverEnv = withoutHostSecrets(io.env, "mcp-server");
     const proxy = createMcpHookProxy({
       engine,
       server: {

@@ -267,6 +267,51 @@ describe("the proxy in front of a server that misbehaves", () => {
   });
 });
 
+describe("the server's environment", () => {
+  /** What the wrapped server sees of each variable, through the tiny server's env tool. */
+  async function seen(env: Record<string, string>, names: string[]) {
+    const box = scratch();
+    const proxy = await startProxy(["--name", "tiny"], TINY_SERVER, box.dir, env);
+    try {
+      const out: Record<string, string> = {};
+      for (const name of names) {
+        out[name] = text(await proxy.client.callTool({ name: "env", arguments: { name } }));
+      }
+      return out;
+    } finally {
+      await proxy.client.close();
+      box.cleanup();
+    }
+  }
+
+  it("keeps the host's secrets from the server, as for every MCP server the hooks start", async () => {
+    const names = [
+      "A3S_TOKEN",
+      "A3S_HOOKS_MODEL_API_KEY",
+      "OPENAI_ADMIN_KEY",
+      "OPENAI_API_KEY",
+      "SERVER_SETTING",
+    ];
+    // OPENAI_API_KEY is the hooks' model key here: the server does not get it.
+    expect(
+      await seen(
+        { A3S_TOKEN: "t", OPENAI_ADMIN_KEY: "admin", OPENAI_API_KEY: "k", SERVER_SETTING: "on" },
+        names,
+      ),
+    ).toEqual({
+      A3S_TOKEN: "(unset)",
+      A3S_HOOKS_MODEL_API_KEY: "(unset)",
+      OPENAI_ADMIN_KEY: "(unset)",
+      OPENAI_API_KEY: "(unset)",
+      SERVER_SETTING: "on",
+    });
+    // The hooks pay with their own key: OPENAI_API_KEY is the user's, for the user's tools.
+    expect(
+      await seen({ A3S_HOOKS_MODEL_API_KEY: "hooks", OPENAI_API_KEY: "mine" }, names),
+    ).toMatchObject({ A3S_HOOKS_MODEL_API_KEY: "(unset)", OPENAI_API_KEY: "mine" });
+  });
+});
+
 describe("--serve-hooks", () => {
   it("hosts the hook server, so a remote A3sClient hook blocks an MCP tool call", async () => {
     const box = scratch();

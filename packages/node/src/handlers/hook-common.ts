@@ -1,5 +1,5 @@
 import type { FailBehavior } from "@a3s-lab/hooks-core";
-import { z } from "zod";
+import * as z from "zod";
 
 /** The longest timeout a settings-file hook may ask for: one day, in seconds. */
 export const MAX_TIMEOUT_SECONDS = 86_400;

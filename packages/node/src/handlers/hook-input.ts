@@ -1,6 +1,6 @@
 import { eventSpecs, type HookEvent } from "@a3s-lab/hooks-core";
 import { CLAUDE_CODE_INPUT_KEY, isBuiltinEvent, snakeCase } from "@a3s-lab/hooks-core/internal";
-import { z } from "zod";
+import * as z from "zod";
 
 /** Where the hook runs, for the `cwd` field. */
 export interface HookInputOptions {

@@ -12,6 +12,7 @@ import type { McpServerPool } from "../handlers/mcp-tool/mcp-tool-hook.js";
 import { linearRegex } from "../support/linear-regex.js";
 import { withCondition } from "./hook-condition.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
+import { canonicalJson } from "./json-text.js";
 import { allowedSecretsFor, httpPolicyFor, policySkip } from "./managed-settings.js";
 import { ifAppliesTo } from "./permission-rule.js";
 import { changedSinceTrust } from "./project-scripts.js";
@@ -77,18 +78,6 @@ export interface SettingsHandle extends Disposable {
   unregister(): void;
 }
 
-function stable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stable);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
-}
-
 /**
  * Two hooks are the same only when every field is: a copy of a guard with the same command but
  * `async: true`, a tiny timeout or another `cwd` is another hook, and both run (else a lower
@@ -97,9 +86,7 @@ function stable(value: unknown): unknown {
 function dedupKey(hook: SettingsHook): string {
   // `type` is left out of the definition: a command hook may spell it or not.
   const { type: _type, ...definition } = hook.definition as unknown as Record<string, unknown>;
-  return JSON.stringify(
-    stable([hook.event, hook.matcher ?? "*", hook.if ?? "", hook.type, definition]),
-  );
+  return canonicalJson([hook.event, hook.matcher ?? "*", hook.if ?? "", hook.type, definition]);
 }
 
 /** The value of an engine-wide option when a managed file set it, else undefined. */

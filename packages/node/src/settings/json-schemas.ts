@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { hookOutputSchema } from "../handlers/command/hook-output-schema.js";
 import { hookInputSchema } from "../handlers/hook-input.js";
 import { settingsFileSchema } from "./settings-schema.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { locateJsonError, parseJsonText } from "./json-text.js";
+import { canonicalJson, locateJsonError, parseJsonText } from "./json-text.js";
 
 describe("parseJsonText", () => {
   it("parses valid JSON, ignoring a leading BOM", () => {
@@ -57,6 +57,29 @@ describe("parseJsonText", () => {
         expect(locateJsonError(broken) === undefined).toBe(valid);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("canonicalJson", () => {
+  it("sorts keys at every depth, inside arrays too, and keeps array order", () => {
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}',
+    );
+    expect(canonicalJson([2, 1])).toBe("[2,1]");
+  });
+
+  it("gives equal values the same text whatever their key order", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const reversed = JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
+          v !== null && typeof v === "object" && !Array.isArray(v)
+            ? Object.fromEntries(Object.entries(v).reverse())
+            : v,
+        ) as unknown;
+        expect(canonicalJson(reversed)).toBe(canonicalJson(value));
+        expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
     );
   });
 });

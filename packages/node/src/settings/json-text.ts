@@ -168,3 +168,24 @@ export function locateJsonError(text: string): { offset: number; message: string
     }
   }
 }
+
+/**
+ * JSON with every object's keys sorted, at any depth: equal values give the same text whatever
+ * order their keys were written in (for hashes and identity keys, where formatting must not
+ * count).
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortedKeys(value));
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}

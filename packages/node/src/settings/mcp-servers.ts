@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
-import { z } from "zod";
+import * as z from "zod";
 import { noNul } from "../handlers/command/command-definition.js";
 import type {
   McpHttpServerConfig,

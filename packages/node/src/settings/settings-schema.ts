@@ -1,5 +1,5 @@
 import { hookEventNames, MAX_DELAY_MS } from "@a3s-lab/hooks-core";
-import { z } from "zod";
+import * as z from "zod";
 import { commandHookShape, noNul, secondsSchema } from "../handlers/command/command-definition.js";
 import { hookCommonShape } from "../handlers/hook-common.js";
 import { hookTypeShapes } from "../handlers/settings-handler.js";

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
+import { canonicalJson } from "./json-text.js";
 
 /** One trusted project: the hash of the hook definitions the user agreed to. */
 export interface TrustEntry {
@@ -72,21 +73,7 @@ export async function writeTrustStore(home: string, store: TrustStore): Promise<
   return path;
 }
 
-function stable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stable);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
-}
-
 /** `sha256:<hex>` of a value's canonical JSON (keys sorted), so formatting changes do not count. */
 export function hashDefinitions(value: unknown): string {
-  return `sha256:${createHash("sha256")
-    .update(JSON.stringify(stable(value)))
-    .digest("hex")}`;
+  return `sha256:${createHash("sha256").update(canonicalJson(value)).digest("hex")}`;
 }

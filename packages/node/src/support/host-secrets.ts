@@ -6,7 +6,8 @@
  * - **http hook headers** (`$VAR` in `headers`): never, whatever `allowedEnvVars` lists.
  * - **`.mcp.json` and `mcpServers` expansion** (`${VAR}` in `env`, URLs and headers): never; a
  *   project's file could otherwise send them to a URL of its choosing.
- * - **MCP servers' environment** (the stdio servers the pool starts): never, except
+ * - **MCP servers' environment** (the stdio servers the pool starts, and the server
+ *   `a3s-hooks mcp-proxy` wraps): never, except
  *   `OPENAI_API_KEY` when it is not the hooks' model key (`A3S_HOOKS_MODEL_API_KEY` is set, so
  *   the hooks pay with that one and `OPENAI_API_KEY` is the user's own, for the user's tools).
  * - **command hooks' environment**: none by default (a hook's stderr becomes the reason the

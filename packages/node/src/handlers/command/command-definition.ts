@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type HookCommonFields, hookCommonShape } from "../hook-common.js";
 
 export { MAX_TIMEOUT_SECONDS, secondsSchema } from "../hook-common.js";

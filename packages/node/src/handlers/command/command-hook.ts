@@ -13,7 +13,7 @@ import {
   type Matcher,
 } from "@a3s-lab/hooks-core";
 import { renamedOption, validate } from "@a3s-lab/hooks-core/internal";
-import { z } from "zod";
+import * as z from "zod";
 import { commandTraceparent } from "../../otel/trace-context.js";
 import { withoutHostSecrets } from "../../support/host-secrets.js";
 import { applyCommonFields } from "../hook-common.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 const obj = z.record(z.string(), z.unknown());
 const d = <T extends z.ZodType>(schema: T, description: string) =>

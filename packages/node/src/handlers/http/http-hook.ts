@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
-import { z } from "zod";
+import * as z from "zod";
 import { HOST_SECRET_VARIABLES } from "../../support/host-secrets.js";
 import type { SettingsHandler } from "../handler.js";
 import { type HookCommonFields, secondsSchema } from "../hook-common.js";

@@ -1,5 +1,5 @@
 import { HookError, type HookResponse } from "@a3s-lab/hooks-core";
-import { z } from "zod";
+import * as z from "zod";
 import type { SettingsHandler } from "../handler.js";
 import { secondsSchema } from "../hook-common.js";
 import { firstLine, interpretResult } from "../interpret-result.js";

@@ -1,6 +1,6 @@
 import { HookError } from "@a3s-lab/hooks-core";
 import { clipText, isLoopbackHost } from "@a3s-lab/hooks-core/internal";
-import { z } from "zod";
+import * as z from "zod";
 import { readCapped } from "../read-capped.js";
 import type { HookModelClient, ModelMessage, ModelReply, ModelRequest } from "./model-client.js";
 
