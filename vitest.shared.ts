@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { playwright } from "@vitest/browser-playwright";
 import { defaultClientConditions, defaultServerConditions } from "vite";
 import {
@@ -31,6 +32,14 @@ export const CHROMIUM_ARGS = [
 type Reporters = NonNullable<NonNullable<ViteUserConfig["test"]>["reporters"]>;
 
 const reporters: Reporters = ["default", ["json", { outputFile: "test-artifacts/vitest.json" }]];
+
+/**
+ * Test files at once in a package's unit run: one per core. Vitest's own default in a run is
+ * one fewer than the cores, which on two cores is one file at a time, though most files spend
+ * their time waiting on the processes and servers they start. The attack suites keep the
+ * default: their files load real servers on purpose.
+ */
+const maxWorkers = availableParallelism();
 
 /**
  * Attack tests (`test/attack/**`): bounded, loopback-only attacks on real servers and processes,
@@ -67,7 +76,7 @@ export function nodeProject(options: ProjectOptions): TestProjectInlineConfigura
 /** A package tested in Node only. */
 export function packageConfig(options: ProjectOptions): ViteUserConfig {
   const project = nodeProject(options);
-  return defineConfig({ ...project, test: { ...project.test, reporters } });
+  return defineConfig({ ...project, test: { ...project.test, reporters, maxWorkers } });
 }
 
 /** A vitest project that runs the given tests in headless Debian Chromium. */
@@ -100,7 +109,7 @@ export function chromiumProject(
  * turbo's `outputs`) read every package's results.
  */
 export function projectsConfig(projects: TestProjectInlineConfiguration[]): ViteUserConfig {
-  return defineConfig({ test: { reporters, projects } });
+  return defineConfig({ test: { reporters, maxWorkers, projects } });
 }
 
 /** A package whose unit tests run twice: in Node (with type tests) and in Chromium. */

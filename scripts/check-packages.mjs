@@ -2,8 +2,14 @@
 // Checks every published package the way a user meets it: publint and
 // @arethetypeswrong/cli on the packed tarball, then a plain-npm install of all tarballs into an
 // empty project that imports (ESM), requires (CJS) and typechecks them.
-// Expects `turbo run build` to have run. Exits non-zero on the first failure.
-import { execFileSync, spawnSync } from "node:child_process";
+// Expects `turbo run build` to have run. Exits non-zero when any check fails, after every
+// check already started has ended.
+//
+// The checks are independent of each other, and most of their time is process start-up, npm's
+// network round trips and tsc: they run side by side (as many CPU-bound ones at a time as the
+// machine has cores), and the install starts as soon as the tarballs exist, beside publint and
+// attw.
+import { execFile } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -13,7 +19,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
@@ -28,6 +34,8 @@ const packages = readdirSync(join(root, "packages"))
       dir,
       path,
       name: manifest.name,
+      // npm's tarball name: the scope's @ dropped, its / a dash.
+      tarball: `${manifest.name.replace("@", "").replace("/", "-")}-${manifest.version}.tgz`,
       bins: Object.keys(manifest.bin ?? {}),
       private: manifest.private === true,
     };
@@ -42,40 +50,69 @@ function fail(report) {
   throw new CheckFailed();
 }
 
-function run(cmd, args, options = {}) {
-  try {
-    return execFileSync(cmd, args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      encoding: "utf8",
-      ...options,
+/** At most `limit` of the tasks run at a time. */
+function limiter(limit) {
+  let active = 0;
+  const waiting = [];
+  const next = () => {
+    if (active >= limit || waiting.length === 0) return;
+    active++;
+    const { task, resolve, reject } = waiting.shift();
+    task()
+      .then(resolve, reject)
+      .finally(() => {
+        active--;
+        next();
+      });
+  };
+  return (task) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ task, resolve, reject });
+      next();
     });
-  } catch (error) {
-    fail(`\n✖ ${cmd} ${args.join(" ")}\n${error.stdout ?? ""}${error.stderr ?? ""}\n`);
-  }
+}
+const cpuBound = limiter(availableParallelism());
+
+/** Runs a command; its stdout, or a CheckFailed after printing the command and its output. */
+function run(cmd, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      cmd,
+      args,
+      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...options },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        try {
+          fail(`\n✖ ${cmd} ${args.join(" ")}\n${stdout ?? ""}${stderr ?? ""}\n`);
+        } catch (failed) {
+          reject(failed);
+        }
+      },
+    );
+    // Nothing reads from the terminal.
+    child.stdin?.end();
+  });
+}
+
+/**
+ * Waits for every check (none is left running when the work folder is removed), then throws
+ * the first failure.
+ */
+async function all(checks) {
+  const results = await Promise.allSettled(checks);
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((r) => r.value);
 }
 
 const work = mkdtempSync(join(tmpdir(), "a3s-pack-"));
 try {
-  const tarballs = {};
-  for (const pkg of packages) {
-    run("pnpm", ["pack", "--pack-destination", work], { cwd: pkg.path });
-    const file = readdirSync(work).find(
-      (f) => f.startsWith(pkg.name.replace("@", "").replace("/", "-")) && f.endsWith(".tgz"),
-    );
-    tarballs[pkg.name] = join(work, file);
-    run(bin("publint"), ["run", "--strict", tarballs[pkg.name]], { cwd: pkg.path });
-    run(bin("attw"), [tarballs[pkg.name], "--format", "table-flipped", "--no-color"]);
-    const entries = run("tar", ["-tzf", tarballs[pkg.name]]).trim().split("\n");
-    // No source maps (they were most of each tarball) and nothing from the tests.
-    const stray = entries.filter((e) => /\.map$|\.test(-d)?\.[cm]?[jt]s$|test-artifacts\//.test(e));
-    if (stray.length > 0) {
-      fail(`\n✖ ${pkg.name}: the tarball ships ${stray.join(", ")}\n`);
-    }
-    const size = statSync(tarballs[pkg.name]).size;
-    console.log(
-      `✓ ${pkg.name}: publint, attw, ${entries.length} files, ${(size / 1024).toFixed(0)} KB packed`,
-    );
-  }
+  const tarballs = Object.fromEntries(packages.map((pkg) => [pkg.name, join(work, pkg.tarball)]));
+  await all(
+    packages.map((pkg) =>
+      cpuBound(() => run("pnpm", ["pack", "--pack-destination", work], { cwd: pkg.path })),
+    ),
+  );
 
   const app = join(work, "consumer");
   mkdirSync(app);
@@ -98,43 +135,81 @@ try {
   );
   // --omit=optional: the adapters' peer frameworks are installed as a user's npm would, but not
   // the Claude Agent SDK's CLI binaries (optional, hundreds of MB), which nothing here runs.
+  // Mostly network round trips: it runs beside the tarball checks, outside their limit.
   const install = ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--omit=optional"];
-  run("npm", [...install, "--loglevel=error"], {
-    cwd: app,
-  });
+  const installed = run("npm", [...install, "--loglevel=error"], { cwd: app });
 
-  for (const { name } of packages) {
-    run(
-      "node",
-      [
-        "--input-type=module",
-        "-e",
-        `const m = await import(${JSON.stringify(name)}); if (!Object.keys(m).length) throw new Error("no exports");`,
-      ],
-      { cwd: app },
-    );
-    run(
-      "node",
-      [
-        "-e",
-        `const m = require(${JSON.stringify(name)}); if (!Object.keys(m).length) throw new Error("no exports");`,
-      ],
-      { cwd: app },
-    );
-  }
+  const tarballChecks = packages.map(async (pkg) => {
+    const tarball = tarballs[pkg.name];
+    await cpuBound(() => run(bin("publint"), ["run", "--strict", tarball], { cwd: pkg.path }));
+    await cpuBound(() => run(bin("attw"), [tarball, "--format", "table-flipped", "--no-color"]));
+    const entries = (await run("tar", ["-tzf", tarball])).trim().split("\n");
+    // No source maps (they were most of each tarball) and nothing from the tests.
+    const stray = entries.filter((e) => /\.map$|\.test(-d)?\.[cm]?[jt]s$|test-artifacts\//.test(e));
+    if (stray.length > 0) {
+      fail(`\n✖ ${pkg.name}: the tarball ships ${stray.join(", ")}\n`);
+    }
+    const size = statSync(tarball).size;
+    return `✓ ${pkg.name}: publint, attw, ${entries.length} files, ${(size / 1024).toFixed(0)} KB packed`;
+  });
+  // Printed in the packages' order, whichever finished first.
+  const [lines] = await all([all(tarballChecks), installed]);
+  for (const line of lines) console.log(line);
+
+  await all(
+    packages.flatMap(({ name }) => [
+      cpuBound(() =>
+        run(
+          "node",
+          [
+            "--input-type=module",
+            "-e",
+            `const m = await import(${JSON.stringify(name)}); if (!Object.keys(m).length) throw new Error("no exports");`,
+          ],
+          { cwd: app },
+        ),
+      ),
+      cpuBound(() =>
+        run(
+          "node",
+          [
+            "-e",
+            `const m = require(${JSON.stringify(name)}); if (!Object.keys(m).length) throw new Error("no exports");`,
+          ],
+          { cwd: app },
+        ),
+      ),
+    ]),
+  );
   console.log("✓ import (ESM) and require (CJS) of every package");
 
   // Each command as npm links it from the tarball: the launcher finds the built CLI, which
   // prints its usage.
-  for (const name of packages.flatMap((pkg) => pkg.bins)) {
-    const help = spawnSync(join(app, "node_modules", ".bin", name), ["--help"], {
-      cwd: app,
-      encoding: "utf8",
-    });
-    if (help.status !== 0 || !/usage:/i.test(`${help.stdout}${help.stderr}`)) {
-      fail(`\n✖ ${name} --help (exit ${help.status})\n${help.stdout}${help.stderr}\n`);
-    }
-  }
+  await all(
+    packages
+      .flatMap((pkg) => pkg.bins)
+      .map((name) =>
+        cpuBound(
+          () =>
+            new Promise((resolve, reject) => {
+              execFile(
+                join(app, "node_modules", ".bin", name),
+                ["--help"],
+                { cwd: app, encoding: "utf8" },
+                (error, stdout, stderr) => {
+                  const status = error ? (error.code ?? 1) : 0;
+                  if (status === 0 && /usage:/i.test(`${stdout}${stderr}`)) return resolve();
+                  try {
+                    fail(`\n✖ ${name} --help (exit ${status})\n${stdout}${stderr}\n`);
+                  } catch (failed) {
+                    reject(failed);
+                  }
+                },
+              );
+            }),
+        ),
+      ),
+  );
   console.log(
     `✓ the commands run from the tarballs: ${packages.flatMap((p) => p.bins).join(", ")}`,
   );
@@ -149,28 +224,30 @@ try {
     ["consumer.ts", ["es2022", "DOM"], []],
     ["consumer-web.ts", ["es2022", "DOM"], []],
   ];
-  for (const [file, lib, types] of consumers) {
-    writeFileSync(join(app, file), readFileSync(join(root, "scripts", `${file}.txt`), "utf8"));
-    const project = `tsconfig.${file.replace(/\.ts$/, "")}.json`;
-    writeFileSync(
-      join(app, project),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          target: "ES2022",
-          lib,
-          noEmit: true,
-          skipLibCheck: false,
-          types,
-        },
-        files: [file],
-      }),
-    );
-    run(bin("tsc"), ["-p", join(app, project)]);
-    run(bin("tsx"), [join(app, file)], { cwd: app });
-  }
+  await all(
+    consumers.map(async ([file, lib, types]) => {
+      writeFileSync(join(app, file), readFileSync(join(root, "scripts", `${file}.txt`), "utf8"));
+      const project = `tsconfig.${file.replace(/\.ts$/, "")}.json`;
+      writeFileSync(
+        join(app, project),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            target: "ES2022",
+            lib,
+            noEmit: true,
+            skipLibCheck: false,
+            types,
+          },
+          files: [file],
+        }),
+      );
+      await cpuBound(() => run(bin("tsc"), ["-p", join(app, project)]));
+      await cpuBound(() => run(bin("tsx"), [join(app, file)], { cwd: app }));
+    }),
+  );
   console.log("✓ a consumer typechecks and runs against the installed tarballs");
 } catch (error) {
   if (!(error instanceof CheckFailed)) throw error;

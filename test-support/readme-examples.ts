@@ -37,7 +37,11 @@ export function describeReadmeExamples(options: {
    * By default each is imported into the test's own process.
    */
   run?: (file: string) => Promise<string[]>;
-  /** Per example, when `run` starts processes. */
+  /**
+   * Per example: a hang guard, not a timing check. The default matches the suites' own 30 s:
+   * the first example pays for transforming the package's source, which on two shared cores
+   * running several test files at once took over 5 s.
+   */
   timeoutMs?: number;
 }): void {
   const documents = options.readme instanceof URL ? [options.readme] : options.readme;
@@ -94,7 +98,7 @@ export function describeReadmeExamples(options: {
 
     it.each(examples.map(({ name, code }) => [name, code] as const))(
       "example %s runs and prints what its comments say",
-      { timeout: options.timeoutMs ?? 5000 },
+      { timeout: options.timeoutMs ?? 30_000 },
       async (name, code) => {
         const lines: string[] = [];
         if (options.run) lines.push(...(await options.run(`${dir}${name}.ts`)));
