@@ -14,7 +14,7 @@ export { HookSession, PromptBlockedError } from "./hook-session.js";
 // ── Model calls ───────────────────────────────────────────────────────────────
 export type { HooksMiddlewareOptions } from "./hooks-middleware.js";
 export { GenerateBlockedError, hooksMiddleware } from "./hooks-middleware.js";
-export type { PermissionAsker, PermissionQuestion } from "./permission.js";
+export type { PermissionAnswerer, PermissionQuestion } from "./permission.js";
 export { PermissionDeniedError } from "./permission.js";
 // ── Tools ─────────────────────────────────────────────────────────────────────
 export type { BlockedToolOutput, HookedTools, WithHooksOptions } from "./with-hooks.js";

@@ -250,13 +250,14 @@ describe("withHooks permission flow", () => {
       { sessionId: "s1", requirePermission: (name) => name === "weather", ask },
       seen,
     );
-    expect(ask).toHaveBeenCalledWith(
-      expect.objectContaining({
-        tool: "weather",
-        args: { city: "Paris", days: 1 },
-        toolCallId: "call-0",
-      }),
-    );
+    // Core's question, whole: the AI SDK's toolCallId is its toolUseId.
+    expect(ask).toHaveBeenCalledWith({
+      sessionId: "s1",
+      tool: "weather",
+      args: { city: "Paris", days: 1 },
+      reason: expect.any(String),
+      toolUseId: "call-0",
+    });
     expect(seen).toEqual([{ city: "Paris", days: 1 }]);
   });
 

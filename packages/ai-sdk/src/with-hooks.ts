@@ -11,7 +11,7 @@ import {
 import { hasMiddleware, mayRunForTool } from "@a3s-lab/hooks-core/internal";
 import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from "ai";
 import { checkOptions, is } from "./check-options.js";
-import { answererFor, type PermissionAsker } from "./permission.js";
+import type { PermissionAnswerer } from "./permission.js";
 
 /** Options of {@link withHooks}. */
 export interface WithHooksOptions {
@@ -23,8 +23,12 @@ export interface WithHooksOptions {
    * PreToolUse `allow` waives it.
    */
   requirePermission?: boolean | ((tool: string, args: ToolArgs) => boolean);
-  /** Answers permission questions no PermissionRequest hook settled. Without it they are denied. */
-  ask?: PermissionAsker;
+  /**
+   * Answers permission questions no PermissionRequest hook settled (the call's `toolCallId` is
+   * the question's `toolUseId`). Anything but `"allow"`, and any error it throws, denies the
+   * call; without it open questions are denied.
+   */
+  ask?: PermissionAnswerer;
   /** How often a hook's `retry` is honoured before the call fails. Default 3. */
   maxRetries?: number;
   /** Added to every tool event's `metadata`. */
@@ -295,7 +299,7 @@ export function withHooks<T extends ToolSet>(
   });
   const permission = new PermissionStep({
     ...(options.requirePermission !== undefined ? { ask: options.requirePermission } : {}),
-    defaultAnswer: options.ask ? answererFor(options.ask) : "deny",
+    defaultAnswer: options.ask ?? "deny",
   });
   const out: Record<string, Tool> = {};
   for (const [name, tool] of Object.entries(tools))
