@@ -334,6 +334,29 @@ describe("the default shell (Claude Code runs command hooks under bash)", () => 
     );
   });
 
+  it.each([
+    ["with SHLVL=0", { SHLVL: "0" }, { command: "printf ran" }],
+    ["with no SHLVL", {}, { command: "printf ran" }],
+    ["in the exec form naming bash", { SHLVL: "0" }, { args: ["bash", "-c", "printf ran"] }],
+  ] as const)(
+    "never sources the user's ~/.bashrc, %s (a host started by CI or a service)",
+    async (_, shlvl, definition) => {
+      // bash runs ~/.bashrc for `bash -c` when its stdin is a socket (the rshd rule) and it is a
+      // top-level shell: Node's stdin pipes are socketpairs, and a host started outside a terminal
+      // has no SHLVL. A slow or chatty rc file would then run before every hook: here it would
+      // leave a mark and print on stdout, where the hook's answer is read.
+      writeFileSync(join(dir, ".bashrc"), `touch "${dir}/rc-ran"\necho from-bashrc\n`);
+      const hook = createCommandExecutor(definition, {
+        projectDir: dir,
+        env: { PATH: process.env.PATH, HOME: dir, ...shlvl },
+      });
+      const report = await hook.run(bash("ls"));
+      expect(report.error).toBeUndefined();
+      expect(report.stdout).toBe("ran");
+      expect(existsSync(join(dir, "rc-ran"))).toBe(false);
+    },
+  );
+
   it("still runs under the shell option when one is given (here dash, where [[ is not a keyword)", async () => {
     const hook = createCommandExecutor(
       { command: "[[ 1 == 1 ]] 2>/dev/null && echo bash || echo posix" },

@@ -37,7 +37,7 @@ export interface CommandHookOptions {
   /**
    * The environment hooks start from. Default `process.env`. The host's secrets in it
    * (`HOST_SECRET_VARIABLES`: `A3S_TOKEN`, the model keys) are left out unless `allowedSecrets`
-   * names them.
+   * names them. `SHLVL` is at least 1, so bash never runs the user's `~/.bashrc` first.
    */
   env?: Readonly<Record<string, string | undefined>>;
   /**
@@ -226,8 +226,15 @@ export class CommandHook {
     if (onRun) this.#options.onRun = onRun;
     const projectDir = resolve(this.#options.projectDir);
     this.#cwd = resolve(projectDir, definition.cwd ?? cwd ?? projectDir);
+    const inherited = withoutHostSecrets(env ?? process.env, "command-hook", allowedSecrets);
     this.#env = {
-      ...withoutHostSecrets(env ?? process.env, "command-hook", allowedSecrets),
+      ...inherited,
+      // bash runs /etc/bash.bashrc and ~/.bashrc for `bash -c` when its stdin is a socket (its
+      // rshd rule) and it is a top-level shell (SHLVL below 2 once it has added one). Node's
+      // stdin pipes are socketpairs, and a host started by CI, a service manager or a container
+      // has no SHLVL: every hook would run the user's rc file first (slow, and what it prints
+      // lands where the answer is read). SHLVL=1 is what a host started from a terminal has.
+      ...(Number(inherited.SHLVL) >= 1 ? {} : { SHLVL: "1" }),
       A3S_PROJECT_DIR: projectDir,
       CLAUDE_PROJECT_DIR: projectDir,
       ...definition.env,
