@@ -7,6 +7,12 @@ import {
   type ViteUserConfig,
 } from "vitest/config";
 
+// Tests start `bash -c` themselves (the shell property tests, raw spawns in the benches). bash
+// runs ~/.bashrc for `bash -c` when its stdin is a socket, as Node's pipes are, and it is a
+// top-level shell; turbo's strict environment drops SHLVL, which makes every such bash top-level.
+// A user's rc file (pyenv init, on this kind of machine) then runs, slowly, in every test shell.
+if (!(Number(process.env.SHLVL) >= 1)) process.env.SHLVL = "1";
+
 /**
  * Shared vitest settings. Every package resolves its sibling packages through the
  * `@a3s-lab/source` export condition, so tests run against `src/` with no build step.
