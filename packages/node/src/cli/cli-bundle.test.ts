@@ -83,4 +83,18 @@ describe("the a3s-hooks CLI build", () => {
     );
     expect(external.filter((p) => !p.startsWith("node:"))).toEqual(["commander"]);
   });
+
+  it("loads re2js for validate only once a pattern is compiled, not at start", () => {
+    const entry = Object.keys(metafile.outputs).find((p) =>
+      /\/validate-command-[^/]*\.js$/.test(p),
+    );
+    expect(entry).toBeDefined();
+    const external = loadedAtStart(entry!).flatMap((out) =>
+      (metafile.outputs[out]?.imports ?? [])
+        .filter((i) => i.external && i.kind === "import-statement")
+        .map((i) => i.path),
+    );
+    expect(external).toContain("node:module");
+    expect(external.filter((p) => p.startsWith("re2js"))).toEqual([]);
+  });
 });
