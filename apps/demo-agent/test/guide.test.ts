@@ -155,7 +155,20 @@ describe("how a guide's commands are read", () => {
 });
 
 describe("the guides' shell commands", () => {
-  describeDocCommands({ documents: guides, root: ROOT, minCommands: 8 });
+  // `pnpm a3s-hooks` runs the CLI from source through tsx; once it is built (as `pnpm test`
+  // builds it first) the same commands run the installed CLI, without pnpm's and tsx's start-up.
+  const cli = path.join(ROOT, "packages", "node", "bin", "a3s-hooks.cjs");
+  // (`mcp-proxy` in a checkout loads the sibling package's build, so that must be built too.)
+  const built = [
+    ["node", "dist", "cli", "a3s-hooks.js"],
+    ["mcp", "dist", "index.js"],
+  ].every((file) => existsSync(path.join(ROOT, "packages", ...file)));
+  describeDocCommands({
+    documents: guides,
+    root: ROOT,
+    minCommands: 8,
+    ...(built ? { scripts: { "a3s-hooks": [process.execPath, cli] } } : {}),
+  });
 });
 
 /** Where a link may lead outside the repository: public standards and the projects we build on. */
