@@ -84,8 +84,8 @@ describe("the a3s-hooks CLI build", () => {
     expect(external.filter((p) => !p.startsWith("node:"))).toEqual(["commander"]);
   });
 
-  it("loads neither re2js nor node:http, node:https or DNS for validate at start", () => {
-    // re2js loads on the first pattern compiled, the others on an http hook's first request.
+  it("loads neither node:http, node:https nor DNS for validate at start", () => {
+    // They load on an http hook's first request.
     const entry = Object.keys(metafile.outputs).find((p) =>
       /\/validate-command-[^/]*\.js$/.test(p),
     );
@@ -95,8 +95,8 @@ describe("the a3s-hooks CLI build", () => {
         .filter((i) => i.external && i.kind === "import-statement")
         .map((i) => i.path),
     );
-    expect(external).toContain("node:module");
-    const lazy = ["re2js", "node:http", "node:https", "node:dns", "node:dns/promises"];
+    expect(external).toContain("node:path");
+    const lazy = ["node:http", "node:https", "node:dns", "node:dns/promises"];
     expect(external.filter((p) => lazy.includes(p))).toEqual([]);
   });
 });

@@ -1,16 +1,5 @@
-import { createRequire } from "node:module";
 import type { RegexCompiler } from "@a3s-lab/hooks-core";
-
-type Re2 = typeof import("re2js").RE2JS;
-let re2: Re2 | undefined;
-/**
- * re2js, loaded on the first pattern: it is a quarter of a megabyte of JavaScript, and most runs
- * of the CLI (`--help`, `validate` of hooks without a pattern) compile no pattern at all.
- */
-function loadRe2(): Re2 {
-  re2 ??= (createRequire(import.meta.url)("re2js") as typeof import("re2js")).RE2JS;
-  return re2;
-}
+import { RE2JS } from "re2js";
 
 /**
  * A {@link RegexCompiler} whose expressions match in time linear in their input, whatever the
@@ -34,9 +23,8 @@ function loadRe2(): Re2 {
 export const linearRegex: RegexCompiler = (source) => {
   // A syntax error reads best in JavaScript's words; compiling (not running) is cheap and safe.
   new RegExp(source);
-  const RE2 = loadRe2();
   try {
-    return RE2.compile(source);
+    return RE2JS.compile(source);
   } catch (error) {
     const why = (error as Error).message.replace(/^error parsing regexp: /, "");
     throw new Error(
