@@ -114,6 +114,11 @@ async function stop(run: Running, graceMs: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** `word` as one word of a POSIX shell command line, single-quoted. */
+function shellWord(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 /**
  * Run the shell commands of each document as a reader would, from `root`, with `HOME` an empty
  * temporary folder (so `~/my-project` is a fresh project and the user's own settings stay out),
@@ -128,6 +133,12 @@ export function describeDocCommands(options: {
   commandTimeoutMs?: number;
   /** At least this many commands must be found (in all the documents together). */
   minCommands?: number;
+  /**
+   * `pnpm <script>` commands to run as the given command line instead: the built program that
+   * the script runs from source (the same program, without pnpm's and tsx's start-up on every
+   * command). Scripts not listed, and all of them when this is left out, run through pnpm.
+   */
+  scripts?: Readonly<Record<string, readonly string[]>>;
 }): void {
   const timeoutMs = options.commandTimeoutMs ?? 60_000;
   const documents = options.documents.map((url) => {
@@ -143,14 +154,18 @@ export function describeDocCommands(options: {
     mkdirSync(bin);
     // `pnpm test` has a pnpm on the PATH; run on its own, the test uses the README's way in.
     // npm's cache stays where it is, since HOME is an empty folder.
-    if (spawnSync("pnpm", ["--version"]).error) {
-      const cache = path.join(os.homedir(), ".npm");
-      writeFileSync(
-        path.join(bin, "pnpm"),
-        `#!/bin/sh\nNPM_CONFIG_CACHE=${JSON.stringify(cache)} exec npx -y pnpm@10 "$@"\n`,
-      );
-      chmodSync(path.join(bin, "pnpm"), 0o755);
-    }
+    const found = spawnSync("sh", ["-c", "command -v pnpm"], { encoding: "utf8" });
+    const pnpm =
+      found.status === 0 && found.stdout.trim() !== ""
+        ? `exec ${shellWord(found.stdout.trim())} "$@"`
+        : `NPM_CONFIG_CACHE=${shellWord(path.join(os.homedir(), ".npm"))} exec npx -y pnpm@10 "$@"`;
+    const cases = Object.entries(options.scripts ?? {}).map(
+      ([script, argv]) =>
+        `  ${shellWord(script)}) shift; exec ${argv.map(shellWord).join(" ")} "$@" ;;\n`,
+    );
+    const body = cases.length === 0 ? pnpm : `case "$1" in\n${cases.join("")}esac\n${pnpm}`;
+    writeFileSync(path.join(bin, "pnpm"), `#!/bin/sh\n${body}\n`);
+    chmodSync(path.join(bin, "pnpm"), 0o755);
   });
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -33,7 +33,7 @@ async function bashCommands(sessionId: string) {
   });
 }
 
-describe("seed 000's auto-format hook, against the demo agent", () => {
+describe("the A3S Box hooks design's auto-format hook, against the demo agent", () => {
   it("runs the file's formatter in the same session through executeTool after each Write", async () => {
     const session = await agent.client.createSession();
     for (const file of ["src/main.rs", "app.py", "web/index.ts", "notes.md"]) {

@@ -10,7 +10,7 @@ export const formatters: Record<string, string> = {
 };
 
 /**
- * Seed 000, "Auto-Format Hook": after the agent writes a file, run its formatter in the same
+ * The A3S Box hooks design, "Auto-Format Hook": after the agent writes a file, run its formatter in the same
  * session through `executeTool` (so the formatter's Bash call goes through the agent's hooks
  * too). Returns the hook's id.
  */
@@ -21,13 +21,13 @@ export function autoFormat(client: A3sClient): HookHandle {
       if (!event.result.success) return { action: "continue" };
 
       const filePath = event.args.file_path as string;
-      // The seed indexes with `ext` directly; `pop()` can be undefined, so check it first.
+      // The design indexes with `ext` directly; `pop()` can be undefined, so check it first.
       const ext = filePath.split(".").pop() ?? "";
 
       const formatter = formatters[ext];
       if (formatter) {
         await client.executeTool(event.sessionId, "Bash", {
-          // The seed wraps the path in double quotes, where `$(…)` in a file name would still
+          // The design wraps the path in double quotes, where `$(…)` in a file name would still
           // run; single quotes (each `'` closed, escaped and reopened) run nothing.
           command: `${formatter} '${filePath.replaceAll("'", `'\\''`)}'`,
           timeout: 10000,

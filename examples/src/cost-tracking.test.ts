@@ -8,7 +8,7 @@ let usage: { totalTokens: number; totalCost: number };
 
 beforeAll(async () => {
   agent = await DemoAgent.start();
-  // $1 per 1,000 tokens of the demo's scripted model; the seed's $10 threshold.
+  // $1 per 1,000 tokens of the demo's scripted model; the design's $10 threshold.
   ({ usage } = costTracking(agent.client, {
     pricePer1kTokens: { scripted: 1 },
     warn: (message) => warnings.push(message),
@@ -22,7 +22,7 @@ async function reportedTokens(): Promise<number[]> {
   return (await agent.fired("GenerateEnd")).map((r) => r.event.response.usage.total_tokens);
 }
 
-describe("seed 000's cost tracking hook, against the demo agent", () => {
+describe("the A3S Box hooks design's cost tracking hook, against the demo agent", () => {
   it("adds up the tokens and cost of every GenerateEnd, and warns once past $10", async () => {
     const session = await agent.client.createSession();
     const first = await agent.client.generate(session, "hello");

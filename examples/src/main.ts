@@ -34,7 +34,7 @@ const examples: Record<string, (client: A3sClient) => Promise<void>> = {
     void (await import("./permission-escalation.js")).permissionEscalation(
       client,
       async ({ title, message }) => {
-        // A terminal stands in for the seed's confirmation dialog.
+        // A terminal stands in for the design's confirmation dialog.
         const rl = createInterface({ input: process.stdin, output: process.stderr });
         const answer = await rl.question(`${title}\n${message}\n[y/N] `);
         rl.close();

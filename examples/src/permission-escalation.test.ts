@@ -36,7 +36,7 @@ async function permissionTrail(tool: string, key: string, value: string) {
   return { request, outcome: outcome?.eventType };
 }
 
-describe("seed 000's permission escalation hook, against the demo agent", () => {
+describe("the A3S Box hooks design's permission escalation hook, against the demo agent", () => {
   it("asks before Bash runs: no blocks it, yes lets it run", async () => {
     const session = await agent.client.createSession();
     answer = false;

@@ -9,7 +9,7 @@ export interface ConfirmationDialog {
 }
 
 /**
- * Seed 000, "Permission Escalation Hook": ask for explicit confirmation before the agent
+ * The A3S Box hooks design, "Permission Escalation Hook": ask for explicit confirmation before the agent
  * runs Bash, Write or Edit. `showConfirmationDialog` is the UI (a terminal prompt, a browser
  * dialog, a chat message); it resolves to true when the person allows the call.
  * The hook's own timeout is longer than the dialog's, so the person gets the whole 30 s.

@@ -40,8 +40,8 @@ async function bashRun(command: string) {
   return { pre, ran };
 }
 
-describe("seed 000's security policy hook, against the demo agent", () => {
-  it("blocks rm -rf / and the seed's other dangerous commands before Bash runs them", async () => {
+describe("the A3S Box hooks design's security policy hook, against the demo agent", () => {
+  it("blocks rm -rf / and the design's other dangerous commands before Bash runs them", async () => {
     const session = await agent.client.createSession();
     for (const [command, pattern] of [
       ["rm -rf /", "/rm\\s+-rf\\s+\\//"],

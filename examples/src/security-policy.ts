@@ -1,7 +1,7 @@
 import type { A3sClient, HookHandle } from "@a3s-lab/box";
 
 /**
- * Seed 000, "Security Policy Hook": block execution of dangerous commands.
+ * The A3S Box hooks design, "Security Policy Hook": block execution of dangerous commands.
  * Returns the hook's id.
  */
 export function securityPolicy(client: A3sClient): HookHandle {

@@ -16,6 +16,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -35,9 +36,21 @@ const guides = readdirSync(GUIDE)
   .map((f) => pathToFileURL(path.join(GUIDE, f)));
 
 /**
+ * What `pnpm example FILE` runs: the examples package's `start` script, tsx on its runner, in the
+ * package's folder. The examples below run that command directly (without two pnpm start-ups
+ * per example); the first test pins both scripts to it.
+ */
+const EXAMPLES = path.join(ROOT, "examples");
+const EXAMPLE_SCRIPTS = {
+  root: "pnpm --filter @a3s-lab/examples start",
+  examples: "tsx --conditions=@a3s-lab/source src/main.ts",
+};
+const tsxCli = createRequire(path.join(EXAMPLES, "package.json")).resolve("tsx/cli");
+
+/**
  * A guide's example the way the guides say to run one: saved as a file outside the repository's
- * packages (where `@a3s-lab/…` would not resolve on its own) and run with `pnpm example FILE`
- * from the repository root, in a process of its own.
+ * packages (where `@a3s-lab/…` would not resolve on its own) and run as `pnpm example FILE`
+ * runs it, in a process of its own.
  */
 async function pnpmExample(scratchFile: string): Promise<string[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "a3s-guide-example-"));
@@ -49,11 +62,15 @@ async function pnpmExample(scratchFile: string): Promise<string[]> {
       stderr: string;
       code: number | null;
     }>((done, fail) => {
-      const child = spawn("pnpm", ["--silent", "example", file], {
-        cwd: ROOT,
-        env: { ...process.env, NO_COLOR: "1", A3S_ADDRESS: undefined, A3S_TOKEN: undefined },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        [tsxCli, ...EXAMPLE_SCRIPTS.examples.split(" ").slice(1), file],
+        {
+          cwd: EXAMPLES,
+          env: { ...process.env, NO_COLOR: "1", A3S_ADDRESS: undefined, A3S_TOKEN: undefined },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let out = "";
       let err = "";
       child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
@@ -69,6 +86,16 @@ async function pnpmExample(scratchFile: string): Promise<string[]> {
 }
 
 describe("the guides' TypeScript examples", () => {
+  it("run the way `pnpm example FILE` runs them", () => {
+    const scripts = (dir: string) =>
+      (
+        JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
+          scripts: Record<string, string>;
+        }
+      ).scripts;
+    expect(scripts(ROOT).example).toBe(EXAMPLE_SCRIPTS.root);
+    expect(scripts(EXAMPLES).start).toBe(EXAMPLE_SCRIPTS.examples);
+  });
   describeReadmeExamples({
     readme: guides,
     scratch: new URL("./.readme-tmp/", import.meta.url),
@@ -155,7 +182,20 @@ describe("how a guide's commands are read", () => {
 });
 
 describe("the guides' shell commands", () => {
-  describeDocCommands({ documents: guides, root: ROOT, minCommands: 8 });
+  // `pnpm a3s-hooks` runs the CLI from source through tsx; once it is built (as `pnpm test`
+  // builds it first) the same commands run the installed CLI, without pnpm's and tsx's start-up.
+  const cli = path.join(ROOT, "packages", "node", "bin", "a3s-hooks.cjs");
+  // (`mcp-proxy` in a checkout loads the sibling package's build, so that must be built too.)
+  const built = [
+    ["node", "dist", "cli", "a3s-hooks.js"],
+    ["mcp", "dist", "index.js"],
+  ].every((file) => existsSync(path.join(ROOT, "packages", ...file)));
+  describeDocCommands({
+    documents: guides,
+    root: ROOT,
+    minCommands: 8,
+    ...(built ? { scripts: { "a3s-hooks": [process.execPath, cli] } } : {}),
+  });
 });
 
 /** Where a link may lead outside the repository: public standards and the projects we build on. */

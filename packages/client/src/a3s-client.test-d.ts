@@ -39,7 +39,7 @@ describe("A3sClient types", () => {
     expectTypeOf(client.unregisterHook(hook)).toBeBoolean();
   });
 
-  it("accepts seed 000's response shapes and nothing else", () => {
+  it("accepts the A3S Box hooks design's response shapes and nothing else", () => {
     client.registerHook("PreToolUse", async () => ({ action: "block", reason: "no" }));
     client.registerHook("PreToolUse", () => ({ action: "retry", delay: 100 }));
     client.registerHook("PreToolUse", () => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HookEvent, HookResponse } from "./hook-values.js";
 
 describe("HookResponse and HookEvent values", () => {
-  it("build every answer the way seed 000's SDKs spell them", () => {
+  it("build every answer the way the A3S Box hooks design's SDKs spell them", () => {
     expect(HookResponse.continue()).toEqual({ action: "continue" });
     expect(HookResponse.continue({ systemMessage: "m" })).toEqual({
       action: "continue",

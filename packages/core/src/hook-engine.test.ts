@@ -160,7 +160,7 @@ describe("HookEngine.register", () => {
     ).toContain('"a"');
   });
 
-  it("registers a seed-001 hook object for several events behind one handle", async () => {
+  it("registers a hook object of the hooks-system design for several events behind one handle", async () => {
     const engine = new HookEngine();
     const seen: string[] = [];
     const handle = engine.register({

@@ -14,27 +14,31 @@ describe("normalizeHookOutput", () => {
     ["nothing", undefined, { action: "continue" }],
     ["null", null, { action: "continue" }],
     ["an empty object", {}, { action: "continue" }],
-    // seed 000
+    // the A3S Box hooks design
     [
-      "seed 000 block",
+      "the A3S Box hooks design block",
       { action: "block", reason: "Dangerous" },
       { action: "block", reason: "Dangerous" },
     ],
-    ["seed 000 proto enum name", { action: "SKIP" }, { action: "skip" }],
-    ["seed 000 retry", { action: "retry", retry_delay_ms: 250 }, { action: "retry", delay: 250 }],
+    ["the A3S Box hooks design proto enum name", { action: "SKIP" }, { action: "skip" }],
     [
-      "seed 000 modified",
+      "the A3S Box hooks design retry",
+      { action: "retry", retry_delay_ms: 250 },
+      { action: "retry", delay: 250 },
+    ],
+    [
+      "the A3S Box hooks design modified",
       { action: "continue", modified: { args: { timeout: 1 } } },
       { action: "continue", modified: { args: { timeout: 1 } } },
     ],
-    // seed 001
+    // the hooks-system design
     [
-      "seed 001 block",
+      "the hooks-system design block",
       { continue_execution: false, stop_reason: "nope" },
       { action: "block", reason: "nope" },
     ],
     [
-      "seed 001 allow with extras",
+      "the hooks-system design allow with extras",
       {
         continue_execution: true,
         system_message: "note",
@@ -43,28 +47,32 @@ describe("normalizeHookOutput", () => {
       },
       { action: "continue", systemMessage: "note", additionalContext: "ctx", suppressOutput: true },
     ],
-    // seed 003
-    ["seed 003 allow", { decision: "allow" }, { action: "continue", permission: "allow" }],
+    // the implementation plan
     [
-      "seed 003 deny",
+      "the implementation plan allow",
+      { decision: "allow" },
+      { action: "continue", permission: "allow" },
+    ],
+    [
+      "the implementation plan deny",
       { decision: "deny", reason: "Dangerous command" },
       { action: "block", reason: "Dangerous command" },
     ],
-    ["seed 003 ask", { decision: "ask" }, { action: "continue", permission: "ask" }],
-    ["seed 003 none", { decision: "none" }, { action: "continue" }],
-    // seed 004
+    ["the implementation plan ask", { decision: "ask" }, { action: "continue", permission: "ask" }],
+    ["the implementation plan none", { decision: "none" }, { action: "continue" }],
+    // the CLI-agent hooks specification
     [
-      "seed 004 approve",
+      "the CLI-agent hooks specification approve",
       { continue: true, decision: "approve", reason: "safe", metadata: { a: 1 } },
       { action: "continue", permission: "allow", permissionReason: "safe" },
     ],
     [
-      "seed 004 block",
+      "the CLI-agent hooks specification block",
       { continue: false, decision: "block", reason: "risky" },
       { action: "continue", stopTurn: { reason: "risky" } },
     ],
     [
-      "seed 004 modify",
+      "the CLI-agent hooks specification modify",
       { decision: "modify", modified_args: { command: "ls -la" } },
       { action: "continue", modified: { args: { command: "ls -la" } } },
     ],

@@ -83,4 +83,20 @@ describe("the a3s-hooks CLI build", () => {
     );
     expect(external.filter((p) => !p.startsWith("node:"))).toEqual(["commander"]);
   });
+
+  it("loads neither node:http, node:https nor DNS for validate at start", () => {
+    // They load on an http hook's first request.
+    const entry = Object.keys(metafile.outputs).find((p) =>
+      /\/validate-command-[^/]*\.js$/.test(p),
+    );
+    expect(entry).toBeDefined();
+    const external = loadedAtStart(entry!).flatMap((out) =>
+      (metafile.outputs[out]?.imports ?? [])
+        .filter((i) => i.external && i.kind === "import-statement")
+        .map((i) => i.path),
+    );
+    expect(external).toContain("node:path");
+    const lazy = ["node:http", "node:https", "node:dns", "node:dns/promises"];
+    expect(external.filter((p) => lazy.includes(p))).toEqual([]);
+  });
 });

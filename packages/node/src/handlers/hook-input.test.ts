@@ -7,7 +7,7 @@ import { hookInputSchema, toHookInput } from "./hook-input.js";
 const at = { cwd: "/repo" };
 
 describe("toHookInput", () => {
-  it("gives PostToolUse Claude Code's tool_response and seed 001's tool_result", () => {
+  it("gives PostToolUse Claude Code's tool_response and the hooks-system design's tool_result", () => {
     const result = { success: true, output: "done", duration: 4 };
     const input = toHookInput(
       createEvent("PostToolUse", {
@@ -107,7 +107,7 @@ describe("toHookInput", () => {
 });
 
 describe("templateVariables", () => {
-  it("fill seed 004's variables, empty where they do not apply", () => {
+  it("fill the CLI-agent hooks specification's variables, empty where they do not apply", () => {
     const vars = templateVariables(
       createEvent("PostToolUse", {
         sessionId: "s",

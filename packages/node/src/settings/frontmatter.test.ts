@@ -8,7 +8,7 @@ const skill = (frontmatter: string, body = "# Skill\n\nDo things.\n") =>
   `---\n${frontmatter}\n---\n${body}`;
 
 describe("parseFrontmatterHooks", () => {
-  it("reads seed 001's hooks block and registers it while the skill is loaded", async () => {
+  it("reads the hooks-system design's hooks block and registers it while the skill is loaded", async () => {
     const settings = parseFrontmatterHooks(
       skill(
         [

@@ -151,7 +151,7 @@ describe("locations and precedence", () => {
 });
 
 describe("the three shapes", () => {
-  it("reads Claude Code / seed 004 groups, seed 001 named maps, lists and bare strings", async () => {
+  it("reads Claude Code / the CLI-agent hooks specification groups, the hooks-system design named maps, lists and bare strings", async () => {
     const file = write(join(root, "shapes.json"), {
       hooks: {
         PreToolUse: [

@@ -296,7 +296,7 @@ describe.each(["sh", "bash"])("hostile values through %s", (shell) => {
   });
 });
 
-describe("seed 004's templates", () => {
+describe("the CLI-agent hooks specification's templates", () => {
   it("keep a hostile command inside the surrounding quotes", () => {
     const vars = {
       tool_args: { command: `x'; touch ${canary}; echo '` },

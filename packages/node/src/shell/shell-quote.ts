@@ -121,7 +121,7 @@ export function quoteForContext(value: string, context: ShellContext): string {
 
 /**
  * An escaper for core's `renderTemplate` that quotes each value for the spot it sits in, so
- * seed 004's `'{{tool_args.command}}'` and `"…{{x}}…"` stay one literal string whatever the
+ * the CLI-agent hooks specification's `'{{tool_args.command}}'` and `"…{{x}}…"` stay one literal string whatever the
  * value holds. Contexts are cached per prefix: a compiled template pays for the scan once.
  * It sees only the text before each placeholder: check the whole template once with
  * {@link checkShellTemplate} too (command hooks do both when they are created).

@@ -48,7 +48,7 @@ function engineWith(...registrations: HookRegistration<"PreToolUse">[]): HookEng
 }
 
 describe("stdin, environment and working directory", () => {
-  it("give the hook Claude Code's fields, seed 001's event name and the event itself", async () => {
+  it("give the hook Claude Code's fields, the hooks-system design's event name and the event itself", async () => {
     const hook = createCommandExecutor(
       { args: [fixture("capture.sh"), dir], env: { EXTRA: "yes" }, cwd: "sub" },
       { projectDir: dir, env: { PATH: process.env.PATH } },
@@ -185,7 +185,7 @@ describe("exit codes and output, through the engine", () => {
     });
   });
 
-  it("reads seed 001's continue_execution:false as a block, Claude Code's continue:false as the end of the turn", async () => {
+  it("reads the hooks-system design's continue_execution:false as a block, Claude Code's continue:false as the end of the turn", async () => {
     const json = { continue_execution: false, stop_reason: "stop now" };
     const handler = createCommandHook({ command: `echo '${JSON.stringify(json)}'` });
     expect(await handler(bash("ls"), undefined as never)).toMatchObject({
@@ -562,7 +562,7 @@ describe("template variables", () => {
     expect(existsSync(canary())).toBe(false);
   });
 
-  it("run seed 004's examples verbatim without executing what the values hold", async () => {
+  it("run the CLI-agent hooks specification's examples verbatim without executing what the values hold", async () => {
     const log = join(dir, "audit.log");
     const commands = [
       `echo '[$(date)] BASH: {{tool_args.command}}' >> ${log}`,

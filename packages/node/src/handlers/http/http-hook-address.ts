@@ -1,4 +1,3 @@
-import { lookup } from "node:dns/promises";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { HookError } from "@a3s-lab/hooks-core";
 import { raceAbort } from "@a3s-lab/hooks-core/internal";
@@ -108,10 +107,13 @@ export function refusedRange(address: string): string | undefined {
 
 /** The system resolver: every address, in the order the system gives them. */
 export const systemResolver: HostResolver = async (hostname) =>
-  (await lookup(hostname, { all: true })).map(({ address, family }) => ({
-    address,
-    family: family === 6 ? 6 : 4,
-  }));
+  // node:dns/promises loads on the first name to resolve, not when the CLI starts.
+  (await (await import("node:dns/promises")).lookup(hostname, { all: true })).map(
+    ({ address, family }) => ({
+      address,
+      family: family === 6 ? 6 : 4,
+    }),
+  );
 
 const WHY =
   "http hooks do not reach private, link-local, metadata or reserved addresses (loopback is allowed); an allowedHttpHookUrls entry in a managed, user or explicit settings file that names this host allows it";

@@ -1,5 +1,4 @@
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { request as httpRequest, IncomingMessage, RequestOptions } from "node:http";
 import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
 import * as z from "zod";
 import { HOST_SECRET_VARIABLES } from "../../support/host-secrets.js";
@@ -307,7 +306,7 @@ export function createHttpHandler(
   const allowPrivate =
     deps.policy?.allowedUrls !== undefined && namesHost(definition.url, deps.policy.allowedUrls);
   const resolve = deps.resolve ?? systemResolver;
-  const request = deps.request ?? (url.protocol === "https:" ? httpsRequest : httpRequest);
+  const https = url.protocol === "https:";
   return async ({ event, input, signal }) => {
     const headers = resolveHeaders(definition, deps.env ?? process.env, deps.policy);
     let body: string;
@@ -325,7 +324,12 @@ export function createHttpHandler(
     let response: IncomingMessage;
     try {
       const addresses = await checkedAddresses(url, { resolve, allowPrivate, signal: combined });
-      response = await post(request, url, body, {
+      // node:http and node:https load on the first request: the CLI's `validate` and `list`
+      // reach this module and never send one, and the two cost more to load than the rest of it.
+      const send =
+        deps.request ??
+        (https ? (await import("node:https")).request : (await import("node:http")).request);
+      response = await post(send, url, body, {
         method: "POST",
         headers: {
           ...headers,

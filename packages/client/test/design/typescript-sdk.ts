@@ -1,12 +1,12 @@
-// biome-ignore-all lint: seed 000's TypeScript SDK section, kept as written.
+// biome-ignore-all lint: the A3S Box hooks design's TypeScript SDK section, kept as written.
 /**
- * Seed 000, "SDK Interface → TypeScript SDK", as written. Only two things are added, both
- * marked: the seed uses `PreToolUseEvent` and `handler` without defining them.
+ * The A3S Box hooks design, "SDK Interface → TypeScript SDK", as written. Only two things are added, both
+ * marked: the design uses `PreToolUseEvent` and `handler` without defining them.
  * typescript-sdk.test.ts runs this module against a real hook server.
  */
-import type { PreToolUseEvent } from "@a3s-lab/box"; // added: the seed uses the type without importing it
+import type { PreToolUseEvent } from "@a3s-lab/box"; // added: the design uses the type without importing it
 
-// ── seed 000, verbatim from here ──────────────────────────────────────────────
+// ── the A3S Box hooks design, verbatim from here ──────────────────────────────────────────────
 import { A3sClient, HookEvent, HookResponse } from "@a3s-lab/box";
 
 const client = new A3sClient();
@@ -78,7 +78,7 @@ client.registerHook("GenerateEnd", async (event) => {
   return { action: "continue" };
 });
 
-// added: the seed unregisters a `handler` it never defines
+// added: the design unregisters a `handler` it never defines
 const handler = async (_event: HookEvent): Promise<HookResponse> => ({ action: "continue" });
 
 // Unregister hooks
@@ -88,6 +88,6 @@ client.unregisterHook(hookId);
 // List registered hooks
 const hooks = client.listHooks();
 
-// ── end of seed 000 ───────────────────────────────────────────────────────────
+// ── end of the design text ───────────────────────────────────────────────────────────
 
 export { client, hookId, hooks }; // added: so the test can look

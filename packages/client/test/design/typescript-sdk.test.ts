@@ -1,14 +1,14 @@
 /**
- * Seed 000's TypeScript SDK section, compiled as written (typescript-sdk.ts) and run against
+ * The A3S Box hooks design's TypeScript SDK section, compiled as written (typescript-sdk.ts) and run against
  * a real hook server in another process. The client takes its address and token from the
- * environment, as `new A3sClient()` does in the seed.
+ * environment, as `new A3sClient()` does in the design.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bash, Harness, type Host } from "../fixtures/processes.js";
 
 const run = new Harness();
 let host: Host;
-let seed: typeof import("./typescript-sdk.js");
+let sdk: typeof import("./typescript-sdk.js");
 const posted: { url: string; body: unknown }[] = [];
 
 beforeAll(async () => {
@@ -20,21 +20,21 @@ beforeAll(async () => {
     posted.push({ url, body: JSON.parse(init.body) });
     return new Response(null, { status: 204 });
   });
-  seed = await import("./typescript-sdk.js");
-  await seed.client.ready();
+  sdk = await import("./typescript-sdk.js");
+  await sdk.client.ready();
 });
 
 afterAll(async () => {
-  await seed?.client.close();
+  await sdk?.client.close();
   await run.stop();
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();
 });
 
-describe("seed 000's TypeScript SDK, as written", () => {
+describe("the A3S Box hooks design's TypeScript SDK, as written", () => {
   it("connects with A3S_ADDRESS and A3S_TOKEN, and lists what is registered", async () => {
-    expect(seed.client.address).toBe(host.address);
-    const hooks = await seed.hooks;
+    expect(sdk.client.address).toBe(host.address);
+    const hooks = await sdk.hooks;
     expect(hooks.map((h) => h.event).sort()).toEqual([
       "GenerateEnd",
       "PostToolUse",
@@ -43,7 +43,7 @@ describe("seed 000's TypeScript SDK, as written", () => {
       "PreToolUse",
     ]);
     // The hook registered and unregistered at once never reached the agent.
-    expect(hooks.some((h) => h.id === seed.hookId.id)).toBe(false);
+    expect(hooks.some((h) => h.id === sdk.hookId.id)).toBe(false);
   });
 
   it("blocks dangerous Bash commands and API keys in .env files", async () => {

@@ -7,14 +7,14 @@ import type { CommandRunReport } from "../handlers/command/command-hook.js";
 import { applyHookSettings, engineOptionsFromSettings } from "./apply-hook-settings.js";
 import { loadHookSettings } from "./load-hook-settings.js";
 
-/** The settings examples of seed 001 and seed 004, copied verbatim from the seeds. */
+/** The settings examples of the hooks-system design and the CLI-agent hooks specification, copied verbatim from the designs. */
 const fixtures = resolve(import.meta.dirname, "../../test/fixtures/settings");
 
 let root: string;
 let cwd: string;
 let home: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "a3s-seeds-"));
+  root = mkdtempSync(join(tmpdir(), "a3s-designs-"));
   cwd = join(root, "project");
   home = join(root, "home");
   mkdirSync(cwd);
@@ -28,7 +28,7 @@ async function setUp(file: string) {
   const runs: CommandRunReport[] = [];
   const handle = applyHookSettings(engine, settings, {
     projectDir: cwd,
-    // `~` in the seeds' commands must land in the temporary home, not the real one.
+    // `~` in the designs' commands must land in the temporary home, not the real one.
     env: { PATH: process.env.PATH, HOME: home },
     onRun: (report) => runs.push(report),
   });
@@ -53,9 +53,9 @@ const stop = () => createEvent("Stop", { sessionId: "s1", stopHookActive: false 
 const notify = (message: string) =>
   createEvent("Notification", { sessionId: "s1", message, notificationType: "status" });
 
-describe("seed 001's settings.json", () => {
+describe("the hooks-system design's settings.json", () => {
   it("loads without a problem", async () => {
-    const { settings, handle } = await setUp(join(fixtures, "seed-001-settings.json"));
+    const { settings, handle } = await setUp(join(fixtures, "hooks-system-settings.json"));
     expect(settings.problems).toEqual([]);
     expect(handle.skipped).toEqual([]);
     expect(
@@ -69,7 +69,7 @@ describe("seed 001's settings.json", () => {
   });
 
   it("fires: the python security check blocks, missing tools fail without blocking", async () => {
-    // The seed's `python check_security.py` runs in the project directory.
+    // The design's `python check_security.py` runs in the project directory.
     writeFileSync(
       join(cwd, "check_security.py"),
       [
@@ -80,12 +80,15 @@ describe("seed 001's settings.json", () => {
         '    print(json.dumps({"continue_execution": False, "stop_reason": "Dangerous command blocked"}))',
       ].join("\n"),
     );
-    // The seed's audit hook appends to /tmp/audit.log; point that copy at the temporary directory.
+    // The design's audit hook appends to /tmp/audit.log; point that copy at the temporary directory.
     const log = join(root, "audit.log");
-    const copy = join(root, "seed-001.json");
+    const copy = join(root, "hooks-system.json");
     writeFileSync(
       copy,
-      readFileSync(join(fixtures, "seed-001-settings.json"), "utf8").replace("/tmp/audit.log", log),
+      readFileSync(join(fixtures, "hooks-system-settings.json"), "utf8").replace(
+        "/tmp/audit.log",
+        log,
+      ),
     );
     const { fire } = await setUp(copy);
 
@@ -112,13 +115,13 @@ describe("seed 001's settings.json", () => {
   });
 });
 
-describe("seed 004's examples", () => {
+describe("the CLI-agent hooks specification's examples", () => {
   it.each([
-    "seed-004-config.json",
-    "seed-004-example-1.json",
-    "seed-004-example-2.json",
-    "seed-004-example-3.json",
-    "seed-004-example-4.json",
+    "cli-agent-config.json",
+    "cli-agent-example-1.json",
+    "cli-agent-example-2.json",
+    "cli-agent-example-3.json",
+    "cli-agent-example-4.json",
   ])("%s loads without a problem", async (name) => {
     const { settings, handle } = await setUp(join(fixtures, name));
     expect(settings.problems).toEqual([]);
@@ -127,7 +130,7 @@ describe("seed 004's examples", () => {
   });
 
   it("the configuration example fires on every event it names", async () => {
-    const { fire } = await setUp(join(fixtures, "seed-004-config.json"));
+    const { fire } = await setUp(join(fixtures, "cli-agent-config.json"));
     const pre = await fire(tool("bash_execute", { command: "ls" }));
     expect(pre.runs).toEqual([{ name: "echo 'About to execute bash command'", exit: 0 }]);
     expect(pre.result.action).toBe("continue");
@@ -150,14 +153,14 @@ describe("seed 004's examples", () => {
   });
 
   it("example 1 (formatting) runs both hooks for a matching write, and none for others", async () => {
-    const { fire } = await setUp(join(fixtures, "seed-004-example-1.json"));
+    const { fire } = await setUp(join(fixtures, "cli-agent-example-1.json"));
     const written = await fire(post("write_file", { file_path: "a b.py" }, "ok"));
     expect(written.runs.map((r) => r.exit)).toEqual([0, 0]);
     expect((await fire(post("read_file", { file_path: "a.py" }, "ok"))).runs).toEqual([]);
   });
 
   it("example 2 (audit log) logs hostile commands verbatim and runs none of them", async () => {
-    const { fire } = await setUp(join(fixtures, "seed-004-example-2.json"));
+    const { fire } = await setUp(join(fixtures, "cli-agent-example-2.json"));
     const canary = join(root, "CANARY");
     const hostile = `echo hi'; touch ${canary}; echo '`;
     await fire(tool("bash_execute", { command: hostile }));
@@ -169,13 +172,13 @@ describe("seed 004's examples", () => {
   });
 
   it("examples 3 and 4 call tools this machine lacks: they fail without blocking", async () => {
-    const three = await setUp(join(fixtures, "seed-004-example-3.json"));
+    const three = await setUp(join(fixtures, "cli-agent-example-3.json"));
     expect((await three.fire(stop())).runs.map((r) => r.exit)).toEqual([127]);
     const slack = await three.fire(notify("build finished"));
     expect(slack.runs.map((r) => r.exit)).toEqual([127]);
     expect(slack.result.action).toBe("continue");
 
-    const four = await setUp(join(fixtures, "seed-004-example-4.json"));
+    const four = await setUp(join(fixtures, "cli-agent-example-4.json"));
     const checked = await four.fire(tool("bash_execute", { command: "ls" }));
     expect(checked.runs).toEqual([
       { name: "/usr/local/bin/security-check '{{tool_args.command}}'", exit: 127 },
