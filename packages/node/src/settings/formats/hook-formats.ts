@@ -1,0 +1,18 @@
+import type { HookFormatName } from "../hook-settings.js";
+import { cursorFormat } from "./cursor-format.js";
+import { geminiFormat } from "./gemini-format.js";
+import type { HookFormat } from "./hook-format.js";
+
+/** Every other agent's format read here, by name: the one list (a new format is one line). */
+export const HOOK_FORMATS: { readonly [N in HookFormatName]: HookFormat & { name: N } } = {
+  cursor: cursorFormat as HookFormat & { name: "cursor" },
+  gemini: geminiFormat as HookFormat & { name: "gemini" },
+};
+
+/** The format names `--format` takes: ours (`claude-code`) and every other agent's. */
+export const FORMAT_NAMES = ["claude-code", ...Object.keys(HOOK_FORMATS)] as const;
+
+/** The format a path names by its place (`.cursor/hooks.json`), or undefined for ours. */
+export function detectFormat(path: string): HookFormat | undefined {
+  return Object.values(HOOK_FORMATS).find((f) => f.matchesPath(path));
+}
