@@ -182,6 +182,7 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     throw new HookError("INVALID_CONFIG", `cwd: no such directory ${JSON.stringify(cwd)}`);
   }
   const projectDir = await realpath(cwd);
+  if (options.fileFormat !== undefined) explicitFormat("", options.fileFormat);
   const home = resolve(options.home ?? homedir());
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_BYTES;
 
