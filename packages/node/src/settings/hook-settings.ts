@@ -30,8 +30,11 @@ export type HookFormatName = "cursor" | "gemini";
  * name that agent would use (Gemini CLI's `run_shell_command`).
  */
 export interface HookOrigin {
+  /** The agent's format: `cursor` or `gemini`. */
   format: HookFormatName;
+  /** The event as that agent names it: `beforeShellExecution`, `BeforeTool`. */
   event: string;
+  /** The hook's own matcher, in that agent's tool names (Gemini CLI's `run_shell_command`). */
   matcher?: string;
 }
 

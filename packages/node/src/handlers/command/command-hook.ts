@@ -79,6 +79,10 @@ export interface CommandHookOptions {
    * the agent's own environment is never passed on: it belongs to another session.
    */
   envFile?: (event: HookEvent) => string | undefined;
+}
+
+/** `CommandHook`'s options: the shared ones, and the protocol of this one hook. */
+export interface CommandHookRunOptions extends CommandHookOptions {
   /**
    * What the process reads on stdin and how its answer is read. Default Claude Code's protocol;
    * a hook from another agent's file (Cursor, Gemini CLI) speaks that agent's.
@@ -211,7 +215,7 @@ export class CommandHook {
   readonly #envFile: CommandHookOptions["envFile"];
   readonly #dialect: HookDialect;
   readonly #options: Required<
-    Omit<CommandHookOptions, "onRun" | "env" | "cwd" | "envFile" | "allowedSecrets" | "dialect">
+    Omit<CommandHookOptions, "onRun" | "env" | "cwd" | "envFile" | "allowedSecrets">
   > & {
     onRun?: (report: CommandRunReport) => void;
   };
@@ -219,7 +223,7 @@ export class CommandHook {
   readonly #env: Record<string, string>;
   readonly #template: CommandTemplate;
 
-  constructor(definition: CommandHookDefinition, options: CommandHookOptions = {}) {
+  constructor(definition: CommandHookDefinition, options: CommandHookRunOptions = {}) {
     const checked = validate(commandHookDefinitionSchema, definition, "INVALID_CONFIG", [
       "definition",
     ]);
