@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
+import { HOOK_FORMATS } from "./formats/hook-formats.js";
 import type { HookSettings } from "./hook-settings.js";
 import { trustStorePath } from "./trust-store.js";
 
@@ -38,6 +39,16 @@ export async function settingsWatchPaths(settings: HookSettings): Promise<Settin
   // The project's `.mcp.json` is read with its settings files (and counts toward its trust).
   if (settings.cwd !== undefined && settings.files.some((f) => f.scope === "project")) {
     files.push(join(settings.cwd, ".mcp.json"));
+  }
+  // Other agents' files are listed only when present: a missing one may still be created.
+  const defaults = settings.files.some((f) => f.scope === "project" && f.format === undefined);
+  if (defaults) {
+    for (const format of Object.values(HOOK_FORMATS)) {
+      if (settings.cwd !== undefined)
+        files.push(...format.files.project.map((f) => join(settings.cwd!, f)));
+      if (settings.home !== undefined)
+        files.push(...format.files.user.map((f) => join(settings.home!, f)));
+    }
   }
   // A drop-in added later is not among the files read: its folder is watched instead.
   const folders = settings.files

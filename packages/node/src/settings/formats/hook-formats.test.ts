@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applyHookSettings, engineOptionsFromSettings } from "../apply-hook-settings.js";
 import { loadHookSettings } from "../load-hook-settings.js";
 import { trustProject } from "../project-trust.js";
+import { watchHookSettings } from "../watch-hook-settings.js";
 
 let root: string;
 let cwd: string;
@@ -330,5 +331,33 @@ describe("Gemini CLI settings.json", () => {
       ["error", "hooks.BeforeTool[0].hooks[0].type"],
       ["error", "hooks.BeforeTool[0].hooks[1].timeout"],
     ]);
+  });
+});
+
+describe("other agents' files under watchHookSettings", () => {
+  it("picks up a Cursor hooks.json created after the watcher started", async () => {
+    const engine = new HookEngine();
+    const watcher = await watchHookSettings(
+      engine,
+      { cwd, home, managedSettings: [] },
+      { debounceMs: 10 },
+    );
+    try {
+      expect(watcher.handle.applied).toEqual([]);
+      const reloaded = new Promise<string[]>((done) => {
+        const stop = watcher.on("reloaded", ({ files }) => {
+          stop();
+          done(files);
+        });
+      });
+      write(join(home, ".cursor/hooks.json"), {
+        version: 1,
+        hooks: { beforeShellExecution: [{ command: script("w", '{"permission":"deny"}') }] },
+      });
+      expect(await reloaded).toEqual([join(home, ".cursor/hooks.json")]);
+      expect((await fire(engine, bash("ls"))).action).toBe("block");
+    } finally {
+      await watcher.close();
+    }
   });
 });
