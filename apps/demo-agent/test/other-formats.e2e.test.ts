@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LineWaiter, startCli } from "./cli-process.js";
 
 /**
- * One project holding a Claude Code settings file, a Cursor `hooks.json` and a Gemini CLI
- * `settings.json`, each with a shell guard written the way its agent's docs show. Under the demo
+ * One project holding a Claude Code settings file, a Cursor `hooks.json`, a Gemini CLI
+ * `settings.json` and a GitHub Copilot `.github/hooks/` file, each with a shell guard written the way its agent's docs show. Under the demo
  * agent, every hook fires on the same Bash call, each gets its own agent's stdin, and Cursor's
  * deny blocks the call by Cursor's rules.
  */
@@ -73,6 +73,13 @@ esac
       },
     }),
   );
+  write(
+    path.join(work, ".github/hooks/audit.json"),
+    JSON.stringify({
+      version: 1,
+      hooks: { preToolUse: [{ type: "command", bash: log("copilot") }] },
+    }),
+  );
   await trustProject({ cwd: work, home });
   const chat: ChildProcess = startCli(
     ["chat", "--workdir", work, "--permission", "allow", "--no-color"],
@@ -89,7 +96,7 @@ esac
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("a project with Claude Code, Cursor and Gemini CLI hook files, under the demo agent", () => {
+describe("a project with Claude Code, Cursor, Gemini CLI and Copilot hook files, under the demo agent", () => {
   it("runs every format's hook on each Bash call, each with its agent's stdin", () => {
     expect(code).toBe(0);
     expect(logOf("claude").map((i) => [i.hook_event_name, i.tool_name])).toEqual([
@@ -103,6 +110,12 @@ describe("a project with Claude Code, Cursor and Gemini CLI hook files, under th
     expect(logOf("gemini").map((i) => [i.hook_event_name, i.tool_name])).toEqual([
       ["BeforeTool", "run_shell_command"],
       ["BeforeTool", "run_shell_command"],
+    ]);
+    expect(
+      logOf("copilot").map((i) => [i.toolName, JSON.parse(String(i.toolArgs)).command]),
+    ).toEqual([
+      ["bash", "echo formats"],
+      ["bash", "rm -f nothing.txt"],
     ]);
   });
 

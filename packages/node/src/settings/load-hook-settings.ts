@@ -1,4 +1,4 @@
-import { realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
@@ -107,6 +107,17 @@ interface Candidate {
   format?: HookFormat;
 }
 
+/** A format's location: the file itself, or each `*.json` of a folder (`.github/hooks/*.json`), by name. */
+async function formatFiles(location: string): Promise<string[]> {
+  if (!location.endsWith("/*.json")) return [location];
+  const dir = location.slice(0, -"/*.json".length);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names
+    .filter((n) => n.endsWith(".json"))
+    .sort()
+    .map((n) => join(dir, n));
+}
+
 /** The format of a file the user named: the one asked for, else told by its place. */
 function explicitFormat(
   path: string,
@@ -202,14 +213,18 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     for (const f of PROJECT_SETTINGS_FILES)
       candidates.push({ path: join(projectDir, f), scope: "project", explicit: false });
     for (const format of others) {
-      for (const f of format.files.project)
-        candidates.push({ path: join(projectDir, f), scope: "project", explicit: false, format });
+      for (const f of format.files.project) {
+        for (const path of await formatFiles(join(projectDir, f)))
+          candidates.push({ path, scope: "project", explicit: false, format });
+      }
     }
     for (const f of USER_SETTINGS_FILES)
       candidates.push({ path: join(home, f), scope: "user", explicit: false });
     for (const format of others) {
-      for (const f of format.files.user)
-        candidates.push({ path: join(home, f), scope: "user", explicit: false, format });
+      for (const f of format.files.user) {
+        for (const path of await formatFiles(join(home, f)))
+          candidates.push({ path, scope: "user", explicit: false, format });
+      }
     }
   }
   // One file, one read: when cwd is the home directory, ~/.claude/settings.json is a user file.

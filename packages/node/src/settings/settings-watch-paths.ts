@@ -41,19 +41,30 @@ export async function settingsWatchPaths(settings: HookSettings): Promise<Settin
     files.push(join(settings.cwd, ".mcp.json"));
   }
   // Other agents' files are listed only when present: a missing one may still be created.
+  const formatFolders: string[] = [];
   const defaults = settings.files.some((f) => f.scope === "project" && f.format === undefined);
   if (defaults) {
     for (const format of Object.values(HOOK_FORMATS)) {
-      if (settings.cwd !== undefined)
-        files.push(...format.files.project.map((f) => join(settings.cwd!, f)));
-      if (settings.home !== undefined)
-        files.push(...format.files.user.map((f) => join(settings.home!, f)));
+      const where = [
+        ...(settings.cwd !== undefined
+          ? format.files.project.map((f) => join(settings.cwd!, f))
+          : []),
+        ...(settings.home !== undefined
+          ? format.files.user.map((f) => join(settings.home!, f))
+          : []),
+      ];
+      // A folder of files (`.github/hooks/*.json`) is watched as a folder.
+      for (const path of where) {
+        if (path.endsWith("/*.json")) formatFolders.push(path.slice(0, -"/*.json".length));
+        else files.push(path);
+      }
     }
   }
   // A drop-in added later is not among the files read: its folder is watched instead.
   const folders = settings.files
     .filter((f) => f.scope === "managed" && !dirname(f.path).endsWith(".d"))
     .map((f) => join(dirname(f.path), `${basename(f.path, ".json")}.d`));
+  folders.push(...formatFolders);
   files.push(...folders);
   const roots = new Set<string>();
   for (const file of files) {

@@ -112,6 +112,46 @@ const CASES: Record<HookFormatName, Record<string, Case>> = {
       want: ["block", "now update the changelog"],
     },
   },
+  copilot: {
+    preToolUse: {
+      event: bash("rm -rf /"),
+      stdin: { toolName: "bash", toolArgs: '{"command":"rm -rf /"}' },
+      answer: '{"permissionDecision":"deny","permissionDecisionReason":"dangerous command"}',
+      expected: blocked,
+      want: ["block", "dangerous command"],
+    },
+    postToolUse: {
+      event: post("Edit", { file_path: "a.ts" }, "edited"),
+      stdin: {
+        toolName: "edit",
+        toolResult: { resultType: "success", textResultForLlm: "edited" },
+      },
+      answer: '{"permissionDecision":"deny"}',
+      expected: (r) => [r.action, output(r)],
+      want: ["continue", "edited"],
+    },
+    userPromptSubmitted: {
+      event: createEvent("UserPromptSubmit", { ...s, prompt: "fix the bug" }),
+      stdin: { prompt: "fix the bug" },
+      answer: '{"permissionDecision":"deny"}',
+      expected: (r) => r.action,
+      want: "continue",
+    },
+    sessionStart: {
+      event: createEvent("SessionStart", { ...s, source: "resume" }),
+      stdin: { source: "resume" },
+      answer: "",
+      expected: (r) => r.action,
+      want: "continue",
+    },
+    sessionEnd: {
+      event: createEvent("SessionEnd", { ...s, reason: "complete" }),
+      stdin: { reason: "complete" },
+      answer: "",
+      expected: (r) => r.action,
+      want: "continue",
+    },
+  },
   gemini: {
     BeforeTool: {
       event: bash("rm -rf /"),
@@ -212,11 +252,19 @@ function fileFor(format: HookFormatName, name: string, answer: string, dir: stri
   const scriptFile = join(dir, "hook.sh");
   writeFileSync(scriptFile, `#!/bin/sh\ncat > '${stdinFile}'\ncat <<'EOF'\n${answer}\nEOF\n`);
   const command = `sh '${scriptFile}'`;
-  const doc =
-    format === "cursor"
-      ? { version: 1, hooks: { [name]: [{ command }] } }
-      : { hooks: { [name]: [{ hooks: [{ type: "command", command }] }] } };
-  const file = join(dir, format === "cursor" ? ".cursor/hooks.json" : ".gemini/settings.json");
+  const doc = {
+    cursor: { version: 1, hooks: { [name]: [{ command }] } },
+    gemini: { hooks: { [name]: [{ hooks: [{ type: "command", command }] }] } },
+    copilot: { version: 1, hooks: { [name]: [{ type: "command", bash: command }] } },
+  }[format];
+  const file = join(
+    dir,
+    {
+      cursor: ".cursor/hooks.json",
+      gemini: ".gemini/settings.json",
+      copilot: ".github/hooks/policy.json",
+    }[format],
+  );
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(doc));
   return file;
@@ -257,6 +305,8 @@ describe.each(Object.keys(HOOK_FORMATS) as HookFormatName[])("%s compatibility t
     const result = await engine.fire(c.event as never);
     expect(c.expected(result)).toEqual(c.want);
     const stdin = JSON.parse(readFileSync(join(dir, "stdin.json"), "utf8"));
-    expect(stdin).toMatchObject({ hook_event_name: name, ...c.stdin });
+    // Copilot's stdin does not name the event; the others do, in their own words.
+    const named = format === "copilot" ? {} : { hook_event_name: name };
+    expect(stdin).toMatchObject({ ...named, ...c.stdin });
   });
 });

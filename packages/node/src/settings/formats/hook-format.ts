@@ -51,8 +51,11 @@ export interface FormatEvent {
 export interface AnswerRules {
   /** The agent's name, for messages. */
   agent: string;
-  /** Exit code 2: `stderr` (trimmed, clipped) as the agent reads it. */
-  exit2(stderr: string): HookResponse;
+  /**
+   * Exit code 2: `stderr` (trimmed, clipped) as the agent reads it. Absent: exit 2 is a failure
+   * like any other code (the agent gives it no meaning).
+   */
+  exit2?(stderr: string): HookResponse;
   /** Exit code 0 with a JSON object on stdout. */
   json(answer: Record<string, unknown>): HookResponse | HookError;
 }
@@ -73,11 +76,11 @@ export function readAnswer(
     result.error !== undefined ||
     result.timedOut ||
     result.aborted ||
-    (result.exitCode !== 0 && result.exitCode !== 2);
+    (result.exitCode !== 0 && (result.exitCode !== 2 || rules.exit2 === undefined));
   if (failed || (result.exitCode === 0 && result.truncated.stdout)) {
     return interpretResult(result, event, limits);
   }
-  if (result.exitCode === 2) return rules.exit2(clipText(result.stderr.trim()));
+  if (result.exitCode === 2 && rules.exit2) return rules.exit2(clipText(result.stderr.trim()));
   const text = result.stdout.trim();
   if (text === "") return CONTINUE;
   let value: unknown;
@@ -116,6 +119,10 @@ export interface CommandEntry {
   timeoutSeconds?: number;
   name?: string;
   failBehavior?: "continue" | "block";
+  /** Where it runs, relative to the project. */
+  cwd?: string;
+  /** Variables set for it. */
+  env?: Record<string, string>;
 }
 
 /** Collects hooks and problems while one file is read. */
@@ -149,6 +156,8 @@ export class FormatReader {
     if (entry.timeoutSeconds !== undefined) definition.timeout = entry.timeoutSeconds;
     if (entry.name !== undefined) definition.name = entry.name;
     if (entry.failBehavior !== undefined) definition.failBehavior = entry.failBehavior;
+    if (entry.cwd !== undefined) definition.cwd = entry.cwd;
+    if (entry.env !== undefined) definition.env = entry.env;
     try {
       new CommandTemplate(definition as unknown as CommandHookDefinition);
     } catch (error) {

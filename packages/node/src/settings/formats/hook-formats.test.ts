@@ -334,6 +334,38 @@ describe("Gemini CLI settings.json", () => {
   });
 });
 
+describe("GitHub Copilot .github/hooks/*.json", () => {
+  it("reads every JSON file of the folder, by name, and denies by permissionDecision", async () => {
+    write(join(cwd, ".github/hooks/b-audit.json"), {
+      version: 1,
+      hooks: { preToolUse: [{ type: "command", bash: script("audit", "") }] },
+    });
+    write(join(cwd, ".github/hooks/a-guard.json"), {
+      version: 1,
+      hooks: {
+        preToolUse: [
+          {
+            type: "command",
+            bash: script("guard", '{"permissionDecision":"deny","permissionDecisionReason":"no"}'),
+            timeoutSec: 5,
+          },
+        ],
+      },
+    });
+    write(join(cwd, ".github/hooks/notes.txt"), "not a hook file");
+    await trustProject({ cwd, home });
+    const { settings, engine } = await engineFor();
+    expect(settings.problems).toEqual([]);
+    expect(settings.hooks.map((h) => [h.source.split("/").pop(), h.definition.timeout])).toEqual([
+      ["a-guard.json", 5],
+      ["b-audit.json", 30],
+    ]);
+    const result = await fire(engine, bash("ls"));
+    expect([result.action, result.reason]).toEqual(["block", "no"]);
+    expect(stdinOf("guard")).toMatchObject({ toolName: "bash", toolArgs: '{"command":"ls"}', cwd });
+  });
+});
+
 describe("other agents' files under watchHookSettings", () => {
   it("picks up a Cursor hooks.json created after the watcher started", async () => {
     const engine = new HookEngine();

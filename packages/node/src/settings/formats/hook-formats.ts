@@ -1,4 +1,5 @@
 import type { HookFormatName } from "../hook-settings.js";
+import { copilotFormat } from "./copilot-format.js";
 import { cursorFormat } from "./cursor-format.js";
 import { geminiFormat } from "./gemini-format.js";
 import type { HookFormat } from "./hook-format.js";
@@ -7,6 +8,7 @@ import type { HookFormat } from "./hook-format.js";
 export const HOOK_FORMATS: { readonly [N in HookFormatName]: HookFormat & { name: N } } = {
   cursor: cursorFormat as HookFormat & { name: "cursor" },
   gemini: geminiFormat as HookFormat & { name: "gemini" },
+  copilot: copilotFormat as HookFormat & { name: "copilot" },
 };
 
 /** The format names `--format` takes: ours (`claude-code`) and every other agent's. */
