@@ -334,6 +334,36 @@ describe("Gemini CLI settings.json", () => {
   });
 });
 
+describe("the same command in several formats", () => {
+  it("runs once per format and per matcher, each in its own dialect", async () => {
+    const command = script("same", "{}");
+    write(join(home, ".claude/settings.json"), {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] },
+    });
+    write(join(home, ".cursor/hooks.json"), {
+      version: 1,
+      hooks: { beforeShellExecution: [{ command }] },
+    });
+    write(join(home, ".gemini/settings.json"), {
+      hooks: {
+        BeforeTool: [
+          { matcher: "run_shell_command", hooks: [{ type: "command", command }] },
+          { matcher: "read_file", hooks: [{ type: "command", command }] },
+        ],
+      },
+    });
+    const settings = await loadHookSettings({ cwd, home, managedSettings: [] });
+    const handle = applyHookSettings(new HookEngine(), settings, { projectDir: cwd });
+    expect(handle.skipped).toEqual([]);
+    expect(handle.applied.map((a) => a.hook.origin?.format ?? "claude-code")).toEqual([
+      "claude-code",
+      "cursor",
+      "gemini",
+      "gemini",
+    ]);
+  });
+});
+
 describe("GitHub Copilot .github/hooks/*.json", () => {
   it("reads every JSON file of the folder, by name, and denies by permissionDecision", async () => {
     write(join(cwd, ".github/hooks/b-audit.json"), {
