@@ -78,39 +78,8 @@ const ENTRY_KEYS = new Set(["type", "bash", "powershell", "cwd", "env", "timeout
 
 function readCopilotFile(doc: Record<string, unknown>, ctx: HooksBlockContext): ParsedHooksBlock {
   const reader = new FormatReader("copilot", ctx);
-  if (doc.version !== undefined && doc.version !== 1) {
-    reader.problem(
-      "warning",
-      ["version"],
-      `expected 1, got ${describeValue(doc.version)}; read as version 1`,
-    );
-  }
-  if (!isRecord(doc.hooks)) {
-    reader.problem(
-      "error",
-      ["hooks"],
-      `expected an object mapping Copilot event names to hooks, got ${describeValue(doc.hooks)}`,
-    );
-    return reader.out;
-  }
-  for (const [name, list] of Object.entries(doc.hooks)) {
-    const spec = Object.hasOwn(COPILOT_EVENTS, name) ? COPILOT_EVENTS[name] : undefined;
-    if (!spec) {
-      reader.problem(
-        "warning",
-        ["hooks", name],
-        `"${name}" is not a Copilot event this engine runs (${Object.keys(COPILOT_EVENTS).join(", ")}); its hooks are ignored`,
-      );
-      continue;
-    }
-    if (!Array.isArray(list)) {
-      reader.problem(
-        "error",
-        ["hooks", name],
-        `expected an array of hooks, got ${describeValue(list)}`,
-      );
-      continue;
-    }
+  reader.version(doc);
+  for (const [name, spec, list] of reader.events(doc.hooks, COPILOT_EVENTS, "Copilot", "hooks")) {
     for (const [i, entry] of list.entries()) {
       const path = ["hooks", name, i];
       if (!isRecord(entry)) {
@@ -129,10 +98,7 @@ function readCopilotFile(doc: Record<string, unknown>, ctx: HooksBlockContext): 
         );
         continue;
       }
-      for (const key of Object.keys(entry)) {
-        if (!ENTRY_KEYS.has(key))
-          reader.problem("warning", [...path, key], `unknown field "${key}" (ignored)`);
-      }
+      reader.unknownFields(entry, path, ENTRY_KEYS);
       if (entry.bash === undefined && typeof entry.powershell === "string") {
         reader.problem(
           "warning",
@@ -141,15 +107,8 @@ function readCopilotFile(doc: Record<string, unknown>, ctx: HooksBlockContext): 
         );
         continue;
       }
-      const timeout = entry.timeoutSec;
-      if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0))) {
-        reader.problem(
-          "error",
-          [...path, "timeoutSec"],
-          `expected a positive number of seconds, got ${describeValue(timeout)} (this hook does not load)`,
-        );
-        continue;
-      }
+      const timeout = reader.timeout(entry, "timeoutSec", path, "seconds");
+      if (timeout === false) continue;
       const env = entry.env;
       if (
         env !== undefined &&

@@ -117,40 +117,8 @@ const ENTRY_KEYS = new Set(["command", "timeout", "failClosed", "type", "matcher
 
 function readCursorFile(doc: Record<string, unknown>, ctx: HooksBlockContext): ParsedHooksBlock {
   const reader = new FormatReader("cursor", ctx);
-  if (doc.version !== undefined && doc.version !== 1) {
-    reader.problem(
-      "warning",
-      ["version"],
-      `expected 1, got ${describeValue(doc.version)}; read as version 1`,
-    );
-  }
-  const hooks = doc.hooks;
-  if (!isRecord(hooks)) {
-    reader.problem(
-      "error",
-      ["hooks"],
-      `expected an object mapping Cursor event names to hooks, got ${describeValue(hooks)}`,
-    );
-    return reader.out;
-  }
-  for (const [name, list] of Object.entries(hooks)) {
-    const spec = Object.hasOwn(CURSOR_EVENTS, name) ? CURSOR_EVENTS[name] : undefined;
-    if (!spec) {
-      reader.problem(
-        "warning",
-        ["hooks", name],
-        `"${name}" is not a Cursor event this engine runs (${Object.keys(CURSOR_EVENTS).join(", ")}); its hooks are ignored`,
-      );
-      continue;
-    }
-    if (!Array.isArray(list)) {
-      reader.problem(
-        "error",
-        ["hooks", name],
-        `expected an array of { command } hooks, got ${describeValue(list)}`,
-      );
-      continue;
-    }
+  reader.version(doc);
+  for (const [name, spec, list] of reader.events(doc.hooks, CURSOR_EVENTS, "Cursor", "hooks")) {
     for (const [i, entry] of list.entries()) {
       const path = ["hooks", name, i];
       if (!isRecord(entry)) {
@@ -165,10 +133,7 @@ function readCursorFile(doc: Record<string, unknown>, ctx: HooksBlockContext): P
         );
         continue;
       }
-      for (const key of Object.keys(entry)) {
-        if (!ENTRY_KEYS.has(key))
-          reader.problem("warning", [...path, key], `unknown field "${key}" (ignored)`);
-      }
+      reader.unknownFields(entry, path, ENTRY_KEYS);
       if (entry.matcher !== undefined) {
         reader.problem(
           "warning",
@@ -176,15 +141,8 @@ function readCursorFile(doc: Record<string, unknown>, ctx: HooksBlockContext): P
           `${name} already names its tool here; the matcher is ignored`,
         );
       }
-      const timeout = entry.timeout;
-      if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0))) {
-        reader.problem(
-          "error",
-          [...path, "timeout"],
-          `expected a positive number of seconds, got ${describeValue(timeout)} (this hook does not load)`,
-        );
-        continue;
-      }
+      const timeout = reader.timeout(entry, "timeout", path, "seconds");
+      if (timeout === false) continue;
       if (entry.failClosed !== undefined && typeof entry.failClosed !== "boolean") {
         reader.problem(
           "error",

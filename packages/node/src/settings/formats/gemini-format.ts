@@ -117,32 +117,12 @@ function readGeminiFile(doc: Record<string, unknown>, ctx: HooksBlockContext): P
   const hooks = doc.hooks;
   // A Gemini settings.json without hooks is fine: it configures the rest of Gemini CLI.
   if (hooks === undefined) return reader.out;
-  if (!isRecord(hooks)) {
-    reader.problem(
-      "error",
-      ["hooks"],
-      `expected an object mapping Gemini CLI event names to hook groups, got ${describeValue(hooks)}`,
-    );
-    return reader.out;
-  }
-  for (const [name, groups] of Object.entries(hooks)) {
-    const spec = Object.hasOwn(GEMINI_EVENTS, name) ? GEMINI_EVENTS[name] : undefined;
-    if (!spec) {
-      reader.problem(
-        "warning",
-        ["hooks", name],
-        `"${name}" is not a Gemini CLI event this engine runs (${Object.keys(GEMINI_EVENTS).join(", ")}); its hooks are ignored`,
-      );
-      continue;
-    }
-    if (!Array.isArray(groups)) {
-      reader.problem(
-        "error",
-        ["hooks", name],
-        `expected an array of { matcher, hooks } groups, got ${describeValue(groups)}`,
-      );
-      continue;
-    }
+  for (const [name, spec, groups] of reader.events(
+    hooks,
+    GEMINI_EVENTS,
+    "Gemini CLI",
+    "{ matcher, hooks } groups",
+  )) {
     for (const [g, group] of groups.entries()) {
       const at = ["hooks", name, g];
       if (!isRecord(group) || !Array.isArray(group.hooks)) {
@@ -153,10 +133,7 @@ function readGeminiFile(doc: Record<string, unknown>, ctx: HooksBlockContext): P
         );
         continue;
       }
-      for (const key of Object.keys(group)) {
-        if (!GROUP_KEYS.has(key))
-          reader.problem("warning", [...at, key], `unknown field "${key}" (ignored)`);
-      }
+      reader.unknownFields(group, at, GROUP_KEYS);
       const matcher = readMatcher(reader, group.matcher, [...at, "matcher"], spec);
       if (matcher === false) continue;
       for (const [h, entry] of group.hooks.entries()) {
@@ -177,19 +154,9 @@ function readGeminiFile(doc: Record<string, unknown>, ctx: HooksBlockContext): P
           );
           continue;
         }
-        for (const key of Object.keys(entry)) {
-          if (!HOOK_KEYS.has(key))
-            reader.problem("warning", [...path, key], `unknown field "${key}" (ignored)`);
-        }
-        const timeout = entry.timeout;
-        if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0))) {
-          reader.problem(
-            "error",
-            [...path, "timeout"],
-            `expected a positive number of milliseconds, got ${describeValue(timeout)} (this hook does not load)`,
-          );
-          continue;
-        }
+        reader.unknownFields(entry, path, HOOK_KEYS);
+        const timeout = reader.timeout(entry, "timeout", path, "milliseconds");
+        if (timeout === false) continue;
         const name_ = typeof entry.name === "string" ? entry.name : undefined;
         reader.command(
           path,

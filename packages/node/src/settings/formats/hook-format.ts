@@ -137,6 +137,84 @@ export class FormatReader {
     this.out.problems.push({ file: this.ctx.file, path: formatPath(path), message, severity });
   }
 
+  /** A file's `version`, where the agent numbers them: only 1 exists. */
+  version(doc: Record<string, unknown>): void {
+    if (doc.version !== undefined && doc.version !== 1) {
+      this.problem(
+        "warning",
+        ["version"],
+        `expected 1, got ${describeValue(doc.version)}; read as version 1`,
+      );
+    }
+  }
+
+  /**
+   * The file's `hooks` object, event by event: each event the format runs, with its list. An
+   * event it does not run is a warning (its hooks do not load); a list that is not an array, an
+   * error.
+   */
+  events<E>(
+    hooks: unknown,
+    events: Readonly<Record<string, E>>,
+    agent: string,
+    what: string,
+  ): [name: string, spec: E, list: unknown[]][] {
+    if (!isRecord(hooks)) {
+      this.problem(
+        "error",
+        ["hooks"],
+        `expected an object mapping ${agent} event names to ${what}, got ${describeValue(hooks)}`,
+      );
+      return [];
+    }
+    const out: [string, E, unknown[]][] = [];
+    for (const [name, list] of Object.entries(hooks)) {
+      if (!Object.hasOwn(events, name)) {
+        this.problem(
+          "warning",
+          ["hooks", name],
+          `"${name}" is not a ${agent} event this engine runs (${Object.keys(events).join(", ")}); its hooks are ignored`,
+        );
+      } else if (!Array.isArray(list)) {
+        this.problem(
+          "error",
+          ["hooks", name],
+          `expected an array of ${what}, got ${describeValue(list)}`,
+        );
+      } else out.push([name, events[name]!, list]);
+    }
+    return out;
+  }
+
+  /**
+   * A timeout field: a positive number (in the agent's `unit`), undefined when absent, or
+   * false after reporting an error (the hook does not load).
+   */
+  timeout(
+    entry: Record<string, unknown>,
+    key: string,
+    path: PathKey[],
+    unit: string,
+  ): number | undefined | false {
+    const value = entry[key];
+    if (value === undefined) return undefined;
+    if (typeof value === "number" && value > 0) return value;
+    this.problem(
+      "error",
+      [...path, key],
+      `expected a positive number of ${unit}, got ${describeValue(value)} (this hook does not load)`,
+    );
+    return false;
+  }
+
+  /** A warning for each field of `entry` the format does not know (they are ignored). */
+  unknownFields(entry: Record<string, unknown>, path: PathKey[], known: ReadonlySet<string>): void {
+    for (const key of Object.keys(entry)) {
+      if (!known.has(key))
+        this.problem("warning", [...path, key], `unknown field "${key}" (ignored)`);
+    }
+  }
+
   /** Add one command hook, or report why it does not load. */
   command(
     path: PathKey[],

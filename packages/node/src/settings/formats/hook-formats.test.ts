@@ -166,9 +166,9 @@ describe("Cursor hooks.json", () => {
     const { settings } = await engineFor();
     expect(settings.problems.map((p) => [p.severity, p.path])).toEqual([
       ["warning", "version"],
+      ["warning", "hooks.beforeShellExec"],
       ["error", "hooks.beforeShellExecution[0].command"],
       ["error", "hooks.beforeShellExecution[1].timeout"],
-      ["warning", "hooks.beforeShellExec"],
     ]);
     expect(settings.problems.every((p) => p.file.endsWith(".cursor/hooks.json"))).toBe(true);
     expect(settings.hooks).toEqual([]);

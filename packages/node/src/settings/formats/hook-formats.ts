@@ -11,9 +11,6 @@ export const HOOK_FORMATS: { readonly [N in HookFormatName]: HookFormat & { name
   copilot: copilotFormat as HookFormat & { name: "copilot" },
 };
 
-/** The format names `--format` takes: ours (`claude-code`) and every other agent's. */
-export const FORMAT_NAMES = ["claude-code", ...Object.keys(HOOK_FORMATS)] as const;
-
 /** The format a path names by its place (`.cursor/hooks.json`), or undefined for ours. */
 export function detectFormat(path: string): HookFormat | undefined {
   return Object.values(HOOK_FORMATS).find((f) => f.matchesPath(path));
