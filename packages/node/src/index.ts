@@ -71,6 +71,8 @@ export {
 export type { FrontmatterOptions } from "./settings/frontmatter.js";
 export { parseFrontmatterHooks } from "./settings/frontmatter.js";
 export type {
+  HookFormatName,
+  HookOrigin,
   HookSettings,
   ProjectTrustState,
   SettingsFileInfo,

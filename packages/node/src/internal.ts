@@ -8,8 +8,10 @@
 
 export { fromStatus, grpcStatusOf, toStatus } from "./grpc/grpc-status.js";
 export { describeCommand } from "./handlers/command/command-definition.js";
+export type { CommandHookRunOptions } from "./handlers/command/command-hook.js";
 export { CommandHook } from "./handlers/command/command-hook.js";
 export { templateVariables } from "./handlers/command/template-variables.js";
+export type { HookDialect } from "./handlers/hook-dialect.js";
 export type { ShellContext } from "./shell/index.js";
 export { quoteForContext, shellContextAt, shellEscaper, shellQuote } from "./shell/index.js";
 export type { HostSecretUse } from "./support/host-secrets.js";

@@ -5,7 +5,7 @@ import { createMcpServerPool } from "../handlers/mcp-tool/mcp-server-pool.js";
 import { modelClientFromEnv } from "../handlers/model/openai-model-client.js";
 import type { ApplyHookSettingsOptions } from "../settings/apply-hook-settings.js";
 import type { HookSettings } from "../settings/hook-settings.js";
-import { loadHookSettings } from "../settings/load-hook-settings.js";
+import { type LoadHookSettingsOptions, loadHookSettings } from "../settings/load-hook-settings.js";
 import { formatProblem } from "../settings/settings-problem.js";
 import { CliError } from "./cli-error.js";
 import type { Where } from "./format.js";
@@ -40,6 +40,8 @@ export interface SettingsArgs {
   settings?: string[];
   /** Plugin folders to load (`--plugin-dir`). */
   pluginDir?: string[];
+  /** The format of the `--settings` files (`--format`): `claude-code`, `cursor`, `gemini`. */
+  format?: string;
   defaults?: boolean;
 }
 
@@ -57,10 +59,21 @@ export async function loadForCli(
       files: options.settings ?? [],
       plugins: options.pluginDir ?? [],
       defaults: options.defaults !== false,
+      ...(options.format !== undefined
+        ? { fileFormat: options.format as NonNullable<LoadHookSettingsOptions["fileFormat"]> }
+        : {}),
       ...(io.managedSettings ? { managedSettings: io.managedSettings } : {}),
     });
     return { settings, where: { cwd: settings.cwd ?? cwd, home } };
   } catch (error) {
+    if (HookError.is(error, "INVALID_CONFIG") && error.message.startsWith("fileFormat: ")) {
+      throw new CliError(
+        "USAGE",
+        error.message.replace(/^fileFormat: /, "--format: "),
+        "name a format this tool reads",
+        { cause: error },
+      );
+    }
     if (HookError.is(error, "INVALID_CONFIG")) {
       throw new CliError(
         "USAGE",

@@ -46,13 +46,17 @@ export function indent(text: string, by: string): string {
 
 /** `PreToolUse  Bash  ./check.sh` plus where it is defined. */
 export function describeHook(hook: SettingsHook, where: Where): string {
+  // Another agent's hook shows its own event and matcher, in that agent's words.
+  const origin = hook.origin ? `  {${hook.origin.format} ${hook.origin.event}}` : "";
   const matcher =
-    hook.matcher === undefined
-      ? "*"
-      : typeof hook.matcher === "string"
-        ? hook.matcher
-        : JSON.stringify(hook.matcher);
-  return `${hook.event} [${matcher}] ${describeDefinition(hook.definition)}  (${displayPath(hook.source, where)} ${hook.path})`;
+    hook.origin?.matcher !== undefined
+      ? hook.origin.matcher
+      : hook.matcher === undefined
+        ? "*"
+        : typeof hook.matcher === "string"
+          ? hook.matcher
+          : JSON.stringify(hook.matcher);
+  return `${hook.event} [${matcher}] ${describeDefinition(hook.definition)}  (${displayPath(hook.source, where)} ${hook.path})${origin}`;
 }
 
 /** The JSON form of a hook for `--json` output. */
@@ -67,6 +71,7 @@ export function hookJson(hook: SettingsHook, where: Where): Record<string, unkno
     path: hook.path,
     scope: hook.scope,
     ...(hook.plugin ? { plugin: hook.plugin.id } : {}),
+    ...(hook.origin ? { format: hook.origin.format, origin: hook.origin } : {}),
     trusted: hook.trusted,
     definition: hook.definition,
   };

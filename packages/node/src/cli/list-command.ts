@@ -5,6 +5,7 @@ import {
   engineOptionsFromSettings,
   type SkippedHook,
 } from "../settings/apply-hook-settings.js";
+import { HOOK_FORMATS } from "../settings/formats/hook-formats.js";
 import type { HookSettings, SettingsHook, SettingsScope } from "../settings/hook-settings.js";
 import { displayPath } from "../settings/settings-problem.js";
 import {
@@ -72,7 +73,8 @@ const SCOPES: Record<SettingsScope, string> = {
 /** Which scope and file a hook came from, and its `if` condition. */
 function originLine(hook: SettingsHook, where: Where): string {
   const condition = hook.if !== undefined ? `; if ${hook.if}` : "";
-  const from = hook.plugin ? `plugin ${hook.plugin.id}:` : `${SCOPES[hook.scope]} settings`;
+  const kind = hook.origin ? `${HOOK_FORMATS[hook.origin.format].title} hooks` : "settings";
+  const from = hook.plugin ? `plugin ${hook.plugin.id}:` : `${SCOPES[hook.scope]} ${kind}`;
   return `    from ${from} ${displayPath(hook.source, where)}${condition}`;
 }
 

@@ -49,6 +49,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         collect,
         [],
       )
+      .option(
+        "--format <name>",
+        "the format of the --settings files: claude-code, cursor, gemini or copilot (default: told by the path)",
+      )
       .option("--no-defaults", "read only the --settings files, not the default locations");
 
   settingsOptions(

@@ -86,7 +86,10 @@ export interface SettingsHandle extends Disposable {
 function dedupKey(hook: SettingsHook): string {
   // `type` is left out of the definition: a command hook may spell it or not.
   const { type: _type, ...definition } = hook.definition as unknown as Record<string, unknown>;
-  return canonicalJson([hook.event, hook.matcher ?? "*", hook.if ?? "", hook.type, definition]);
+  const key = [hook.event, hook.matcher ?? "*", hook.if ?? "", hook.type, definition];
+  // Another agent's hook speaks that agent's protocol and matches on its own tool names: the
+  // same command in another format, or under another of its events, is another hook.
+  return canonicalJson(hook.origin ? [...key, hook.origin] : key);
 }
 
 /** The value of an engine-wide option when a managed file set it, else undefined. */

@@ -1,6 +1,7 @@
 import type { HookEvent, Matcher } from "@a3s-lab/hooks-core";
 import { compileMatcher } from "@a3s-lab/hooks-core/internal";
 import { linearRegex } from "../support/linear-regex.js";
+import { HOOK_FORMATS } from "./formats/hook-formats.js";
 import type { SettingsHook } from "./hook-settings.js";
 import { compilePermissionRule } from "./permission-rule.js";
 
@@ -15,6 +16,16 @@ export function withCondition(
   hook: SettingsHook,
   where: { cwd?: string | undefined; home?: string | undefined },
 ): Matcher | undefined {
+  const own = hook.origin && HOOK_FORMATS[hook.origin.format].matcher?.(hook.origin);
+  if (own) {
+    // Another agent's matcher, tested against that agent's tool names.
+    const implied = hook.matcher;
+    if (implied === undefined) return own;
+    const base = compileMatcher(hook.event, implied, [hook.path, "matcher"], {
+      regex: linearRegex,
+    });
+    return base === null ? own : (event: HookEvent) => base(event) && own(event);
+  }
   if (hook.if === undefined) return hook.matcher;
   let condition: (event: HookEvent) => boolean;
   let matcher: ((event: HookEvent) => boolean) | null;

@@ -21,6 +21,23 @@ import type { SettingsOptions } from "./settings-schema.js";
  */
 export type SettingsScope = "managed" | "project" | "user" | "explicit" | "frontmatter" | "plugin";
 
+/** The other agents whose hook files are read here (see `HOOK_FORMATS`). */
+export type HookFormatName = "cursor" | "gemini" | "copilot";
+
+/**
+ * Where a hook from another agent's file came from, in that agent's words: its format, its
+ * event name (Cursor's `beforeShellExecution`), and its own matcher, tested against the tool
+ * name that agent would use (Gemini CLI's `run_shell_command`).
+ */
+export interface HookOrigin {
+  /** The agent's format: `cursor`, `gemini` or `copilot`. */
+  format: HookFormatName;
+  /** The event as that agent names it: `beforeShellExecution`, `BeforeTool`. */
+  event: string;
+  /** The hook's own matcher, in that agent's tool names (Gemini CLI's `run_shell_command`). */
+  matcher?: string;
+}
+
 /** One hook found in a settings file, of any type. */
 export interface SettingsHook {
   /** `<file>#<path>`: unique within one load. */
@@ -56,6 +73,11 @@ export interface SettingsHook {
   trusted: boolean;
   /** The plugin it came with (scope `plugin`): its command gets `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`. */
   plugin?: PluginOrigin;
+  /**
+   * Set for a hook read from another agent's file (Cursor, Gemini CLI): its script gets that
+   * agent's stdin and its answer is read by that agent's rules. Absent: Claude Code's.
+   */
+  origin?: HookOrigin;
 }
 
 /** A file that was looked for. */
@@ -72,6 +94,8 @@ export interface SettingsFileInfo {
   trusted: boolean;
   /** How many hooks it defines. */
   hooks: number;
+  /** The agent whose file format it is, when not Claude Code's (or ours). */
+  format?: HookFormatName;
 }
 
 /** The trust state of the project's own settings files. */

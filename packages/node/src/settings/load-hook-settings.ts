@@ -1,10 +1,13 @@
-import { realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
 import { readRegularFile } from "../workspace/read-regular-file.js";
+import type { HookFormat } from "./formats/hook-format.js";
+import { detectFormat, HOOK_FORMATS } from "./formats/hook-formats.js";
 import type {
+  HookFormatName,
   HookSettings,
   ProjectTrustState,
   SettingsFileInfo,
@@ -67,6 +70,18 @@ export interface LoadHookSettingsOptions {
    * `enabledPlugins` turns them on.
    */
   plugins?: readonly string[];
+  /**
+   * The format of the `files` named: `claude-code` (ours, also the A3S shapes), `cursor` or
+   * `gemini`. Default: told by each file's place (`.cursor/hooks.json`,
+   * `.gemini/settings.json`), else ours.
+   */
+  fileFormat?: HookFormatName | "claude-code";
+  /**
+   * Read the other agents' files in their default places (`.cursor/hooks.json`,
+   * `.gemini/settings.json`, in the project and the home directory). Default true when
+   * `defaults` is.
+   */
+  otherFormats?: boolean;
 }
 
 /** Project locations, highest precedence first (relative to the working directory). */
@@ -88,6 +103,39 @@ interface Candidate {
   path: string;
   scope: SettingsScope;
   explicit: boolean;
+  /** Another agent's format; absent for ours. */
+  format?: HookFormat;
+}
+
+/** A format's location: the file itself, or each `*.json` of a folder (`.github/hooks/*.json`), by name. */
+async function formatFiles(location: string): Promise<string[]> {
+  if (!location.endsWith("/*.json")) return [location];
+  const dir = location.slice(0, -"/*.json".length);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names
+    .filter((n) => n.endsWith(".json"))
+    .sort()
+    .map((n) => join(dir, n));
+}
+
+/** The format of a file the user named: the one asked for, else told by its place. */
+function explicitFormat(
+  path: string,
+  asked: LoadHookSettingsOptions["fileFormat"],
+): HookFormat | undefined {
+  if (asked === "claude-code") return undefined;
+  if (asked !== undefined) {
+    if (!Object.hasOwn(HOOK_FORMATS, asked)) {
+      throw new HookError(
+        "INVALID_CONFIG",
+        `fileFormat: expected one of "claude-code", ${Object.keys(HOOK_FORMATS)
+          .map((n) => `"${n}"`)
+          .join(", ")}, got ${describeValue(asked)}`,
+      );
+    }
+    return HOOK_FORMATS[asked];
+  }
+  return detectFormat(path);
 }
 
 interface LoadedFile extends ParsedHooksBlock {
@@ -145,6 +193,7 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     throw new HookError("INVALID_CONFIG", `cwd: no such directory ${JSON.stringify(cwd)}`);
   }
   const projectDir = await realpath(cwd);
+  if (options.fileFormat !== undefined) explicitFormat("", options.fileFormat);
   const home = resolve(options.home ?? homedir());
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_BYTES;
 
@@ -153,17 +202,30 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
   );
   const candidates: Candidate[] = [
     ...managed.files.map((path) => ({ path, scope: "managed" as const, explicit: false })),
-    ...(options.files ?? []).map((f) => ({
-      path: resolve(cwd, f),
-      scope: "explicit" as const,
-      explicit: true,
-    })),
+    ...(options.files ?? []).map((f): Candidate => {
+      const path = resolve(cwd, f);
+      const format = explicitFormat(path, options.fileFormat);
+      return { path, scope: "explicit", explicit: true, ...(format ? { format } : {}) };
+    }),
   ];
   if (options.defaults !== false) {
+    const others = options.otherFormats !== false ? Object.values(HOOK_FORMATS) : [];
     for (const f of PROJECT_SETTINGS_FILES)
       candidates.push({ path: join(projectDir, f), scope: "project", explicit: false });
+    for (const format of others) {
+      for (const f of format.files.project) {
+        for (const path of await formatFiles(join(projectDir, f)))
+          candidates.push({ path, scope: "project", explicit: false, format });
+      }
+    }
     for (const f of USER_SETTINGS_FILES)
       candidates.push({ path: join(home, f), scope: "user", explicit: false });
+    for (const format of others) {
+      for (const f of format.files.user) {
+        for (const path of await formatFiles(join(home, f)))
+          candidates.push({ path, scope: "user", explicit: false, format });
+      }
+    }
   }
   // One file, one read: when cwd is the home directory, ~/.claude/settings.json is a user file.
   const real = await Promise.all(candidates.map((c) => realOrSame(c.path)));
@@ -208,6 +270,8 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
         matcher: h.matcher ?? null,
         path: h.path,
         definition: h.definition,
+        // Another agent's event and matcher decide when it runs: a change is a change.
+        ...(h.origin ? { origin: h.origin } : {}),
       })),
       options: f.options,
       disableAllHooks: f.disableAllHooks ?? null,
@@ -247,6 +311,9 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
   for (const file of loaded) {
     const untrusted = file.info.scope === "project" && !trusted;
     file.info.trusted = !untrusted;
+    // Another agent's file is listed only when it is there: most projects have none.
+    if (file.info.format !== undefined && !file.info.exists && file.info.scope !== "explicit")
+      continue;
     settings.files.push(file.info);
     settings.problems.push(...file.problems);
     for (const hook of file.hooks) {
@@ -395,6 +462,7 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
     loaded: false,
     trusted: candidate.scope !== "project",
     hooks: 0,
+    ...(candidate.format ? { format: candidate.format.name } : {}),
   };
   const out: LoadedFile = { info, hooks: [], options: {}, problems: [] };
   const fail = (message: string, at: { line?: number; column?: number } = {}) => {
@@ -428,6 +496,19 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
   }
   info.loaded = true;
   const record = doc as Record<string, unknown>;
+  if (candidate.format) {
+    // Another agent's file: only its hooks are read; the rest configures that agent.
+    const block = candidate.format.read(record, {
+      file: candidate.path,
+      scope: candidate.scope,
+      trusted: info.trusted,
+      basePath: [],
+    });
+    out.hooks = block.hooks;
+    out.problems.push(...block.problems);
+    info.hooks = out.hooks.length;
+    return out;
+  }
   if (record.disableAllHooks !== undefined) {
     if (typeof record.disableAllHooks === "boolean") out.disableAllHooks = record.disableAllHooks;
     else

@@ -27,6 +27,7 @@ import {
   type SettingsHookDefinition,
 } from "../handlers/settings-handler.js";
 import { linearRegex } from "../support/linear-regex.js";
+import { HOOK_FORMATS } from "./formats/hook-formats.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
 import { httpPolicyFor } from "./managed-settings.js";
 import { pluginVariables } from "./plugins.js";
@@ -110,6 +111,8 @@ export function settingsHookRegistration(
         ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
         ...(allowedSecrets !== undefined ? { allowedSecrets } : {}),
         ...(onRun ? { onRun: (report: CommandRunReport) => onRun(report, hook) } : {}),
+        // A hook from another agent's file speaks that agent's protocol.
+        ...(hook.origin ? { dialect: HOOK_FORMATS[hook.origin.format].dialect(hook.origin) } : {}),
       },
     );
     registration = command.registration({

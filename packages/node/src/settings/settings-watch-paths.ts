@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
+import { HOOK_FORMATS } from "./formats/hook-formats.js";
 import type { HookSettings } from "./hook-settings.js";
 import { trustStorePath } from "./trust-store.js";
 
@@ -39,10 +40,31 @@ export async function settingsWatchPaths(settings: HookSettings): Promise<Settin
   if (settings.cwd !== undefined && settings.files.some((f) => f.scope === "project")) {
     files.push(join(settings.cwd, ".mcp.json"));
   }
+  // Other agents' files are listed only when present: a missing one may still be created.
+  const formatFolders: string[] = [];
+  const defaults = settings.files.some((f) => f.scope === "project" && f.format === undefined);
+  if (defaults) {
+    for (const format of Object.values(HOOK_FORMATS)) {
+      const where = [
+        ...(settings.cwd !== undefined
+          ? format.files.project.map((f) => join(settings.cwd!, f))
+          : []),
+        ...(settings.home !== undefined
+          ? format.files.user.map((f) => join(settings.home!, f))
+          : []),
+      ];
+      // A folder of files (`.github/hooks/*.json`) is watched as a folder.
+      for (const path of where) {
+        if (path.endsWith("/*.json")) formatFolders.push(path.slice(0, -"/*.json".length));
+        else files.push(path);
+      }
+    }
+  }
   // A drop-in added later is not among the files read: its folder is watched instead.
   const folders = settings.files
     .filter((f) => f.scope === "managed" && !dirname(f.path).endsWith(".d"))
     .map((f) => join(dirname(f.path), `${basename(f.path, ".json")}.d`));
+  folders.push(...formatFolders);
   files.push(...folders);
   const roots = new Set<string>();
   for (const file of files) {

@@ -17,8 +17,7 @@ import * as z from "zod";
 import { commandTraceparent } from "../../otel/trace-context.js";
 import { withoutHostSecrets } from "../../support/host-secrets.js";
 import { applyCommonFields } from "../hook-common.js";
-import { toHookInput } from "../hook-input.js";
-import { interpretResult } from "../interpret-result.js";
+import { claudeCodeDialect, type HookDialect } from "../hook-dialect.js";
 import {
   type CommandHookDefinition,
   commandHookDefinitionSchema,
@@ -80,6 +79,15 @@ export interface CommandHookOptions {
    * the agent's own environment is never passed on: it belongs to another session.
    */
   envFile?: (event: HookEvent) => string | undefined;
+}
+
+/** `CommandHook`'s options: the shared ones, and the protocol of this one hook. */
+export interface CommandHookRunOptions extends CommandHookOptions {
+  /**
+   * What the process reads on stdin and how its answer is read. Default Claude Code's protocol;
+   * a hook from another agent's file (Cursor, Gemini CLI) speaks that agent's.
+   */
+  dialect?: HookDialect;
 }
 
 /** Everything about one run of a command hook. */
@@ -181,6 +189,15 @@ const optionsSchema = z.object({
   envFile: z
     .custom<(e: HookEvent) => string | undefined>((f) => typeof f === "function")
     .optional(),
+  dialect: z
+    .custom<HookDialect>(
+      (d) =>
+        typeof d === "object" &&
+        d !== null &&
+        typeof (d as HookDialect).input === "function" &&
+        typeof (d as HookDialect).read === "function",
+    )
+    .optional(),
 });
 
 /**
@@ -196,6 +213,7 @@ export class CommandHook {
   /** The core hook handler: run the command, answer or throw a HookError. */
   readonly handler: HookHandler;
   readonly #envFile: CommandHookOptions["envFile"];
+  readonly #dialect: HookDialect;
   readonly #options: Required<
     Omit<CommandHookOptions, "onRun" | "env" | "cwd" | "envFile" | "allowedSecrets">
   > & {
@@ -205,7 +223,7 @@ export class CommandHook {
   readonly #env: Record<string, string>;
   readonly #template: CommandTemplate;
 
-  constructor(definition: CommandHookDefinition, options: CommandHookOptions = {}) {
+  constructor(definition: CommandHookDefinition, options: CommandHookRunOptions = {}) {
     const checked = validate(commandHookDefinitionSchema, definition, "INVALID_CONFIG", [
       "definition",
     ]);
@@ -219,8 +237,18 @@ export class CommandHook {
       );
     }
     this.definition = definition;
-    const { env, cwd, onRun, envFile, projectDir: root, allowedSecrets, ...rest } = options;
+    const {
+      env,
+      cwd,
+      onRun,
+      envFile,
+      projectDir: root,
+      allowedSecrets,
+      dialect,
+      ...rest
+    } = options;
     this.#envFile = envFile;
+    this.#dialect = dialect ?? claudeCodeDialect;
     this.#options = { ...DEFAULTS, ...stripUndefined(rest), projectDir: root ?? process.cwd() };
     if (definition.shell === "bash") this.#options.shell = "bash";
     if (onRun) this.#options.onRun = onRun;
@@ -296,7 +324,7 @@ export class CommandHook {
         shell: this.#options.shell,
         valueLimit: this.#options.templateValueLimit,
       });
-      input = serialise(event, this.#cwd);
+      input = serialise(this.#dialect, event, this.#cwd);
     } catch (error) {
       return this.#report(event, this.definition.command ?? "", [], undefined, error);
     }
@@ -350,7 +378,7 @@ export class CommandHook {
     if (result.truncated.stderr)
       notes.push(`stderr cut to ${this.#options.maxOutputBytes} of ${result.stderrBytes} bytes`);
     const answer = await spillOversizedOutput(
-      interpretResult(result, event, {
+      this.#dialect.read(result, event, {
         timeout: this.timeout,
         maxOutputBytes: this.#options.maxOutputBytes,
       }),
@@ -398,9 +426,9 @@ export class CommandHook {
   }
 }
 
-function serialise(event: HookEvent, cwd: string): string {
+function serialise(dialect: HookDialect, event: HookEvent, cwd: string): string {
   try {
-    return JSON.stringify(toHookInput(event, { cwd }));
+    return JSON.stringify(dialect.input(event, { cwd }));
   } catch (error) {
     throw new HookError(
       "INVALID_EVENT",
