@@ -15,7 +15,7 @@ import ts from "typescript";
  * there, and nothing beside it changes).
  */
 export const FLOORS = [
-  ["support", "otel", "audit"],
+  ["support", "otel", "audit", "approvals"],
   ["shell", "workspace"],
   ["handlers"],
   ["handlers/command", "handlers/http", "handlers/model", "handlers/mcp-tool"],
