@@ -19,7 +19,9 @@ const COLUMNS = "*";
 
 /** Which approvals {@link ApprovalStore.list} returns. */
 export interface ApprovalFilter {
+  /** Only approvals in this state. */
   status?: ApprovalStatus;
+  /** Only this session's approvals. */
   sessionId?: string;
   /** At most this many, oldest first; 100 unless given (at most 1000). */
   limit?: number;

@@ -61,21 +61,33 @@ export interface ParkRequest {
 export interface Approval {
   /** Unguessable id (a random UUID). */
   id: string;
+  /** The session the call belongs to. */
   sessionId: string;
+  /** The tool the agent wanted to run. */
   toolName: string;
+  /** The tool call's own id, when the agent gave one. */
   toolUseId?: string;
+  /** The tool input as the agent asked for it. */
   toolInput: unknown;
+  /** The hook's reason for deferring. */
   reason: string;
+  /** Who may decide; empty means any token holder. */
   deciders: string[];
   /** ISO time after which the deadline decides. */
   deadline?: string;
+  /** What the deadline decides. */
   onDeadline: DeadlineAction;
+  /** What the agent saved to resume. */
   context?: unknown;
+  /** ISO time the call was parked. */
   createdAt: string;
+  /** Pending, or the decision. */
   status: ApprovalStatus;
   /** Who decided; {@link DEADLINE_DECIDER} when the deadline did. */
   decidedBy?: string;
+  /** ISO time of the decision. */
   decidedAt?: string;
+  /** The decider's reason, or `"deadline passed"`. */
   decisionReason?: string;
   /** The input the decider replaced the tool input with; it must pass PreToolUse again. */
   editedInput?: unknown;
@@ -85,9 +97,11 @@ export interface Approval {
 
 /** A person's decision on a parked call. */
 export interface DecisionInput {
+  /** Run the call, or refuse it. */
   decision: "allow" | "deny";
   /** Who decides (a name from the routing's `deciders` when it has any). */
   by: string;
+  /** Why, kept with the decision. */
   reason?: string;
   /** A replacement tool input, for an `allow`. */
   editedInput?: unknown;
