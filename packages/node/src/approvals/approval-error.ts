@@ -7,7 +7,8 @@ import { HookError, type HookErrorCode } from "@a3s-lab/hooks-core";
  * - `NOT_ALLOWED`: the routing names who may decide, and this decider is not one of them;
  * - `ALREADY_DECIDED`: someone decided first (or the deadline did); the first decision stands;
  * - `NOT_DECIDED`: a resume was claimed before any decision;
- * - `ALREADY_RESUMED`: the approval was resumed before; a call never runs twice.
+ * - `ALREADY_RESUMED`: the approval was resumed before; a call never runs twice;
+ * - `STORE_BUSY`: another live process has the embedded store open (share one through PostgreSQL).
  */
 export type ApprovalErrorReason =
   | "INVALID_INPUT"
@@ -15,7 +16,8 @@ export type ApprovalErrorReason =
   | "NOT_ALLOWED"
   | "ALREADY_DECIDED"
   | "NOT_DECIDED"
-  | "ALREADY_RESUMED";
+  | "ALREADY_RESUMED"
+  | "STORE_BUSY";
 
 const CODES: Record<ApprovalErrorReason, HookErrorCode> = {
   INVALID_INPUT: "INVALID_CONFIG",
@@ -24,6 +26,7 @@ const CODES: Record<ApprovalErrorReason, HookErrorCode> = {
   ALREADY_DECIDED: "FAILED_PRECONDITION",
   NOT_DECIDED: "FAILED_PRECONDITION",
   ALREADY_RESUMED: "FAILED_PRECONDITION",
+  STORE_BUSY: "UNAVAILABLE",
 };
 
 /**
