@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ApprovalError } from "./approval-error.js";
 
 /** The largest tool input (as JSON) an approval holds; a bigger one is refused, not truncated. */
