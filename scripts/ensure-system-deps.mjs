@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The test suite drives real programs: Debian's chromium (browser tests, through
 // playwright-core; never a downloaded browser), and Debian's Python for the Python SDK
-// (clients/python: grpcio, grpc-tools, pytest, mypy, setuptools), run with /usr/bin/python3. Install them when missing and we may (root
+// (clients/python: grpcio, grpc-tools, pytest, mypy, setuptools), run with /usr/bin/python3, and
+// Debian's PostgreSQL server programs for the approval stores' PostgreSQL suite (each test file
+// starts its own throwaway server with initdb + pg_ctl; the service itself is never enabled). Install them when missing and we may (root
 // with apt-get); otherwise say
 // exactly what to install. Never downloads anything but Debian packages.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -9,6 +11,13 @@ import { existsSync } from "node:fs";
 
 const needs = [
   { pkg: "chromium", present: () => existsSync("/usr/bin/chromium") },
+  {
+    pkg: "postgresql",
+    present: () =>
+      ["17", "16", "15", "14", "13"].some((major) =>
+        existsSync(`/usr/lib/postgresql/${major}/bin/pg_ctl`),
+      ),
+  },
   {
     pkg: "python3-grpc-tools",
     extra: ["python3-grpcio", "python3-pytest", "python3-mypy", "python3-setuptools"],

@@ -16,6 +16,7 @@ export default defineConfig([
       otel: "src/otel.ts",
       internal: "src/internal.ts",
       workspace: "src/workspace.ts",
+      approvals: "src/approvals.ts",
     },
     format: ["esm", "cjs"],
     // Disposable and Symbol.dispose appear in the declarations: a consumer compiling with an

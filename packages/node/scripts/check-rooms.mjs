@@ -15,7 +15,7 @@ import ts from "typescript";
  * there, and nothing beside it changes).
  */
 export const FLOORS = [
-  ["support", "otel", "audit"],
+  ["support", "otel", "audit", "approvals"],
   ["shell", "workspace"],
   ["handlers"],
   ["handlers/command", "handlers/http", "handlers/model", "handlers/mcp-tool"],
@@ -25,7 +25,7 @@ export const FLOORS = [
   ["grpc", "ws"],
   ["server"],
   ["cli"],
-  ["index.ts", "internal.ts", "grpc-client.ts", "otel.ts", "workspace.ts"],
+  ["index.ts", "internal.ts", "grpc-client.ts", "otel.ts", "workspace.ts", "approvals.ts"],
 ];
 
 /** Rooms entered only through their `index.ts`: what is inside may change without notice. */

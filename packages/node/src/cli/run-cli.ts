@@ -90,6 +90,42 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       code = await trustCommand(options, io);
     });
 
+  const approvals = program
+    .command("approvals")
+    .description("the deferred tool calls waiting for a person: list, show, approve, deny");
+  const storeOption = (command: Command) =>
+    command
+      .option(
+        "--store <location>",
+        "the approval store: a folder (embedded) or postgres://… (default $A3S_APPROVALS_STORE or .a3s/approvals)",
+      )
+      .option("--json", "print JSON");
+  const decideOptions = (command: Command) =>
+    storeOption(command)
+      .option("--by <name>", "who decides (default $USER)")
+      .option("--reason <text>", "why, kept with the decision");
+  const runApprovals = async (
+    action: "list" | "show" | "approve" | "deny",
+    id: string | undefined,
+    options: Record<string, unknown>,
+  ) => {
+    const { approvalsCommand } = await import("./approvals-command.js");
+    code = await approvalsCommand(action, id, options, io);
+  };
+  storeOption(approvals.command("list").description("pending approvals, oldest first"))
+    .option("--all", "decided ones too")
+    .option("--session <id>", "only this session's")
+    .action((options) => runApprovals("list", undefined, options));
+  storeOption(
+    approvals.command("show").argument("<id>").description("one approval in full"),
+  ).action((id: string, options) => runApprovals("show", id, options));
+  decideOptions(approvals.command("approve").argument("<id>").description("let the call run"))
+    .option("--input <json>", "run it with this tool input instead (checked by PreToolUse again)")
+    .action((id: string, options) => runApprovals("approve", id, options));
+  decideOptions(approvals.command("deny").argument("<id>").description("refuse the call")).action(
+    (id: string, options) => runApprovals("deny", id, options),
+  );
+
   settingsOptions(
     program
       .command("test")
