@@ -221,6 +221,9 @@ class PermissionGrantedEvent(_DecisionEvent):
 @dataclass(frozen=True, kw_only=True)
 class PermissionDeniedEvent(_DecisionEvent):
     name: ClassVar[str] = "PermissionDenied"
+    #: A hook's answer (Claude Code's ``hookSpecificOutput.retry``): true tells the model it may
+    #: try the call again; the denial stands.
+    retry: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
