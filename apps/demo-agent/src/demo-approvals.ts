@@ -22,7 +22,12 @@ export interface StoreLocation {
   flag: string | undefined;
 }
 
-const isUrl = (value: string) => /^postgres(ql)?:\/\//i.test(value);
+/** True for a `postgres://` (or `postgresql://`) URL: a store many processes share. */
+export function isServerStore(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+const isUrl = isServerStore;
 
 /**
  * The approval store of a command: `--store`, else `A3S_APPROVALS_STORE`, else

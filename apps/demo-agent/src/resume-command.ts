@@ -8,6 +8,7 @@ import { type DemoAgent, type HookSources, setupDemoAgent } from "./demo-agent-s
 import {
   decisionLine,
   decisionOf,
+  isServerStore,
   openStore,
   type StoreLocation,
   shownLocation,
@@ -61,6 +62,15 @@ export interface ResumeOptions {
  */
 export async function runResume(options: ResumeOptions): Promise<number> {
   const style = createStyle(options.color);
+  if (options.wait && !isServerStore(options.store.location)) {
+    // The embedded store has one process at a time: while `resume` waited in it, nobody could
+    // decide (`a3s-hooks approvals` would find it busy).
+    throw new AgentError(
+      "INVALID_INPUT",
+      "--wait: the embedded store is open in one process at a time, so nobody could decide while resume waits in it; resume without --wait once the call is decided, or share a postgres:// store",
+      { path: ["wait"] },
+    );
+  }
   const store = await openStore(options.store, { create: false });
   try {
     const found = await parkedOf(store, options);

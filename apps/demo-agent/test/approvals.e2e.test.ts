@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres } from "../../../test-support/postgres-server.ts";
 import type { EventLogRecord } from "../src/event-log.js";
-import { APP_DIR, type CliRun, readJsonl, runCli } from "./cli-process.js";
+import { APP_DIR, type CliRun, LineWaiter, readJsonl, runCli, startCli } from "./cli-process.js";
 
 // The approval journey in real processes: `run` parks the call a real bash hook defers and
 // exits; the real `a3s-hooks approvals` CLI decides; `resume` in a new process finishes the
@@ -217,6 +217,52 @@ describe.each(kinds)("a3s-demo-agent parks deferred calls ($name store)", (kind)
       expect(resumed.stdout).toContain(
         "◆ Done. Bash: Error: permission denied for Bash: denied by bob",
       );
+    },
+    SLOW,
+  );
+
+  it(
+    kind.name === "PostgreSQL"
+      ? "resume --wait waits for the decision made in another process, then runs the call"
+      : "resume --wait is refused: nobody could decide while it held the embedded store",
+    async () => {
+      const j = await journey("wait");
+      if (kind.name !== "PostgreSQL") {
+        const refused = await resume(j, "5f0c1a52-0000-4000-8000-000000000000", store, ["--wait"]);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain(
+          "error: --wait: the embedded store is open in one process",
+        );
+        return;
+      }
+      const { approvalId, sessionId } = await parkPush(j, store);
+      const child = startCli(
+        ["resume", sessionId, "--settings", j.settings, "--store", store, "--no-color", "--wait"],
+        { env: { HOME: j.home } },
+      );
+      child.stdin?.end();
+      const out = new LineWaiter(child.stdout!);
+      let stderr = "";
+      child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+      const exited = new Promise<number | null>((done) => child.on("close", done));
+      await out.next(new RegExp(`waiting for a decision on approval ${approvalId}`));
+      expect(await pushes(j)).toBe(0);
+      const approved = await a3sHooks([
+        "approvals",
+        "approve",
+        approvalId,
+        "--by",
+        "carol",
+        "--store",
+        store,
+      ]);
+      expect(approved.code).toBe(0);
+      expect(await exited).toBe(0);
+      expect(stderr).toBe("");
+      expect(out.lines.join("\n")).toContain(
+        `▶ resuming approval ${approvalId}: Bash allowed by carol`,
+      );
+      expect(await pushes(j)).toBe(1);
     },
     SLOW,
   );
