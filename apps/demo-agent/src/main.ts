@@ -1,4 +1,5 @@
 import { realpath } from "node:fs/promises";
+import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { HookError } from "@a3s-lab/hooks-core";
 import { AgentError } from "./agent-error.js";
@@ -57,6 +58,8 @@ export async function main(
     io.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // A settings file named on the command line is where the user is, whatever the workdir.
+  args = { ...args, settings: args.settings.map((file) => path.resolve(io.cwd, file)) };
   const color = args.color ?? shouldColor(io.stdout, io.env);
   const write = lineWriter(io.stdout);
   const hookSources = options.hookSources?.(args.command);
