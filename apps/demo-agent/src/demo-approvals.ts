@@ -2,6 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import {
   type Approval,
+  ApprovalError,
   type ApprovalStore,
   DEADLINE_DECIDER,
   openApprovalStore,
@@ -69,6 +70,8 @@ export async function openStore(
   try {
     return await openApprovalStore(location);
   } catch (error) {
+    // The store's own refusals (another process has it) already name the store.
+    if (ApprovalError.isReason(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new AgentError(
       "INVALID_INPUT",
