@@ -17,7 +17,7 @@ import {
 import { DEMO_DIR } from "./demo-workspace.js";
 import { onFiring } from "./firings.js";
 import type { Model } from "./model.js";
-import { type ParkedContext, readParkedContext } from "./parked-call.js";
+import { type ParkCall, type ParkedContext, readParkedContext } from "./parked-call.js";
 import { setupScenarioAgent } from "./run-command.js";
 import { createStyle, type Style } from "./style.js";
 import { Transcript } from "./transcript.js";
@@ -163,7 +163,8 @@ async function finishTurn(
   decision: ParkedDecision,
   style: Style,
 ): Promise<Reply> {
-  const park = (request: Parameters<ApprovalStore["park"]>[0]) => store.park(request);
+  // A call of the finished turn a hook defers in its turn waits in the same store.
+  const park: ParkCall = (request) => store.park(request);
   const built = await agentFor(context.workdir, options, park);
   const transcript = new Transcript(style, options.write);
   const off = onFiring(built.demo.engine, (f) => transcript.render(f));
@@ -189,7 +190,7 @@ async function finishTurn(
 async function agentFor(
   workdir: string,
   options: ResumeOptions,
-  park: NonNullable<Parameters<typeof setupDemoAgent>[0]["park"]>,
+  park: ParkCall,
 ): Promise<{ demo: DemoAgent; close(): void }> {
   const fromRun = await access(path.join(workdir, DEMO_DIR)).then(
     () => true,
