@@ -222,6 +222,45 @@ describe.each(kinds)("a3s-demo-agent parks deferred calls ($name store)", (kind)
   );
 
   it(
+    "chat parks too and ends the chat; resume builds chat's agent for its folder and runs the call",
+    async () => {
+      const j = await journey("chat");
+      await mkdir(j.workdir);
+      const chat = await runCli(
+        ["chat", "--workdir", j.workdir, "--settings", j.settings, "--store", store, "--no-color"],
+        { env: { HOME: j.home }, input: `${PUSH_PROMPT}\nbash: echo later >> later.txt\n` },
+      );
+      expect(chat.stderr).toBe("");
+      expect(chat.code).toBe(0);
+      const approvalId = /waiting for approval ([0-9a-f-]{36})/.exec(chat.stdout)?.[1] as string;
+      const sessionId = /a3s-demo-agent resume (\S+)/.exec(chat.stdout)?.[1] as string;
+      expect(approvalId).toBeDefined();
+      // The chat ended at the parked call: the next prompt was not taken.
+      expect(chat.stdout).not.toContain("echo later");
+      expect(await pushes(j)).toBe(0);
+
+      const approved = await a3sHooks([
+        "approvals",
+        "approve",
+        approvalId,
+        "--by",
+        "dana",
+        "--store",
+        store,
+      ]);
+      expect(approved.code).toBe(0);
+      const resumed = await resume(j, sessionId, store);
+      expect(resumed.stderr).toBe("");
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toContain(`▶ resuming approval ${approvalId}: Bash allowed by dana`);
+      // chat's permission default is deny; the person's approval answered this call's question.
+      expect(resumed.stdout).toContain("permission granted by user");
+      expect(await pushes(j)).toBe(1);
+    },
+    SLOW,
+  );
+
+  it(
     kind.name === "PostgreSQL"
       ? "resume --wait waits for the decision made in another process, then runs the call"
       : "resume --wait is refused: nobody could decide while it held the embedded store",
