@@ -2,6 +2,7 @@ import type { HookEngine, PermissionStepOptions, TokenUsage, ToolArgs } from "@a
 import { AgentError } from "./agent-error.js";
 import type { ContextBudget, ContextBudgetOptions } from "./context-budget.js";
 import type { Model } from "./model.js";
+import type { ParkCall, ParkedCall } from "./parked-call.js";
 import type { SkillManager } from "./skill-manager.js";
 import type { ToolCallOutcome } from "./tool-call.js";
 import type { Tool } from "./tools/tool.js";
@@ -50,6 +51,12 @@ export interface AgentOptions {
    * `WatchBudget` with 20,000 entries per owner and 100,000 in all.
    */
   watchBudget?: WatchBudget | undefined;
+  /**
+   * Where a call a PreToolUse hook defers (`permissionDecision: "defer"`) is parked for a person
+   * to decide: the turn ends, waiting, and {@link Agent.resumeParked} picks it up later, in this
+   * process or another. Without it a deferred call only stops the turn.
+   */
+  park?: ParkCall | undefined;
 }
 
 /** Per-session env files (`SessionEnvFiles` of `@a3s-lab/hooks-node`, as the agent uses them). */
@@ -105,6 +112,8 @@ export interface Reply {
    * the user and never to the model.
    */
   stopped?: { reason?: string };
+  /** Set when a hook deferred a call and the agent parked it: the approval it waits for. */
+  parked?: ParkedCall;
   /** How often a Stop hook made the agent continue. */
   stopContinuations: number;
   /** Tokens this response used. */

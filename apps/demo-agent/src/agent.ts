@@ -7,11 +7,12 @@ import {
   type PermissionStep,
   type TokenUsage,
   type ToolArgs,
+  type ToolCall,
 } from "@a3s-lab/hooks-core";
 import { randomId } from "@a3s-lab/hooks-core/internal";
 import * as z from "zod";
 import { AgentError } from "./agent-error.js";
-import { type LoopResult, runLoop } from "./agent-loop.js";
+import { type LoopDeps, type LoopResult, runLoop, runToolCalls } from "./agent-loop.js";
 import type {
   AgentOptions,
   CreateSessionOptions,
@@ -26,6 +27,7 @@ import { defineDemoEvents } from "./demo-events.js";
 import { DEMO_ENGINE_AUDIT_LEVEL } from "./firings.js";
 import { readInstructions } from "./instructions-file.js";
 import type { Model, ToolSpec } from "./model.js";
+import type { ParkCall, ParkedContext } from "./parked-call.js";
 import { demoPermissionStep } from "./permission-policy.js";
 import { runSubagent } from "./run-subagent.js";
 import { ScriptedModel } from "./scripted-model.js";
@@ -83,6 +85,7 @@ export class Agent {
   readonly #watchBudget: WatchBudget;
   /** Who each session's watches are charged to. */
   readonly #owners = new Map<string, string>();
+  readonly #park: ParkCall | undefined;
 
   constructor(options: AgentOptions = {}) {
     defineDemoEvents();
@@ -115,6 +118,7 @@ export class Agent {
     this.#sessionEnv = options.sessionEnv;
     this.#onWatchSkipped = options.onWatchSkipped;
     this.#watchBudget = options.watchBudget ?? new WatchBudget();
+    this.#park = options.park;
     this.#deps = {
       engine: this.engine,
       tools: this.#tools,
@@ -252,50 +256,103 @@ export class Agent {
         session.messages.push({ role: "system", content: submit.additionalContext });
       session.messages.push({ role: "user", content: submit.event.prompt });
 
-      let result = await this.#loopOrStopFailure(session, options);
-      let continuations = 0;
-      // A turn a hook stopped (`continue: false`) ends here: no Stop hook asks it to go on.
-      for (; result.stopped === undefined; ) {
-        const stop = await this.engine.fire(
-          createEvent("Stop", {
-            sessionId: session.id,
-            stopHookActive: continuations > 0,
-            responseText: result.text,
-            ...(result.blocked !== undefined ? { reason: result.blocked } : {}),
-          }),
-        );
-        if (stop.stopTurn) {
-          result = { ...result, stopped: reasonOf(stop.stopTurn.reason) };
-          break;
-        }
-        // A block's reason, or (the Agent SDK's StopHookSpecificOutput) context without a block:
-        // feedback for the model, which goes on to act on it.
-        const goOn = stop.action === "block" ? stop.reason : stop.additionalContext;
-        if (goOn === undefined) break;
-        if (continuations >= this.maxStopContinuations) {
-          await this.#deps.notify(
-            session,
-            "status",
-            `a Stop hook asked to continue ${continuations + 1} times in a row; stopping anyway`,
-            "warning",
-          );
-          break;
-        }
-        continuations++;
-        session.messages.push({ role: "user", content: `Stop hook: ${goOn}` });
-        result = await this.#loopOrStopFailure(session, options);
-      }
-      return {
-        text: result.text,
-        ...(result.blocked !== undefined ? { blocked: result.blocked } : {}),
-        ...(result.stopped !== undefined ? { stopped: result.stopped } : {}),
-        stopContinuations: continuations,
-        usage: usageSince(session, before),
-      };
+      const result = await this.#loopOrStopFailure(session, options);
+      return await this.#finishTurn(session, result, before, options);
     } finally {
       await this.skills?.unloadAll(this.engine, session);
       session.busy = false;
     }
+  }
+
+  /**
+   * Start a session again from a parked call's saved context: SessionStart fires with source
+   * `resume`, then the conversation, the shell's folder, recent tools and usage are restored.
+   * The session keeps its id, so its events read as one conversation.
+   */
+  async restoreSession(context: ParkedContext): Promise<Session> {
+    const session = await this.createSession({
+      id: context.sessionId,
+      workdir: context.workdir,
+      source: "resume",
+      metadata: context.metadata,
+    });
+    session.messages = structuredClone(context.messages);
+    const cwd = await realpath(context.cwd).catch(() => undefined);
+    if (cwd !== undefined && isInside(await realpath(context.workdir), cwd)) session.cwd = cwd;
+    session.recentTools.push(...context.recentTools.slice(-10));
+    session.addUsage(context.usage);
+    return session;
+  }
+
+  /**
+   * Finish the turn a parked call interrupted, once a person (or the deadline) decided it.
+   * Allowed: the call runs through every tool hook point, on the decider's edited input if they
+   * gave one; PreToolUse fires again, and a `defer` this time is answered by the recorded
+   * decision (a block still blocks), as is a permission question hooks leave open. Denied: the
+   * call does not run, PermissionDenied fires with the decider's reason, and the model reads the
+   * denial. Then the calls of the same step after it run, and the loop goes on to the end of the
+   * turn (Stop included), as {@link respond} would have.
+   */
+  async resumeParked(
+    session: Session,
+    context: ParkedContext,
+    decision: ParkedDecision,
+    options: RespondOptions = {},
+  ): Promise<Reply> {
+    if (session.ended)
+      throw new AgentError("NOT_FOUND", `session ${session.id} has ended`, { path: ["sessionId"] });
+    if (session.busy) {
+      throw new AgentError("INVALID_INPUT", `session ${session.id} is already answering a prompt`, {
+        path: ["sessionId"],
+      });
+    }
+    session.busy = true;
+    const before = { ...session.usage };
+    try {
+      const deps = this.#loopDeps(session);
+      let ran: LoopResult | undefined;
+      if (decision.status === "allowed") {
+        const call =
+          decision.editedInput === undefined
+            ? context.call
+            : { ...context.call, args: decision.editedInput };
+        ran = await runToolCalls(deps, session, [call, ...context.rest], context.text, options, {
+          deferAnsweredBy: decision.decidedBy,
+          permission: demoPermissionStep(this.#tools.values(), { defaultAnswer: () => "allow" }),
+        });
+      } else {
+        const output = await this.#denyParked(session, context.call, decision);
+        session.messages.push({ role: "tool", content: output, toolCallId: context.call.id });
+        ran = await runToolCalls(deps, session, context.rest, context.text, options);
+      }
+      const result = ran ?? (await this.#loopOrStopFailure(session, options));
+      return await this.#finishTurn(session, result, before, options);
+    } finally {
+      await this.skills?.unloadAll(this.engine, session);
+      session.busy = false;
+    }
+  }
+
+  /** A denied parked call: PermissionDenied fires with the decider's reason; the model's result. */
+  async #denyParked(session: Session, call: ToolCall, decision: ParkedDecision): Promise<string> {
+    const who = decision.byDeadline ? "the deadline" : decision.decidedBy;
+    const reason = `denied by ${who}${decision.reason ? `: ${decision.reason}` : ""}`;
+    const told = await this.engine.fire(
+      createEvent("PermissionDenied", {
+        sessionId: session.id,
+        tool: call.name,
+        toolUseId: call.id,
+        args: call.args,
+        decidedBy: decision.byDeadline ? "default" : "user",
+        reason,
+        metadata: session.eventMetadata(),
+      }),
+    );
+    const retry =
+      (told.event as { retry?: unknown }).retry === true
+        ? "\n[hook] You may retry this tool call."
+        : "";
+    return `Error: permission denied for ${call.name}: ${reason}${retry}`;
   }
 
   /**
@@ -354,6 +411,60 @@ export class Agent {
         loadReason: "session_start",
       }),
     );
+  }
+
+  /**
+   * The end of a turn: while a Stop hook asks the agent to go on (at most
+   * `maxStopContinuations` times in a row), one more loop; then the reply. A turn a hook stopped
+   * (or a parked call) ends at once, no Stop fired.
+   */
+  async #finishTurn(
+    session: Session,
+    first: LoopResult,
+    before: TokenUsage,
+    options: RespondOptions,
+  ): Promise<Reply> {
+    let result = first;
+    let continuations = 0;
+    // A turn a hook stopped (`continue: false`) ends here: no Stop hook asks it to go on.
+    for (; result.stopped === undefined; ) {
+      const stop = await this.engine.fire(
+        createEvent("Stop", {
+          sessionId: session.id,
+          stopHookActive: continuations > 0,
+          responseText: result.text,
+          ...(result.blocked !== undefined ? { reason: result.blocked } : {}),
+        }),
+      );
+      if (stop.stopTurn) {
+        result = { ...result, stopped: reasonOf(stop.stopTurn.reason) };
+        break;
+      }
+      // A block's reason, or (the Agent SDK's StopHookSpecificOutput) context without a block:
+      // feedback for the model, which goes on to act on it.
+      const goOn = stop.action === "block" ? stop.reason : stop.additionalContext;
+      if (goOn === undefined) break;
+      if (continuations >= this.maxStopContinuations) {
+        await this.#deps.notify(
+          session,
+          "status",
+          `a Stop hook asked to continue ${continuations + 1} times in a row; stopping anyway`,
+          "warning",
+        );
+        break;
+      }
+      continuations++;
+      session.messages.push({ role: "user", content: `Stop hook: ${goOn}` });
+      result = await this.#loopOrStopFailure(session, options);
+    }
+    return {
+      text: result.text,
+      ...(result.blocked !== undefined ? { blocked: result.blocked } : {}),
+      ...(result.stopped !== undefined ? { stopped: result.stopped } : {}),
+      ...(result.parked !== undefined ? { parked: result.parked } : {}),
+      stopContinuations: continuations,
+      usage: usageSince(session, before),
+    };
   }
 
   /** The loop; a turn that ends because the model call failed fires StopFailure (not Stop). */
@@ -467,24 +578,26 @@ export class Agent {
 
   /** Generations and tool calls until the model answers without tool calls. */
   #loop(session: Session, options: RespondOptions): Promise<LoopResult> {
-    return runLoop(
-      {
-        ...this.#deps,
-        model: this.model,
-        systemPrompt: this.systemPrompt,
-        context: this.#context,
-        maxSteps: this.maxSteps,
-        // Subagents get neither Task (no subagents of subagents) nor Skill.
-        offered:
-          session.subagentId === undefined
-            ? this.#specs
-            : this.#specs.filter((s) => s.name !== "Task" && s.name !== "Skill"),
-        toolContext: (signal) =>
-          this.#toolContext(session, signal, session.subagentId === undefined),
-      },
-      session,
-      options,
-    );
+    return runLoop(this.#loopDeps(session), session, options);
+  }
+
+  /** What the loop needs for one session. */
+  #loopDeps(session: Session): LoopDeps {
+    const topLevel = session.subagentId === undefined;
+    return {
+      ...this.#deps,
+      model: this.model,
+      systemPrompt: this.systemPrompt,
+      context: this.#context,
+      maxSteps: this.maxSteps,
+      // Subagents get neither Task (no subagents of subagents) nor Skill.
+      offered: topLevel
+        ? this.#specs
+        : this.#specs.filter((s) => s.name !== "Task" && s.name !== "Skill"),
+      toolContext: (signal) => this.#toolContext(session, signal, topLevel),
+      // A subagent's deferred call stops its own loop; only a session's own calls are parked.
+      park: topLevel ? this.#park : undefined,
+    };
   }
 
   #toolContext(session: Session, signal: AbortSignal | undefined, topLevel: boolean): ToolContext {
@@ -524,6 +637,19 @@ export class Agent {
           : undefined,
     };
   }
+}
+
+/** How a person (or the deadline) decided a parked call, as {@link Agent.resumeParked} takes it. */
+export interface ParkedDecision {
+  status: "allowed" | "denied";
+  /** Who decided: a person's name, or the approval store's deadline marker. */
+  decidedBy: string;
+  /** True when the deadline decided, not a person. */
+  byDeadline: boolean;
+  /** The decider's reason. */
+  reason?: string | undefined;
+  /** The input the decider replaced the call's with (an allow only). */
+  editedInput?: ToolArgs | undefined;
 }
 
 /** StopFailure's `error`: the failure's type when the model told it, else from an HTTP status. */

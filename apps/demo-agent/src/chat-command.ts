@@ -3,6 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import type { PermissionAnswerer } from "@a3s-lab/hooks-core";
 import type { Agent } from "./agent.js";
 import { AgentError } from "./agent-error.js";
+import type { ParkedCall } from "./parked-call.js";
 import type { Style } from "./style.js";
 
 export interface ChatOptions {
@@ -17,6 +18,11 @@ export interface ChatOptions {
   output?: Writable | undefined;
   /** Gets the line reader while the chat runs, for permission questions. */
   asker?: ReadlineAsker | undefined;
+  /**
+   * The lines that say a parked call waits (the agent was given a store). The chat ends there:
+   * `resume` finishes the turn once someone decides.
+   */
+  waitingLines?: ((parked: ParkedCall) => string[]) | undefined;
 }
 
 const HELP =
@@ -100,6 +106,10 @@ export async function runChat(options: ChatOptions): Promise<void> {
         try {
           const reply = await agent.respond(session, line);
           if (reply.blocked !== undefined) options.write(style.red(`(blocked: ${reply.blocked})`));
+          if (reply.parked !== undefined) {
+            for (const text of options.waitingLines?.(reply.parked) ?? []) options.write(text);
+            break;
+          }
           if (reply.stopped !== undefined) {
             options.write(
               style.red(

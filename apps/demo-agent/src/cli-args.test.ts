@@ -62,6 +62,23 @@ describe("parseCliArgs", () => {
     expect(parseCliArgs(["serve", "--token=-Ab_9"], {}).token).toBe("-Ab_9");
   });
 
+  it("resume takes a session id, --store and --wait; run takes prompts", () => {
+    const args = parseCliArgs(
+      ["resume", "5f0c1a52-0000-4000-8000-000000000000", "--store", "postgres://db/x", "--wait"],
+      {},
+    );
+    expect(args).toMatchObject({
+      command: "resume",
+      session: "5f0c1a52-0000-4000-8000-000000000000",
+      store: "postgres://db/x",
+      wait: true,
+    });
+    expect(parseCliArgs(["run", "--prompt", "bash: ls", "--prompt", "read a"], {}).prompts).toEqual(
+      ["bash: ls", "read a"],
+    );
+    expect(parseCliArgs(["run"], {})).toMatchObject({ prompts: [], wait: false });
+  });
+
   it("refuses unknown commands, flags and bad values, naming them", () => {
     const cases: [string[], RegExp][] = [
       [["dance"], /unknown command "dance"/],
@@ -74,6 +91,10 @@ describe("parseCliArgs", () => {
       [["--audit", ""], /--audit/],
       [["--settings", "a\0b"], /--settings/],
       [["serve", "--host"], /host/],
+      [["resume"], /resume: which session\?/],
+      [["resume", "bad id!"], /session: "bad id!" is not a session id/],
+      [["resume", "s1", "s2"], /unexpected argument "s2"/],
+      [["run", "--store", ""], /--store/],
     ];
     for (const [argv, message] of cases) {
       expect(() => parseCliArgs(argv, {}), argv.join(" ")).toThrow(message);

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { AgentError } from "./agent-error.js";
 
-export type CommandName = "run" | "chat" | "serve";
+export type CommandName = "run" | "chat" | "serve" | "resume";
 
 /** The command line, parsed and checked. */
 export interface CliArgs {
@@ -22,20 +22,37 @@ export interface CliArgs {
   ui: boolean;
   /** chat, serve: reload the settings files when they change. */
   watch: boolean;
+  /** run, chat, resume: the approval store (a folder, or a `postgres://` URL). */
+  store?: string;
+  /** resume: the session whose parked call to pick up. */
+  session?: string;
+  /** resume: wait for a decision instead of exiting when the call is still pending. */
+  wait: boolean;
+  /** run: play these prompts instead of the demo scenario. */
+  prompts: string[];
 }
 
 export const USAGE = `Usage: a3s-demo-agent [run|chat|serve] [options]
+       a3s-demo-agent resume SESSION [options]
 
 Commands:
   run                 play the scripted scenario in a temporary folder (default)
   chat                talk to the agent; reads prompts from the terminal or piped stdin
   serve               host the agent and the hook server for remote SDK hooks
+  resume SESSION      finish the turn of a session whose tool call a hook deferred, once a
+                      person decided it (a3s-hooks approvals approve|deny ID); exits 3 while
+                      the call still waits, unless --wait
 
 Options:
   --audit FILE        write the hook engine's audit records as JSON lines
   --events FILE       write every event fired, with its decision, as JSON lines
   --settings FILE     a settings file with command hooks (repeatable; trusted)
   --workdir DIR       the agent's working directory (run, serve: a fresh temporary folder)
+  --store STORE       run, chat, resume: where deferred tool calls wait for a person: a folder
+                      (embedded store) or a postgres:// URL (default: A3S_APPROVALS_STORE,
+                      else .a3s/approvals in the current folder, as for a3s-hooks approvals)
+  --wait              resume: wait for the decision instead of exiting
+  --prompt TEXT       run: play this prompt instead of the demo scenario (repeatable)
   --keep              run, serve: keep the temporary folder
   --model NAME        chat, serve: "scripted" (default, offline) or a model name for the
                       OpenAI-compatible API at OPENAI_BASE_URL with OPENAI_API_KEY
@@ -78,15 +95,17 @@ export function parseCliArgs(
     throw usage(message || "invalid arguments", "argv");
   }
   const { values, positionals } = parsed;
-  if (positionals.length > 1)
-    throw usage(`unexpected argument ${JSON.stringify(positionals[1])}`, "argv");
   const command = positionals[0] ?? "run";
-  if (command !== "run" && command !== "chat" && command !== "serve") {
+  if (command !== "run" && command !== "chat" && command !== "serve" && command !== "resume") {
     throw usage(
-      `unknown command ${JSON.stringify(command)}; expected run, chat or serve`,
+      `unknown command ${JSON.stringify(command)}; expected run, chat, serve or resume`,
       "command",
     );
   }
+  const takes = command === "resume" ? 2 : 1;
+  if (positionals.length > takes)
+    throw usage(`unexpected argument ${JSON.stringify(positionals[takes])}`, "argv");
+  const session = command === "resume" ? checkSessionId(positionals[1]) : undefined;
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw usage(
@@ -106,7 +125,7 @@ export function parseCliArgs(
       "permission",
     );
   }
-  for (const key of ["audit", "events", "workdir", "model", "token", "host"] as const) {
+  for (const key of ["audit", "events", "workdir", "model", "token", "host", "store"] as const) {
     const value = values[key];
     if (value !== undefined && (value === "" || value.includes("\0"))) {
       throw usage(`--${key}: expected a non-empty value`, key);
@@ -135,7 +154,26 @@ export function parseCliArgs(
     ...(token !== undefined ? { token } : {}),
     ui: values.ui ?? false,
     watch: !values["no-watch"],
+    ...(values.store !== undefined ? { store: values.store } : {}),
+    ...(session !== undefined ? { session } : {}),
+    wait: values.wait ?? false,
+    prompts: values.prompt ?? [],
   };
+}
+
+/** What a session id may look like: the agent's are UUIDs; a host may give its own. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,255}$/;
+
+/** `resume`'s session id; `INVALID_INPUT` naming `session` when missing or malformed. */
+function checkSessionId(value: string | undefined): string {
+  if (value === undefined) throw usage("resume: which session? (its id)", "session");
+  if (!SESSION_ID.test(value)) {
+    throw usage(
+      `session: ${JSON.stringify(value.slice(0, 60))} is not a session id (letters, digits, . _ : -)`,
+      "session",
+    );
+  }
+  return value;
 }
 
 function parse(argv: readonly string[]) {
@@ -157,6 +195,9 @@ function parse(argv: readonly string[]) {
       ui: { type: "boolean" },
       "no-color": { type: "boolean" },
       "no-watch": { type: "boolean" },
+      store: { type: "string" },
+      wait: { type: "boolean" },
+      prompt: { type: "string", multiple: true },
       debug: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

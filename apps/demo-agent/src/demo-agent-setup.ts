@@ -7,6 +7,7 @@ import { registerDemoHooks } from "./demo-hooks.js";
 import { attachAuditLog, attachEventLog } from "./event-log.js";
 import { DEMO_ENGINE_AUDIT_LEVEL } from "./firings.js";
 import type { Model } from "./model.js";
+import type { ParkCall } from "./parked-call.js";
 import { ScriptedModel } from "./scripted-model.js";
 import { type SkillHookInstaller, SkillManager } from "./skill-manager.js";
 import { builtinTools } from "./tools/builtin-tools.js";
@@ -68,6 +69,8 @@ export interface DemoAgentOptions {
    * `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` are read. Default `process.env`.
    */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Where deferred tool calls are parked (see `AgentOptions.park`). */
+  park?: ParkCall | undefined;
 }
 
 /** An agent with its hook sources attached, and the way to detach them. */
@@ -140,6 +143,7 @@ export async function setupDemoAgent(options: DemoAgentOptions): Promise<DemoAge
       ...(options.permission ? { permission: options.permission } : {}),
       ...(options.budget ? { budget: options.budget } : {}),
       ...(sources?.sessionEnv ? { sessionEnv: sources.sessionEnv } : {}),
+      ...(options.park ? { park: options.park } : {}),
       ...hookLimitsFromEnv(options.env ?? process.env),
     });
     agentRef = agent;

@@ -1,4 +1,5 @@
 import { realpath } from "node:fs/promises";
+import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { HookError } from "@a3s-lab/hooks-core";
 import { AgentError } from "./agent-error.js";
@@ -6,7 +7,9 @@ import { createReadlineAsker, runChat } from "./chat-command.js";
 import { type CliArgs, type CommandName, parseCliArgs, USAGE } from "./cli-args.js";
 import { createModel } from "./create-model.js";
 import { type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
+import { lazyParker, openStore, storeLocation, waitingLines } from "./demo-approvals.js";
 import { onFiring } from "./firings.js";
+import { runResume } from "./resume-command.js";
 import { runScenario } from "./run-command.js";
 import { runServe } from "./serve-command.js";
 import { createStyle, shouldColor } from "./style.js";
@@ -55,13 +58,25 @@ export async function main(
     io.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // A settings file named on the command line is where the user is, whatever the workdir.
+  args = { ...args, settings: args.settings.map((file) => path.resolve(io.cwd, file)) };
   const color = args.color ?? shouldColor(io.stdout, io.env);
   const write = lineWriter(io.stdout);
   const hookSources = options.hookSources?.(args.command);
   try {
     switch (args.command) {
       case "run": {
+        const where = storeLocation(args.store, io.env, io.cwd);
+        const parker = lazyParker(() => openStore(where, { create: true }));
+        const style = createStyle(color);
         const result = await runScenario({
+          approvals: {
+            park: parker.park,
+            waitingLines: (parked) => waitingLines(parked, where, style),
+          },
+          ...(args.prompts.length > 0
+            ? { steps: args.prompts.map((prompt, i) => ({ caption: `Prompt ${i + 1}`, prompt })) }
+            : {}),
           write,
           color,
           workdir: args.workdir,
@@ -71,8 +86,10 @@ export async function main(
           settingsFiles: args.settings,
           home: io.env.HOME,
           hookSources,
-        });
-        const missing = result.tally.missing();
+        }).finally(() => parker.close());
+        // Only the whole scenario fires every event; a parked call or prompts of your own need not.
+        const missing =
+          result.parked === undefined && args.prompts.length === 0 ? result.tally.missing() : [];
         if (missing.length > 0) {
           io.stderr.write(`error: these events never fired: ${missing.join(", ")}\n`);
           return 1;
@@ -81,6 +98,22 @@ export async function main(
       }
       case "chat":
         return await chat(args, io, color, hookSources);
+      case "resume":
+        return await runResume({
+          sessionId: args.session as string,
+          store: storeLocation(args.store, io.env, io.cwd),
+          wait: args.wait,
+          write,
+          color,
+          settingsFiles: args.settings,
+          auditFile: args.audit,
+          eventsFile: args.events,
+          home: io.env.HOME,
+          hookSources,
+          model: createModel(args.model, io.env),
+          permission: args.permission === "allow" ? "allow" : "deny",
+          signal: options.stop,
+        });
       case "serve":
         return await runServe(
           args,
@@ -111,8 +144,11 @@ async function chat(
   const asker = createReadlineAsker();
   const mode = args.permission ?? (interactive ? "ask" : "deny");
   const permission = { defaultAnswer: mode === "ask" ? asker : mode };
+  const where = storeLocation(args.store, io.env, io.cwd);
+  const parker = lazyParker(() => openStore(where, { create: true }));
   const demo = await setupDemoAgent({
     workdir,
+    park: parker.park,
     model: createModel(args.model, io.env),
     permission,
     auditFile: args.audit,
@@ -137,10 +173,12 @@ async function chat(
       style,
       interactive,
       asker,
+      waitingLines: (parked) => waitingLines(parked, where, style),
     });
     return 0;
   } finally {
     off();
     demo.close();
+    await parker.close();
   }
 }

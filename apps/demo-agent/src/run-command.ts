@@ -2,12 +2,13 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { AgentError } from "./agent-error.js";
-import { type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
+import { type DemoAgent, type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
 import { registerCheckBeforeStop } from "./demo-hooks.js";
 import { DEMO_SCENARIO, type ScenarioStep } from "./demo-scenario.js";
 import { prepareDemoWorkspace } from "./demo-workspace.js";
 import { EventTally } from "./event-tally.js";
 import { onFiring } from "./firings.js";
+import type { ParkCall, ParkedCall } from "./parked-call.js";
 import { createStyle } from "./style.js";
 import { Transcript } from "./transcript.js";
 
@@ -28,6 +29,62 @@ export interface RunScenarioOptions {
   steps?: readonly ScenarioStep[] | undefined;
   /** Context window for the scenario; small, so a compaction happens. Default 900. */
   maxTokens?: number | undefined;
+  /**
+   * Where a call a hook defers is parked, and the lines that say it waits. A parked call ends
+   * the scenario there (the rest of the session waits with it) and keeps the folder.
+   */
+  approvals?: ScenarioApprovals | undefined;
+}
+
+/** How `run` parks deferred calls. */
+export interface ScenarioApprovals {
+  park: ParkCall;
+  waitingLines(parked: ParkedCall): string[];
+}
+
+/** What {@link setupScenarioAgent} needs: `run`'s options about hooks and logs. */
+export type ScenarioSetupOptions = Pick<
+  RunScenarioOptions,
+  "auditFile" | "eventsFile" | "settingsFiles" | "home" | "hookSources" | "maxTokens"
+> & {
+  park?: ParkCall | undefined;
+  watchSettings?: ((line: string) => void) | undefined;
+};
+
+/**
+ * The agent `run` plays with, in a folder the scenario filled (or fills now): the demo's own
+ * settings file and skills, the demo hooks, the check-before-stop Stop hook, and permission
+ * questions answered "allow" (nobody is at a prompt). `resume` builds the same agent to finish a
+ * turn `run` parked. `close` undoes it all.
+ */
+export async function setupScenarioAgent(
+  dir: string,
+  options: ScenarioSetupOptions,
+): Promise<{ demo: DemoAgent; close(): void }> {
+  const workspace = await prepareDemoWorkspace(dir);
+  const demo = await setupDemoAgent({
+    workdir: dir,
+    // Nobody is at a prompt: questions hooks leave open get the default answer.
+    permission: { defaultAnswer: "allow" },
+    budget: { maxTokens: options.maxTokens ?? 900, warnAt: 0.5, compactAt: 0.8 },
+    auditFile: options.auditFile,
+    auditLevel: "verbose",
+    eventsFile: options.eventsFile,
+    settingsFiles: [workspace.settingsFile, ...(options.settingsFiles ?? [])],
+    skillsDirs: [workspace.skillsDir],
+    home: options.home,
+    hookSources: options.hookSources,
+    watchSettings: options.watchSettings,
+    park: options.park,
+  });
+  const stopHooks = registerCheckBeforeStop(demo.engine);
+  return {
+    demo,
+    close() {
+      for (const h of stopHooks) h.unregister();
+      demo.close();
+    },
+  };
 }
 
 /** How long a step that changes a settings file waits for the agent to take the change in. */
@@ -78,6 +135,8 @@ class SettingsNews {
 export interface ScenarioResult {
   tally: EventTally;
   workdir: string;
+  /** Set when a hook deferred a call and it was parked: the scenario stopped there. */
+  parked?: ParkedCall;
 }
 
 /**
@@ -99,20 +158,10 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
     await mkdir(options.workdir, { recursive: true });
     dir = await realpath(options.workdir);
   }
-  const workspace = await prepareDemoWorkspace(dir);
   const settingsNews = new SettingsNews();
-  const demo = await setupDemoAgent({
-    workdir: dir,
-    // Nobody is at a prompt: questions hooks leave open get the default answer.
-    permission: { defaultAnswer: "allow" },
-    budget: { maxTokens: options.maxTokens ?? 900, warnAt: 0.5, compactAt: 0.8 },
-    auditFile: options.auditFile,
-    auditLevel: "verbose",
-    eventsFile: options.eventsFile,
-    settingsFiles: [workspace.settingsFile, ...(options.settingsFiles ?? [])],
-    skillsDirs: [workspace.skillsDir],
-    home: options.home,
-    hookSources: options.hookSources,
+  const { demo, close } = await setupScenarioAgent(dir, {
+    ...options,
+    park: options.approvals?.park,
     watchSettings: (line) => settingsNews.add(line),
   });
   const tally = new EventTally();
@@ -123,7 +172,7 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
   let held: string[] | undefined;
   const outOfTurn = (line: string) => (held ? held.push(line) : options.write(line));
   const watcherTranscript = new Transcript(style, outOfTurn);
-  const stopHooks = registerCheckBeforeStop(demo.engine);
+  let parked: ParkedCall | undefined;
   const offTally = onFiring(demo.engine, (f) => tally.add(f));
   const offTranscript = onFiring(demo.engine, (f) =>
     (f.event.eventType === "ConfigChange" ? watcherTranscript : transcript).render(f),
@@ -139,7 +188,7 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
       const seen = settingsNews.count;
       held = [];
       try {
-        await demo.agent.respond(session, step.prompt);
+        parked = (await demo.agent.respond(session, step.prompt)).parked;
       } catch (error) {
         // A failed model call ends the turn (StopFailure fired, and shown); the scenario goes on.
         if (!AgentError.is(error, "MODEL_ERROR")) throw error;
@@ -148,9 +197,16 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
         held = undefined;
         for (const line of lines) options.write(line);
       }
+      if (parked !== undefined) break;
       if (step.changesSettings) await settingsNews.after(seen, SETTINGS_WAIT_MS);
     }
     news();
+    if (parked !== undefined) {
+      // The session waits for a person; `resume` picks it up in this folder, which stays.
+      for (const line of options.approvals?.waitingLines(parked) ?? []) options.write(line);
+      await demo.agent.endSession(session, "exit");
+      return { tally, workdir: dir, parked };
+    }
     transcript.note("The session ends");
     await demo.agent.endSession(session, "exit");
     options.write("");
@@ -159,8 +215,8 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
   } finally {
     offTranscript();
     offTally();
-    for (const h of stopHooks) h.unregister();
-    demo.close();
-    if (temporary && !options.keep) await rm(dir, { recursive: true, force: true });
+    close();
+    if (temporary && !options.keep && parked === undefined)
+      await rm(dir, { recursive: true, force: true });
   }
 }

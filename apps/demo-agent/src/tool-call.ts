@@ -40,7 +40,19 @@ export interface ToolCallOutcome {
    * Set when a hook ended the turn (`continue: false`) at this call, before or after the tool
    * ran: the agent makes no further call in this turn. `reason` is for the user, not the model.
    */
-  stopTurn?: { reason?: string };
+  stopTurn?: { reason?: string; deferred?: true };
+}
+
+/** How one call runs, beyond the agent's usual way. */
+export interface ToolCallOptions {
+  /**
+   * A person already allowed this call (a resumed approval): when PreToolUse hooks defer it
+   * again, their recorded decision answers the defer and the call goes on. A block or a
+   * `continue: false` still stands.
+   */
+  deferAnsweredBy?: string | undefined;
+  /** The permission step for this call instead of the agent's. */
+  permission?: PermissionStep | undefined;
 }
 
 /**
@@ -73,6 +85,7 @@ export async function executeToolCall(
   session: Session,
   call: ToolCall,
   ctx: ToolContext,
+  options: ToolCallOptions = {},
 ): Promise<ToolCallOutcome> {
   const tool = deps.tools.get(call.name);
   if (!tool) {
@@ -98,6 +111,7 @@ export async function executeToolCall(
   let denial: unknown;
   // The arguments the tool ran with, for the failure path (runTool rethrows a tool's error).
   let ranWith: ToolArgs | undefined;
+  const off = options.deferAnsweredBy === undefined ? undefined : answerDefer(deps.engine, call.id);
   try {
     const result = await runTool(
       deps.engine,
@@ -119,7 +133,7 @@ export async function executeToolCall(
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         authorize: async (args, pre) => {
           try {
-            const decided = await deps.permission.authorize(deps.engine, {
+            const decided = await (options.permission ?? deps.permission).authorize(deps.engine, {
               sessionId: session.id,
               tool: tool.name,
               args,
@@ -169,7 +183,10 @@ export async function executeToolCall(
         status: "stopped",
         output: "The call did not run: a hook stopped the turn.",
         args: call.args,
-        stopTurn: reasonOf(error.stopReason),
+        stopTurn: {
+          ...reasonOf(error.stopReason),
+          ...(error.result.stopTurn?.deferred ? { deferred: true as const } : {}),
+        },
       };
     }
     if (error instanceof ToolBlockedError) {
@@ -188,7 +205,32 @@ export async function executeToolCall(
     if (e.code === "ABORTED") throw e;
     await deps.notify(session, "error", `${tool.name} failed: ${e.message}`, "error");
     return { status: "failed", output: `Error: ${e.message}`, args: ranWith ?? call.args };
+  } finally {
+    off?.();
   }
+}
+
+/**
+ * While one call runs, a PreToolUse `defer` of that call (and only that) is taken as answered:
+ * the merged result loses its deferred stop, so the permission step and the tool follow.
+ */
+function answerDefer(engine: HookEngine, toolUseId: string): () => void {
+  return engine.use({
+    name: "recorded-approval",
+    events: ["PreToolUse"],
+    wrapFire: async (event, _ctx, next) => {
+      const result = await next();
+      const stop = result.stopTurn;
+      if (event.toolUseId !== toolUseId || stop?.deferred !== true) return result;
+      // The merge turned the deferring hook's stop into a block of its own; both go.
+      const { stopTurn: _answered, reason: _reason, blockedBy, ...rest } = result;
+      return {
+        ...rest,
+        ...(blockedBy !== undefined && blockedBy !== stop.hookId ? { blockedBy } : {}),
+        action: "continue",
+      };
+    },
+  });
 }
 
 function reasonOf(reason: string | undefined): { reason?: string } {

@@ -108,7 +108,12 @@ export class Transcript {
         const lines = [
           `${s.magenta("⚙")} ${s.bold(event.tool)} ${mainArgument(event.tool, event.args)}`,
         ];
-        if (blocked) lines.push(s.red(`  ✖ blocked by a hook${blocker(result)}: ${result.reason}`));
+        if (result.stopTurn?.deferred) {
+          // Claude Code's `defer`: the call waits for a person (or the turn just stops).
+          const why = result.stopTurn.reason ? `: ${result.stopTurn.reason}` : "";
+          lines.push(s.yellow(`  ⏸ deferred by a hook${blocker(result)}${why}`));
+        } else if (blocked)
+          lines.push(s.red(`  ✖ blocked by a hook${blocker(result)}: ${result.reason}`));
         else if (result.modified) {
           const after = (result.event as HookEventMap["PreToolUse"]).args;
           lines.push(

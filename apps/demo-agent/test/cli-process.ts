@@ -20,22 +20,22 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Start the demo CLI as a real process. */
+/** Start the demo CLI (or `options.file`, another TypeScript CLI of the workspace) as a real process. */
 export function startCli(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; file?: string } = {},
 ): ChildProcess {
-  return spawn(process.execPath, tsNodeArgs(CLI, args), {
+  return spawn(process.execPath, tsNodeArgs(options.file ?? CLI, args), {
     cwd: options.cwd ?? APP_DIR,
     env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
   });
 }
 
-/** Run the demo CLI to the end, feeding `input` on stdin. */
+/** Run the demo CLI (or `options.file`) to the end, feeding `input` on stdin. */
 export function runCli(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; file?: string } = {},
 ): Promise<CliRun> {
   const child = startCli(args, options);
   let stdout = "";
