@@ -80,7 +80,7 @@ export function renderMarkdown(report: RunReport): string {
       "",
       "## Pending rows",
       "",
-      "These rows are not in the table because our side of them does not exist yet. The baseline was measured in this run, so the harness is known to work; the row appears above as soon as our code lands.",
+      "These rows are not in the table because our side of them does not exist yet, or because what they need is missing on this machine (the reason says which). A baseline measured in this run shows the harness works; the row appears above as soon as our code lands or the machine has what it needs.",
       "",
       "| what | goal | why pending | baseline measured in this run | median | p99 |",
       "|---|---|---|---|---:|---:|",

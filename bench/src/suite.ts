@@ -16,6 +16,8 @@ export interface Profile {
   roundTrips: number;
   /** Messages per side in the pipelined rows. */
   pipelined: number;
+  /** Parks, and decisions waited for, per side and per store in the approval rows. */
+  approvals: number;
 }
 
 export const profiles: Readonly<Record<"full" | "smoke", Profile>> = {
@@ -27,6 +29,7 @@ export const profiles: Readonly<Record<"full" | "smoke", Profile>> = {
     spawns: 120,
     roundTrips: 3000,
     pipelined: 30_000,
+    approvals: 200,
   },
   smoke: {
     smoke: true,
@@ -36,6 +39,7 @@ export const profiles: Readonly<Record<"full" | "smoke", Profile>> = {
     spawns: 4,
     roundTrips: 40,
     pipelined: 400,
+    approvals: 5,
   },
 };
 

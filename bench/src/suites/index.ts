@@ -1,5 +1,6 @@
 import type { Suite } from "../suite.js";
 import { aiSdkSuite } from "./ai-sdk.js";
+import { approvalsSuite } from "./approvals.js";
 import { claudeAgentSdkSuite } from "./claude-agent-sdk.js";
 import { cliStartSuite } from "./cli-start.js";
 import { commandSuite } from "./command.js";
@@ -28,4 +29,5 @@ export const suites: readonly Suite[] = [
   claudeAgentSdkSuite,
   mcpProxySuite,
   cliStartSuite,
+  approvalsSuite,
 ];

@@ -9,4 +9,5 @@ export const tinyProfile: Profile = {
   spawns: 2,
   roundTrips: 4,
   pipelined: 64,
+  approvals: 3,
 };
