@@ -25,7 +25,10 @@ let marker: string;
 beforeAll(async () => {
   dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "a3s-demo-order-")));
   marker = path.join(dir, "config-change-fired");
-  const waitForMarker = `for i in $(seq 250); do [ -f '${marker}' ] && exit 0; sleep 0.02; done; exit 0`;
+  // Waits for the ConfigChange hook's marker however long a loaded machine takes to fire it (a
+  // 5 s bound was not enough beside the approval stores' tests); the bound is only a hang guard
+  // under the hook's own 60 s timeout, and the test fails if the marker never comes.
+  const waitForMarker = `for i in $(seq 2500); do [ -f '${marker}' ] && exit 0; sleep 0.02; done; exit 0`;
   const settings = path.join(dir, "order-settings.json");
   writeFileSync(
     settings,
@@ -58,7 +61,7 @@ beforeAll(async () => {
     .split("\n")
     .filter((l) => l !== "")
     .map((l) => (JSON.parse(l) as { event: { eventType: string } }).event.eventType);
-}, 60_000);
+}, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
