@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import * as core from "@a3s-lab/hooks-core";
+import { describe, expect, it } from "vitest";
+import * as box from "./index.js";
+
+/**
+ * `common-exports.ts` keeps its list of core's names by hand. These tests hold it to core: every
+ * event core defines has its type here, and what is listed is core's own.
+ */
+const source = readFileSync(new URL("./common-exports.ts", import.meta.url), "utf8");
+
+/** The names of each `export [type] { … } from "@a3s-lab/hooks-core"` block, by kind. */
+function fromCore(kind: "type" | "value"): string[] {
+  const block =
+    kind === "type"
+      ? /export type \{([^}]*)\} from "@a3s-lab\/hooks-core";/g
+      : /export \{([^}]*)\} from "@a3s-lab\/hooks-core";/g;
+  return [...source.matchAll(block)].flatMap((match) =>
+    (match[1] ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name !== ""),
+  );
+}
+
+describe("@a3s-lab/box's re-exports of core", () => {
+  it("read both kinds of block (a reader that finds nothing would pass everything)", () => {
+    expect(fromCore("type")).toContain("PreToolUseEvent");
+    expect(fromCore("value")).toContain("HookError");
+  });
+
+  it("name the event type of every event core defines", () => {
+    const types = new Set(fromCore("type"));
+    const missing = Object.keys(core.eventSchemas)
+      .map((name) => `${name}Event`)
+      .filter((type) => !types.has(type));
+    expect(missing).toEqual([]);
+  });
+
+  it("name no event type core does not define", () => {
+    const events = new Set(Object.keys(core.eventSchemas).map((name) => `${name}Event`));
+    const extra = fromCore("type").filter(
+      (type) => /^[A-Z]\w*Event$/.test(type) && type !== "AuditEvent" && !events.has(type),
+    );
+    expect(extra).toEqual([]);
+  });
+
+  it("pass on core's own values, not copies", () => {
+    const values = fromCore("value");
+    expect(values.length).toBeGreaterThan(0);
+    for (const name of values) {
+      expect(name in core, `${name} is not a value core exports`).toBe(true);
+      expect(box[name as keyof typeof box], name).toBe(core[name as keyof typeof core]);
+    }
+  });
+});
