@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import type { Approval } from "../approvals/approval.js";
 import type { ApprovalStore } from "../approvals/approval-store.js";
@@ -16,9 +17,12 @@ export interface ApprovalsArgs {
   by?: string;
   reason?: string;
   input?: string;
+  host?: string;
+  port?: string;
+  token?: string;
 }
 
-export type ApprovalsAction = "list" | "show" | "approve" | "deny";
+export type ApprovalsAction = "list" | "show" | "approve" | "deny" | "serve";
 
 function location(args: ApprovalsArgs, io: CliIo): string {
   const given = args.store ?? io.env.A3S_APPROVALS_STORE ?? DEFAULT_APPROVALS_STORE;
@@ -73,6 +77,7 @@ export async function approvalsCommand(
   args: ApprovalsArgs,
   io: CliIo,
 ): Promise<number> {
+  if (action === "serve") return serveInbox(args, io);
   const editedInput = action === "approve" ? parseInput(args.input) : undefined;
   if (args.input !== undefined && action !== "approve") {
     throw new CliError("USAGE", "--input: only approve can edit the tool input");
@@ -111,5 +116,69 @@ export async function approvalsCommand(
     return 0;
   } finally {
     await store.close();
+  }
+}
+
+/** `stopped` resolves on the first SIGINT or SIGTERM; `dispose` stops listening. */
+function stopSignal(): { stopped: Promise<void>; dispose(): void } {
+  let on: () => void = () => {};
+  const stopped = new Promise<void>((done) => {
+    on = () => done();
+  });
+  const dispose = () => {
+    process.off("SIGINT", on);
+    process.off("SIGTERM", on);
+  };
+  process.once("SIGINT", on);
+  process.once("SIGTERM", on);
+  return { stopped, dispose };
+}
+
+/**
+ * `a3s-hooks approvals serve`: the web inbox over the store until SIGINT or SIGTERM. The token
+ * is `--token`, else `A3S_TOKEN`, else a new random one shown only in the URL's fragment.
+ */
+async function serveInbox(args: ApprovalsArgs, io: CliIo): Promise<number> {
+  const port = args.port === undefined ? 0 : Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new CliError("USAGE", `--port: ${JSON.stringify(args.port)} is not a port (0-65535)`);
+  }
+  const host = args.host ?? "127.0.0.1";
+  const given = args.token ?? io.env.A3S_TOKEN;
+  if (given !== undefined && given.length === 0) throw new CliError("USAGE", "--token: empty");
+  const token = given ?? randomBytes(24).toString("base64url");
+  const where = location(args, io);
+  const embedded = !/^postgres(ql)?:\/\//i.test(where);
+  // Listen for the signals before the slow open, so a stop during it is not lost.
+  const { stopped, dispose } = stopSignal();
+  try {
+    const store: ApprovalStore = await openApprovalStore(where);
+    try {
+      const { startInboxServer } = await import("../approvals/inbox-server.js");
+      const inbox = await startInboxServer({
+        store,
+        token,
+        host,
+        port,
+        log: (text) => io.stderr.write(`${text}\n`),
+      });
+      const shown = given === undefined ? `${inbox.url}#token=${token}` : inbox.url;
+      const lock = embedded
+        ? ` (embedded store ${where}: agents cannot park while this inbox holds it; share a postgres:// store to run both)`
+        : "";
+      io.stderr.write(`inbox: ${shown}${lock}\n`);
+      if (!["127.0.0.1", "localhost", "::1"].includes(host)) {
+        io.stderr.write(
+          `warning: --host ${host} is not loopback; anyone who can reach it and has the token can decide\n`,
+        );
+      }
+      await stopped;
+      await inbox.close();
+      return 0;
+    } finally {
+      await store.close();
+    }
+  } finally {
+    dispose();
   }
 }

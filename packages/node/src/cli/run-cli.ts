@@ -92,7 +92,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const approvals = program
     .command("approvals")
-    .description("the deferred tool calls waiting for a person: list, show, approve, deny");
+    .description("the deferred tool calls waiting for a person: list, show, approve, deny, serve");
   const storeOption = (command: Command) =>
     command
       .option(
@@ -105,7 +105,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       .option("--by <name>", "who decides (default $USER)")
       .option("--reason <text>", "why, kept with the decision");
   const runApprovals = async (
-    action: "list" | "show" | "approve" | "deny",
+    action: "list" | "show" | "approve" | "deny" | "serve",
     id: string | undefined,
     options: Record<string, unknown>,
   ) => {
@@ -125,6 +125,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   decideOptions(approvals.command("deny").argument("<id>").description("refuse the call")).action(
     (id: string, options) => runApprovals("deny", id, options),
   );
+  approvals
+    .command("serve")
+    .description("the inbox as a web page and JSON API, until SIGINT or SIGTERM")
+    .option(
+      "--store <location>",
+      "the approval store: a folder (embedded; agents cannot park while the inbox holds it) or postgres://…",
+    )
+    .option("--host <address>", "the address to listen on", "127.0.0.1")
+    .option("--port <port>", "the port (0: any free one)", "0")
+    .option("--token <token>", "the bearer token (default $A3S_TOKEN, else a new random one)")
+    .action((options) => runApprovals("serve", undefined, options));
 
   settingsOptions(
     program

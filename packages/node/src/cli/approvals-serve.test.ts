@@ -1,0 +1,73 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+// The real CLI from source, bundled once, in a real process, as approvals-command.test.ts does.
+const packageDir = resolve(import.meta.dirname, "../..");
+const bundleDir = mkdtempSync(join(packageDir, "node_modules", ".a3s-approvals-serve-"));
+const bin = join(bundleDir, "a3s-hooks.mjs");
+const storeDir = mkdtempSync(join(tmpdir(), "a3s-approvals-serve-"));
+const SLOW = 300_000;
+
+beforeAll(async () => {
+  await build({
+    entryPoints: [resolve(import.meta.dirname, "main.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    conditions: ["@a3s-lab/source"],
+    external: ["@electric-sql/pglite", "pg"],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    outfile: bin,
+    logLevel: "error",
+  });
+}, SLOW);
+afterAll(() => {
+  rmSync(bundleDir, { recursive: true, force: true });
+  rmSync(storeDir, { recursive: true, force: true });
+});
+
+it(
+  "serves the inbox until SIGTERM: prints the URL with the token in its fragment, answers the list, exits 0",
+  async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.A3S_TOKEN;
+    const child = spawn(
+      process.execPath,
+      [bin, "approvals", "serve", "--store", join(storeDir, "store")],
+      { cwd: packageDir, env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    let stderr = "";
+    const line = await new Promise<string>((done, fail) => {
+      child.stderr.setEncoding("utf8").on("data", (s: string) => {
+        stderr += s;
+        const m = /^inbox: .*$/m.exec(stderr);
+        if (m) done(m[0]);
+      });
+      child.on("close", (code) => fail(new Error(`exited ${code} before the URL: ${stderr}`)));
+    });
+    expect(line).toMatch(/agents cannot park while this inbox holds it/);
+    const m = /^inbox: (http:\/\/127\.0\.0\.1:\d+\/)#token=([A-Za-z0-9_-]+)/.exec(line);
+    expect(m).not.toBeNull();
+    const [, url, token] = m as RegExpExecArray;
+
+    const refused = await fetch(new URL("/api/approvals", url));
+    expect(refused.status).toBe(401);
+    const listed = await fetch(new URL("/api/approvals", url), {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toEqual({ version: 1, approvals: [] });
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  },
+  SLOW,
+);
