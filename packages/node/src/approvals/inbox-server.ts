@@ -318,6 +318,12 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
       res.end(req.method === "HEAD" ? undefined : html);
       return;
     }
+    if (url.pathname === "/favicon.ico") {
+      // No icon; an empty answer rather than a 404 in the browser's console.
+      res.writeHead(204, { "cache-control": "no-store" });
+      res.end();
+      return;
+    }
     if (!url.pathname.startsWith("/api/")) {
       return fail(res, { status: 404, code: "NOT_FOUND", message: `no page ${url.pathname}` });
     }
