@@ -50,12 +50,23 @@ it("shows a parked call on a phone, approves it by the typed name, shows the nex
   await card.waitFor();
   // The token left the address bar (and stays in this tab's sessionStorage).
   expect(page.url()).toBe(inbox.url);
+  expect(await page.evaluate<string | null>('sessionStorage.getItem("a3s-inbox-token")')).toBe(
+    TOKEN,
+  );
   await expect
     .poll(() => card.locator("pre.input").textContent())
     .toContain("git push origin main");
   expect(await card.textContent()).toContain("alice, bob");
 
   await page.fill("#name", "alice");
+  // An edited input that is not JSON is refused in the page, before anything is sent.
+  await card.locator("summary").click();
+  await card.locator("textarea.edit").fill("{ not json");
+  await card.getByRole("button", { name: "Approve" }).click();
+  await card.locator(".message.error").waitFor();
+  expect(await card.locator(".message").textContent()).toMatch(/^The edited input is not JSON/);
+  expect((await store.get(first.id)).status).toBe("pending");
+  await card.locator("textarea.edit").fill('{ "command": "git push origin main --dry-run" }');
   await card.locator("input.reason").fill("looks right");
   await card.getByRole("button", { name: "Approve" }).click();
   await page.locator(`#decided article[data-id="${first.id}"]`).waitFor();
@@ -63,6 +74,7 @@ it("shows a parked call on a phone, approves it by the typed name, shows the nex
     status: "allowed",
     decidedBy: "alice",
     decisionReason: "looks right",
+    editedInput: { command: "git push origin main --dry-run" },
   });
 
   // Parked while the page is open: it appears without a reload.
@@ -72,7 +84,9 @@ it("shows a parked call on a phone, approves it by the typed name, shows the nex
 
   // A phone of 320 px: no horizontal scroll, the buttons inside the viewport.
   await page.setViewportSize({ width: 320, height: 640 });
-  const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  const fits = await page.evaluate<boolean>(
+    "document.documentElement.scrollWidth <= window.innerWidth",
+  );
   expect(fits).toBe(true);
   for (const name of ["Approve", "Deny"]) {
     const box = await next.getByRole("button", { name }).boundingBox();
