@@ -35,4 +35,6 @@ export type {
   ApprovalStore,
   ApprovalStoreOptions,
 } from "./approvals/approval-store.js";
+export type { InboxServer, InboxServerOptions } from "./approvals/inbox-server.js";
+export { INBOX_MAX_BODY_BYTES, startInboxServer } from "./approvals/inbox-server.js";
 export { openApprovalStore } from "./approvals/open-approval-store.js";

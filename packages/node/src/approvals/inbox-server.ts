@@ -31,7 +31,9 @@ export interface InboxServerOptions {
 export interface InboxServer {
   /** `http://host:port/` (without the token). */
   url: string;
+  /** The address it listens on. */
   host: string;
+  /** The port it listens on (the one chosen when 0 was asked). */
   port: number;
   /** Stop reading the store, answer the waiting polls and close the server (not the store). */
   close(): Promise<void>;
