@@ -141,7 +141,18 @@ describe.each([embedded(), postgres()])("approval store: $name", (kind) => {
     expect((await store.list({ sessionId, status: "pending" })).map((a) => a.id)).toEqual([
       second.id,
     ]);
+    expect((await store.list({ sessionId, order: "newest" })).map((a) => a.id)).toEqual([
+      second.id,
+      first.id,
+    ]);
+    expect((await store.list({ sessionId, order: "newest", limit: 1 })).map((a) => a.id)).toEqual([
+      second.id,
+    ]);
     await expectRefused(store.list({ limit: 0 }), "INVALID_INPUT", ["filter", "limit"]);
+    await expectRefused(store.list({ order: "sideways" as "newest" }), "INVALID_INPUT", [
+      "filter",
+      "order",
+    ]);
   });
 
   it("keeps the first decision and tells the second decider", async () => {

@@ -23,8 +23,10 @@ export interface ApprovalFilter {
   status?: ApprovalStatus;
   /** Only this session's approvals. */
   sessionId?: string;
-  /** At most this many, oldest first; 100 unless given (at most 1000). */
+  /** At most this many (in {@link ApprovalFilter.order}); 100 unless given (at most 1000). */
   limit?: number;
+  /** Oldest (parked first) or newest first; `"oldest"` unless given. */
+  order?: "oldest" | "newest";
 }
 
 /** Options of an approval store. */
@@ -49,7 +51,7 @@ export interface ApprovalStore {
   park(request: ParkRequest): Promise<Approval>;
   /** One approval; `NOT_FOUND` when there is none with that id. */
   get(id: string): Promise<Approval>;
-  /** Approvals, oldest first. */
+  /** Approvals, oldest first unless the filter says newest. */
   list(filter?: ApprovalFilter): Promise<Approval[]>;
   /**
    * Decide a pending approval. The first decision wins: a later one (or one after the deadline)
@@ -192,10 +194,17 @@ export async function createSqlApprovalStore(
           path: ["filter", "limit"],
         });
       }
+      const order = filter.order ?? "oldest";
+      if (order !== "oldest" && order !== "newest") {
+        throw new ApprovalError("INVALID_INPUT", "filter.order: oldest or newest", {
+          path: ["filter", "order"],
+        });
+      }
+      const direction = order === "newest" ? "DESC" : "ASC";
       const rows = await driver.query(
         `SELECT ${COLUMNS} FROM a3s_approvals
           WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR session_id = $2)
-          ORDER BY created_at, id LIMIT $3`,
+          ORDER BY created_at ${direction}, id ${direction} LIMIT $3`,
         [filter.status ?? null, filter.sessionId ?? null, limit],
       );
       return rows.map(toApproval);

@@ -128,8 +128,9 @@ function readBody(req: IncomingMessage, max: number): Promise<string | HttpError
  * needing `Authorization: Bearer <token>`.
  *
  * - `GET /api/approvals?status=pending|all[&since=V]` → `{ version, approvals }` (deadlines
- *   that passed are decided first). With `since`, the answer waits (long polling, up to
- *   `longPollMs`) until the list's version is no longer `V`.
+ *   that passed are decided first): the pending calls (up to 1000, oldest first) and, for
+ *   `all`, then the decided ones among the 200 most recently parked. With `since`, the answer
+ *   waits (long polling, up to `longPollMs`) until the list's version is no longer `V`.
  * - `GET /api/approvals/:id` → the approval.
  * - `POST /api/approvals/:id/decision` with `{ decision, by, reason?, editedInput? }` → the
  *   decided approval; 409 `ALREADY_DECIDED`, 403 `NOT_ALLOWED`, 400 `INVALID_INPUT` (naming
@@ -168,7 +169,11 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
     refreshing ??= (async () => {
       try {
         await store.expireDue();
-        const list = await store.list({ limit: 1000 });
+        // Every pending call (up to 1000, oldest first), then the decided ones among the 200
+        // most recently parked, oldest first.
+        const pending = await store.list({ status: "pending", limit: 1000 });
+        const recent = await store.list({ order: "newest", limit: 200 });
+        const list = [...pending, ...recent.filter((a) => a.status !== "pending").reverse()];
         const text = JSON.stringify(list);
         if (text !== snapshot) {
           snapshot = text;
