@@ -64,7 +64,7 @@ describe("the inbox's API", () => {
   it("refuses a call without a token or with a wrong one (401)", async () => {
     const none = await fetch(new URL("/api/approvals", inbox.url));
     expect(none.status).toBe(401);
-    expect(((await none.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe("UNAUTHENTICATED");
     const wrong = await fetch(new URL("/api/approvals", inbox.url), {
       headers: { authorization: "Bearer nope" },
     });
@@ -78,12 +78,18 @@ describe("the inbox's API", () => {
   it("refuses a foreign Origin (403) and a Host that is not its own (421)", async () => {
     const foreign = await api("/api/approvals", { headers: { origin: "http://evil.example" } });
     expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe(
+      "PERMISSION_DENIED",
+    );
     const own = await api("/api/approvals", {
       headers: { origin: `http://127.0.0.1:${inbox.port}` },
     });
     expect(own.status).toBe(200);
     const rebound = await raw({ ...auth, host: `evil.example:${inbox.port}` });
     expect(rebound.status).toBe(421);
+    expect((JSON.parse(rebound.body) as { error: { code: string } }).error.code).toBe(
+      "PERMISSION_DENIED",
+    );
     const otherPort = await raw({ ...auth, host: `127.0.0.1:${inbox.port + 1}` });
     expect(otherPort.status).toBe(421);
     const right = await raw({ ...auth, host: `localhost:${inbox.port}` });
@@ -112,6 +118,7 @@ describe("the inbox's API", () => {
       reason: "r".repeat(400_000),
     });
     expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: { code: string } }).error.code).toBe("LIMIT_EXCEEDED");
     const bad = await decide(parked.id, "{not json");
     expect(bad.status).toBe(400);
     const badBody = (await bad.json()) as { error: { code: string; path: string[] } };

@@ -103,7 +103,7 @@ function parseHost(value: string | undefined): { name: string; port: number } | 
 function readBody(req: IncomingMessage, max: number): Promise<string | HttpError> {
   const tooLarge: HttpError = {
     status: 413,
-    code: "TOO_LARGE",
+    code: "LIMIT_EXCEEDED",
     message: `body: more than ${max} bytes`,
     path: ["body"],
   };
@@ -294,7 +294,7 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
     }
     return fail(res, {
       status: 405,
-      code: "METHOD_NOT_ALLOWED",
+      code: "NOT_FOUND",
       message: `${req.method} ${url.pathname}: not allowed`,
     });
   };
@@ -304,7 +304,7 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
     if (!hostAllowed(req.headers.host)) {
       return fail(res, {
         status: 421,
-        code: "WRONG_HOST",
+        code: "PERMISSION_DENIED",
         message: `Host ${JSON.stringify(String(req.headers.host ?? "").slice(0, 100))} is not this inbox`,
       });
     }
@@ -338,7 +338,7 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
     if (origin !== undefined && origin !== `http://${req.headers.host}`) {
       return fail(res, {
         status: 403,
-        code: "FOREIGN_ORIGIN",
+        code: "PERMISSION_DENIED",
         message: `Origin ${JSON.stringify(origin.slice(0, 100))} may not call this inbox`,
       });
     }
@@ -347,7 +347,7 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
         res,
         {
           status: 401,
-          code: "UNAUTHORIZED",
+          code: "UNAUTHENTICATED",
           message: "a missing or wrong token (Authorization: Bearer <token>)",
         },
         { "www-authenticate": "Bearer" },
