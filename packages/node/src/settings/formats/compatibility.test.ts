@@ -214,6 +214,86 @@ const CASES: Record<HookFormatName, Record<string, Case>> = {
       want: "continue",
     },
   },
+  codex: {
+    SessionStart: {
+      event: createEvent("SessionStart", { ...s, source: "resume" }),
+      stdin: { source: "resume", session_id: "s1", transcript_path: null },
+      answer: "on branch main",
+      expected: (r) => [r.action, r.additionalContext],
+      want: ["continue", "on branch main"],
+    },
+    PreToolUse: {
+      event: bash("rm -rf /"),
+      stdin: { tool_name: "Bash", tool_input: { command: "rm -rf /" } },
+      answer:
+        '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"dangerous"}}',
+      expected: blocked,
+      want: ["block", "dangerous"],
+    },
+    PermissionRequest: {
+      event: createEvent("PermissionRequest", { ...s, tool: "Bash", args: { command: "make" } }),
+      stdin: { tool_name: "Bash", tool_input: { command: "make" } },
+      answer:
+        '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not on CI"}}}',
+      expected: blocked,
+      want: ["block", "not on CI"],
+    },
+    PostToolUse: {
+      event: post("Bash", { command: "ls" }, "a\nb"),
+      stdin: { tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "a\nb" } },
+      answer:
+        '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"two files"}}',
+      expected: (r) => [r.action, r.additionalContext],
+      want: ["continue", "two files"],
+    },
+    UserPromptSubmit: {
+      event: createEvent("UserPromptSubmit", { ...s, prompt: "my token is abc" }),
+      stdin: { prompt: "my token is abc" },
+      answer: '{"decision":"block","reason":"remove the token"}',
+      expected: blocked,
+      want: ["block", "remove the token"],
+    },
+    Stop: {
+      event: createEvent("Stop", { ...s, stopHookActive: false }),
+      stdin: { stop_hook_active: false },
+      answer: '{"decision":"block","reason":"run the tests first"}',
+      expected: blocked,
+      want: ["block", "run the tests first"],
+    },
+    SubagentStop: {
+      event: createEvent("SubagentStop", {
+        ...s,
+        subagentId: "a1",
+        subagentType: "explorer",
+        success: true,
+      }),
+      stdin: { agent_id: "a1", agent_type: "explorer" },
+      answer: '{"systemMessage":"subagent done"}',
+      expected: (r) => r.systemMessages,
+      want: ["subagent done"],
+    },
+    PreCompact: {
+      event: createEvent("PreCompact", { ...s, trigger: "auto" }),
+      stdin: { trigger: "auto" },
+      answer: '{"systemMessage":"compacting"}',
+      expected: (r) => [r.action, r.systemMessages],
+      want: ["continue", ["compacting"]],
+    },
+    PostCompact: {
+      event: createEvent("PostCompact", {
+        ...s,
+        trigger: "manual",
+        messagesBefore: 40,
+        messagesAfter: 3,
+        tokensBefore: 9000,
+        tokensAfter: 800,
+      }),
+      stdin: { trigger: "manual" },
+      answer: "{}",
+      expected: (r) => r.action,
+      want: "continue",
+    },
+  },
 };
 
 interface Row {
@@ -256,6 +336,7 @@ function fileFor(format: HookFormatName, name: string, answer: string, dir: stri
     cursor: { version: 1, hooks: { [name]: [{ command }] } },
     gemini: { hooks: { [name]: [{ hooks: [{ type: "command", command }] }] } },
     copilot: { version: 1, hooks: { [name]: [{ type: "command", bash: command }] } },
+    codex: { hooks: { [name]: [{ hooks: [{ type: "command", command, timeout: 30 }] }] } },
   }[format];
   const file = join(
     dir,
@@ -263,6 +344,7 @@ function fileFor(format: HookFormatName, name: string, answer: string, dir: stri
       cursor: ".cursor/hooks.json",
       gemini: ".gemini/settings.json",
       copilot: ".github/hooks/policy.json",
+      codex: ".codex/hooks.json",
     }[format],
   );
   mkdirSync(dirname(file), { recursive: true });

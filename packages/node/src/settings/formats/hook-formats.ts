@@ -1,4 +1,5 @@
 import type { HookFormatName } from "../hook-settings.js";
+import { codexFormat } from "./codex-format.js";
 import { copilotFormat } from "./copilot-format.js";
 import { cursorFormat } from "./cursor-format.js";
 import { geminiFormat } from "./gemini-format.js";
@@ -9,6 +10,7 @@ export const HOOK_FORMATS: { readonly [N in HookFormatName]: HookFormat & { name
   cursor: cursorFormat as HookFormat & { name: "cursor" },
   gemini: geminiFormat as HookFormat & { name: "gemini" },
   copilot: copilotFormat as HookFormat & { name: "copilot" },
+  codex: codexFormat as HookFormat & { name: "codex" },
 };
 
 /** The format a path names by its place (`.cursor/hooks.json`), or undefined for ours. */
