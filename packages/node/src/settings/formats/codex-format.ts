@@ -1,5 +1,5 @@
-import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
-import { compileMatcher, describeValue } from "@a3s-lab/hooks-core/internal";
+import { CONTINUE, HookError, type HookEvent } from "@a3s-lab/hooks-core";
+import { clipText, compileMatcher, describeValue } from "@a3s-lab/hooks-core/internal";
 import { claudeCodeDialect, type HookDialect } from "../../handlers/hook-dialect.js";
 import { linearRegex } from "../../support/linear-regex.js";
 import type { HookOrigin } from "../hook-settings.js";
@@ -9,6 +9,11 @@ import { type FormatEvent, FormatReader, type HookFormat, isRecord } from "./hoo
 interface CodexEvent extends FormatEvent {
   /** False where Codex reads no matcher (a matcher there is ignored, with a warning). */
   matches: boolean;
+  /**
+   * False where Codex gives exit code 2 no blocking meaning: the hook's stderr is shown to the
+   * user and the event goes on.
+   */
+  exit2Blocks: boolean;
 }
 
 /**
@@ -17,15 +22,15 @@ interface CodexEvent extends FormatEvent {
  * test.
  */
 export const CODEX_EVENTS: Readonly<Record<string, CodexEvent>> = {
-  SessionStart: { event: "SessionStart", matches: true },
-  PreToolUse: { event: "PreToolUse", matches: true },
-  PermissionRequest: { event: "PermissionRequest", matches: true },
-  PostToolUse: { event: "PostToolUse", matches: true },
-  UserPromptSubmit: { event: "UserPromptSubmit", matches: false },
-  Stop: { event: "Stop", matches: false },
-  SubagentStop: { event: "SubagentStop", matches: true },
-  PreCompact: { event: "PreCompact", matches: true },
-  PostCompact: { event: "PostCompact", matches: true },
+  SessionStart: { event: "SessionStart", matches: true, exit2Blocks: false },
+  PreToolUse: { event: "PreToolUse", matches: true, exit2Blocks: true },
+  PermissionRequest: { event: "PermissionRequest", matches: true, exit2Blocks: true },
+  PostToolUse: { event: "PostToolUse", matches: true, exit2Blocks: true },
+  UserPromptSubmit: { event: "UserPromptSubmit", matches: false, exit2Blocks: true },
+  Stop: { event: "Stop", matches: false, exit2Blocks: true },
+  SubagentStop: { event: "SubagentStop", matches: true, exit2Blocks: false },
+  PreCompact: { event: "PreCompact", matches: true, exit2Blocks: false },
+  PostCompact: { event: "PostCompact", matches: true, exit2Blocks: false },
 };
 
 /**
@@ -92,6 +97,17 @@ function readCodexFile(doc: Record<string, unknown>, ctx: HooksBlockContext): Pa
       }
     }
   }
+  // A file with an error is refused whole: a half-read hooks.json could run a guard's
+  // neighbours without the guard.
+  const errors = reader.out.problems.filter((p) => p.severity === "error").length;
+  if (errors > 0 && reader.out.hooks.length > 0) {
+    reader.out.hooks = [];
+    reader.problem(
+      "error",
+      ["hooks"],
+      `${errors === 1 ? "1 error" : `${errors} errors`} in this file: none of its hooks load`,
+    );
+  }
   return reader.out;
 }
 
@@ -133,7 +149,9 @@ function readMatcher(
 /**
  * Claude Code's stdin, which Codex's follows, with Codex's own names: the event as the file
  * names it, `model` and `turn_id` when the host gives them, `transcript_path` null when it keeps
- * none.
+ * none. Answers are read by Claude Code's rules, but exit code 2 blocks only where Codex says it
+ * does (PreToolUse, PermissionRequest, UserPromptSubmit, Stop; on PostToolUse, as in Claude Code,
+ * stderr goes to the model).
  */
 function codexDialect(origin: HookOrigin): HookDialect {
   return {
@@ -147,7 +165,17 @@ function codexDialect(origin: HookOrigin): HookDialect {
       if (typeof metadata?.turnId === "string") input.turn_id = metadata.turnId;
       return input;
     },
-    read: claudeCodeDialect.read,
+    read: (result, event, limits) => {
+      const plain =
+        result.exitCode === 2 &&
+        result.error === undefined &&
+        !result.timedOut &&
+        !result.aborted &&
+        !CODEX_EVENTS[origin.event]!.exit2Blocks;
+      if (!plain) return claudeCodeDialect.read(result, event, limits);
+      const stderr = clipText(result.stderr.trim());
+      return stderr === "" ? CONTINUE : { action: "continue", systemMessage: stderr };
+    },
   };
 }
 

@@ -240,7 +240,11 @@ const CASES: Record<HookFormatName, Record<string, Case>> = {
     },
     PostToolUse: {
       event: post("Bash", { command: "ls" }, "a\nb"),
-      stdin: { tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "a\nb" } },
+      stdin: {
+        tool_name: "Bash",
+        tool_input: { command: "ls" },
+        tool_response: { stdout: "a\nb" },
+      },
       answer:
         '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"two files"}}',
       expected: (r) => [r.action, r.additionalContext],
