@@ -124,6 +124,18 @@ describe("Codex .codex/hooks.json", () => {
     expect(ran("guard")).toBe(false);
   });
 
+  it("changes the project's trust hash: a project trusted before Codex's files were read counts as changed", async () => {
+    codexFile(cwd, { PreToolUse: [group(script("guard"), "Bash")] });
+    // otherFormats: false reads what the engine read before Codex's files were known.
+    const before = await loadHookSettings({ cwd, home, managedSettings: [], otherFormats: false });
+    rmSync(join(cwd, ".codex"), { recursive: true });
+    const without = await loadHookSettings({ cwd, home, managedSettings: [] });
+    expect(without.project?.hash).toBe(before.project?.hash);
+    codexFile(cwd, { PreToolUse: [group(script("guard"), "Bash")] });
+    const now = await loadHookSettings({ cwd, home, managedSettings: [] });
+    expect(now.project?.hash).not.toBe(before.project?.hash);
+  });
+
   it("blocks a Bash call when a PreToolUse hook exits 2, with its stderr as the reason", async () => {
     codexFile(home, {
       PreToolUse: [group(script("guard", { code: 2, err: "rm is not allowed here" }), "Bash")],
