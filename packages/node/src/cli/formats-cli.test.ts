@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -129,6 +129,37 @@ describe("a3s-hooks with other agents' files", () => {
     expect(await runCli(["list", "--json"], io)).toBe(0);
     const listed = JSON.parse(io.out) as { hooks: { format?: string }[] };
     expect(listed.hooks.map((h) => h.format).sort()).toEqual(["cursor", "gemini"]);
+  });
+
+  it("tests a Codex file named anything with --format codex, and lists it as Codex's", async () => {
+    const guard = write(
+      join(root, "codex-guard.sh"),
+      `#!/usr/bin/env bash\ncat >/dev/null\necho 'Codex says no' >&2\nexit 2\n`,
+    );
+    const file = write(
+      join(root, "codex-policy.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [{ type: "command", command: `bash ${guard}`, timeout: 10 }],
+            },
+          ],
+        },
+      }),
+    );
+    const base = ["test", "PreToolUse", "--settings", file, "--format", "codex", "--no-defaults"];
+    expect(await runCli([...base, ...testArgs("rm x")], io)).toBe(2);
+    expect(io.out).toContain("Codex says no");
+    io.out = "";
+    write(join(root, "home/.codex/hooks.json"), readFileSync(file, "utf8"));
+    expect(await runCli(["list"], io)).toBe(0);
+    expect(io.out).toContain("{codex PreToolUse}");
+    expect(io.out).toContain("from user Codex hooks");
+    io.out = "";
+    expect(await runCli(["validate", "--format", "windsurf"], io)).toBe(1);
+    expect(io.err).toContain('"codex"');
   });
 
   it("refuses an unknown --format, naming the flag", async () => {
