@@ -8,7 +8,8 @@ import { LineWaiter, startCli } from "./cli-process.js";
 
 /**
  * One project holding a Claude Code settings file, a Cursor `hooks.json`, a Gemini CLI
- * `settings.json` and a GitHub Copilot `.github/hooks/` file, each with a shell guard written the way its agent's docs show. Under the demo
+ * `settings.json`, a GitHub Copilot `.github/hooks/` file and a Codex `.codex/hooks.json`, each
+ * with a shell guard written the way its agent's docs show. Under the demo
  * agent, every hook fires on the same Bash call, each gets its own agent's stdin, and Cursor's
  * deny blocks the call by Cursor's rules.
  */
@@ -80,6 +81,16 @@ esac
       hooks: { preToolUse: [{ type: "command", bash: log("copilot") }] },
     }),
   );
+  write(
+    path.join(work, ".codex/hooks.json"),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "command", command: log("codex"), timeout: 30 }] },
+        ],
+      },
+    }),
+  );
   await trustProject({ cwd: work, home });
   const chat: ChildProcess = startCli(
     ["chat", "--workdir", work, "--permission", "allow", "--no-color"],
@@ -96,7 +107,7 @@ esac
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("a project with Claude Code, Cursor, Gemini CLI and Copilot hook files, under the demo agent", () => {
+describe("a project with Claude Code, Cursor, Gemini CLI, Copilot and Codex hook files, under the demo agent", () => {
   it("runs every format's hook on each Bash call, each with its agent's stdin", () => {
     expect(code).toBe(0);
     expect(logOf("claude").map((i) => [i.hook_event_name, i.tool_name])).toEqual([
@@ -116,6 +127,12 @@ describe("a project with Claude Code, Cursor, Gemini CLI and Copilot hook files,
     ).toEqual([
       ["bash", "echo formats"],
       ["bash", "rm -f nothing.txt"],
+    ]);
+    expect(
+      logOf("codex").map((i) => [i.hook_event_name, i.tool_name, "transcript_path" in i]),
+    ).toEqual([
+      ["PreToolUse", "Bash", true],
+      ["PreToolUse", "Bash", true],
     ]);
   });
 
