@@ -291,7 +291,7 @@ describe("Codex .codex/hooks.json", () => {
 
   it("starts the matching hooks of one event together", async () => {
     const wait = (name: string) =>
-      `touch '${join(root, name)}'; for i in $(seq 50); do [ -e '${join(root, name === "a" ? "b" : "a")}' ] && { touch '${join(root, `${name}.saw`)}'; exit 0; }; sleep 0.1; done; exit 1`;
+      `touch '${join(root, name)}'; for i in $(seq 200); do [ -e '${join(root, name === "a" ? "b" : "a")}' ] && { touch '${join(root, `${name}.saw`)}'; exit 0; }; sleep 0.1; done; exit 1`;
     codexFile(home, { PreToolUse: [group(wait("a")), group(wait("b"))] });
     const { engine } = await engineFor();
     const result = await fire(engine, bash("ls"));
