@@ -194,9 +194,43 @@ function add(words: readonly string[], from: number, out: Out): void {
   target.add(rest.join(" "));
   const plain = rest.map(dequote);
   target.add(plain.join(" "));
+  // Dropping quote characters is not what the shell does: `"a\"b"` is `a"b`, `'a\'` is `a\`.
+  target.add(rest.map(removeQuotes).join(" "));
   const name = plain[0]!;
   if (name.includes("/"))
     target.add([name.slice(name.lastIndexOf("/") + 1), ...plain.slice(1)].join(" "));
+}
+
+/**
+ * A word as the shell's quote removal leaves it, for a word with no expansion in it (`add`
+ * cuts a command before the first such word): `'…'` is literal, inside `"…"` a backslash
+ * escapes only `$`, `` ` ``, `"`, `\` and a newline, and outside quotes it escapes anything.
+ */
+function removeQuotes(word: string): string {
+  let out = "";
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    if (c === "'") {
+      const end = word.indexOf("'", i + 1);
+      const close = end === -1 ? word.length : end;
+      out += word.slice(i + 1, close);
+      i = close;
+    } else if (c === '"') {
+      for (i++; i < word.length && word[i] !== '"'; i++) {
+        let d = word[i]!;
+        if (d === "\\" && /[$`"\\\n]/.test(word[i + 1] ?? "")) {
+          i++;
+          d = word[i]!;
+          if (d === "\n") continue;
+        }
+        out += d;
+      }
+    } else if (c === "\\") {
+      i++;
+      if (i < word.length && word[i] !== "\n") out += word[i];
+    } else out += c;
+  }
+  return out;
 }
 
 /**

@@ -47,6 +47,11 @@ describe("splitBashCommand judged by what dash and bash run", () => {
       "if rm x; then :; else rm y; fi",
       "git status; git push",
       "git pu\\sh",
+      'rm "a\\"b"',
+      'rm "a\\b"',
+      "rm 'a\\'",
+      'git "pu\\sh"',
+      'rm "x\\\\" "y\\\ny"',
     ];
     const judged = judgeCorpus(theLab(), readInFull);
     for (const [command, ran] of judged) {
