@@ -29,7 +29,7 @@ describe("splitBashCommand judged by what dash and bash run", () => {
       .filter(([command, ran]) => verdict(splitBashCommand(command), ran) === "missed")
       .map(([command]) => command);
     expect(missed).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it("reads in full what it can, word for word", () => {
     const readInFull = [
@@ -61,7 +61,7 @@ describe("splitBashCommand judged by what dash and bash run", () => {
         verdict: "right",
       });
     }
-  }, 120_000);
+  }, 300_000);
 
   it("does not read quoted or escaped text as a command", () => {
     for (const command of ["echo 'x; rm y'", "echo x\\; rm y", 'echo "\\$(rm y)"']) {
