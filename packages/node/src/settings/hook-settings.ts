@@ -1,25 +1,16 @@
 import type { HookEventName, ToolMatcher } from "@a3s-lab/hooks-core";
 import type { SettingsHookDefinition, SettingsHookType } from "../handlers/settings-handler.js";
-import type { ManagedPolicy } from "./managed-settings.js";
-import type { LoadedMcpServer } from "./mcp-servers.js";
-import type { PluginOrigin } from "./plugins.js";
-import type { TrustedScript } from "./project-scripts.js";
+import type {
+  LoadedMcpServer,
+  ManagedPolicy,
+  PluginOrigin,
+  SettingsScope,
+  TrustedScript,
+} from "./settings-origins.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import type { SettingsOptions } from "./settings-schema.js";
 
-/**
- * Where a hook came from, which decides whether it runs:
- * - `project`: a file inside the working directory (a cloned repository controls it): runs only
- *   once the project is trusted
- * - `user`: a file in the home directory
- * - `explicit`: a file the user named (`--settings`, `files`)
- * - `frontmatter`: a skill's or subagent's markdown file, vouched for by the host
- * - `managed`: the system-wide policy file an administrator deploys; always trusted, and its
- *   options win over every other file's
- * - `plugin`: a plugin's `hooks/hooks.json` (or its manifest); trusted with the plugin, which runs
- *   when the user named its folder or a trusted settings file enables it
- */
-export type SettingsScope = "managed" | "project" | "user" | "explicit" | "frontmatter" | "plugin";
+export type { SettingsScope } from "./settings-origins.js";
 
 /** The other agents whose hook files are read here (see `HOOK_FORMATS`). */
 export type HookFormatName = "cursor" | "gemini" | "copilot" | "codex";

@@ -2,8 +2,11 @@ import { lstat, readdir, readlink } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
 import type { HttpHookPolicy } from "../handlers/http/http-hook.js";
-import type { HookSettings, SettingsHook, SettingsScope } from "./hook-settings.js";
+import type { HookSettings, SettingsHook } from "./hook-settings.js";
+import type { ManagedPolicy, PluginOnlySurface, SettingsScope } from "./settings-origins.js";
 import { displayPath, type SettingsProblem } from "./settings-problem.js";
+
+export type { ManagedPolicy, PluginOnlySurface } from "./settings-origins.js";
 
 /** Drop-in files read from one `managed-settings.d` directory at most; past it the rest are reported and ignored. */
 export const MAX_MANAGED_DROP_INS = 64;
@@ -26,25 +29,6 @@ export function defaultManagedSettingsFiles(
   return ["/etc/a3s-hooks/managed-settings.json", claude];
 }
 
-/** The managed-only and policy keys a managed file may set, with the file that set each. */
-export interface ManagedPolicy {
-  /** Only hooks from managed files run. */
-  allowManagedHooksOnly?: { value: boolean; file: string };
-  /** URL patterns http hooks may call; a managed value cannot be widened by any other file. */
-  allowedHttpHookUrls?: { value: string[]; file: string };
-  /** Variables http hooks may put in headers; a managed value cannot be widened by any other file. */
-  httpHookAllowedEnvVars?: { value: string[]; file: string };
-  /** Host secrets command hooks still inherit; a managed value cannot be widened by any other file. */
-  commandHookAllowedSecrets?: { value: string[]; file: string };
-  /**
-   * Claude Code's `strictPluginOnlyCustomization`: the surfaces (`skills`, `agents`, `hooks`,
-   * `mcp`) only plugins and managed settings may customize; `true` in the file means all four.
-   */
-  strictPluginOnlyCustomization?: { value: PluginOnlySurface[]; file: string };
-}
-
-/** A surface `strictPluginOnlyCustomization` reserves for plugins and managed settings. */
-export type PluginOnlySurface = "skills" | "agents" | "hooks" | "mcp";
 const PLUGIN_ONLY_SURFACES: readonly PluginOnlySurface[] = ["skills", "agents", "hooks", "mcp"];
 
 /** True when a managed file reserves this surface for plugins and managed settings. */

@@ -5,27 +5,18 @@ import { noNul } from "../handlers/command/command-definition.js";
 import type {
   McpHttpServerConfig,
   McpServerConfig,
-  McpServerEntry,
   McpStdioServerConfig,
 } from "../handlers/mcp-tool/mcp-server-config.js";
 import { loadMcpSdk } from "../handlers/mcp-tool/mcp-server-pool.js";
 import { HOST_SECRET_VARIABLES } from "../support/host-secrets.js";
 import { readRegularFile } from "../workspace/read-regular-file.js";
-import type { HookSettings, SettingsScope } from "./hook-settings.js";
+import type { HookSettings } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
+import type { LoadedMcpServer, SettingsScope } from "./settings-origins.js";
 import { type SettingsProblem, zodProblems } from "./settings-problem.js";
 
+export type { LoadedMcpServer } from "./settings-origins.js";
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig };
-
-/** A configured server and where it was configured. */
-export interface LoadedMcpServer extends McpServerEntry {
-  /** The file it came from (`.mcp.json` or a settings file). */
-  source: string;
-  /** Its JSON path there: `mcpServers.github`. */
-  path: string;
-  /** Which kind of file configured it (`project`, `user`, `managed`, …). */
-  scope: SettingsScope;
-}
 
 /** The project file Claude Code keeps project-scope servers in. */
 export const MCP_JSON_FILE = ".mcp.json";

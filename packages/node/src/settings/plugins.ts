@@ -6,19 +6,10 @@ import type { SettingsHook, SettingsScope } from "./hook-settings.js";
 import { parseJsonText } from "./json-text.js";
 import { type LoadedMcpServer, MCP_JSON_FILE, readMcpServers } from "./mcp-servers.js";
 import { parseHooksBlock } from "./parse-hooks-block.js";
+import type { PluginOrigin } from "./settings-origins.js";
 import type { SettingsProblem } from "./settings-problem.js";
 
-/** The plugin a hook or MCP server came with. */
-export interface PluginOrigin {
-  /** The plugin's name: its manifest's `name`, else its folder's name. */
-  name: string;
-  /** Its id: `name@marketplace` for an installed plugin, `name@inline` for a folder named to the loader. */
-  id: string;
-  /** The plugin's folder (real path): `${CLAUDE_PLUGIN_ROOT}`. */
-  root: string;
-  /** Its persistent data folder, `~/.claude/plugins/data/<id>`: `${CLAUDE_PLUGIN_DATA}`. */
-  dataDir: string;
-}
+export type { PluginOrigin } from "./settings-origins.js";
 
 /** What one plugin folder contributes. */
 export interface LoadedPlugin extends PluginOrigin {

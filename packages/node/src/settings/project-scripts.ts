@@ -2,14 +2,9 @@ import { createHash } from "node:crypto";
 import { lstat, readFile, readlink, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { SettingsHook } from "./hook-settings.js";
+import type { TrustedScript } from "./settings-origins.js";
 
-/** A project file a trusted hook runs, as the trust hash records it. */
-export interface TrustedScript {
-  /** Its path relative to the project, as the hook names it. */
-  path: string;
-  /** `sha256:<hex>` of its content, `absent` when there is no such file, `too large` past 8 MiB. */
-  hash: string;
-}
+export type { TrustedScript } from "./settings-origins.js";
 
 /** Files recorded per load at most, and bytes hashed of one. */
 const MAX_SCRIPTS = 64;

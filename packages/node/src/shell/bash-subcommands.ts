@@ -7,6 +7,7 @@ import {
   SPECIAL_VARIABLES,
   STARTS_SHELL,
 } from "./shell-words.js";
+import { simpleCommands } from "./simple-commands.js";
 
 /** Longer commands are not split (a rule then matches, and the hook runs). */
 export const MAX_SPLIT_COMMAND_CHARS = 65_536;
@@ -29,9 +30,6 @@ const EXPANDED_RUNNER_WORD = /[$`{*?[]|\\\n/;
  * words before it are compared with a rule as a prefix of any text (`git $SUB` may be `git push`).
  */
 const OPEN_WORD = /[$`{*?[]|\\\n/;
-
-/** `${NAME}`, `${1}`, `${#}`: a parameter expansion without operators, subscripts or indirection. */
-const SIMPLE_PARAM = /\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$!@*-])\}/y;
 
 /**
  * Programs that run code the splitter does not read: code in a string or on standard input,
@@ -116,146 +114,19 @@ export function bashSubcommands(command: string): string[] | undefined {
 /** Adds `command`'s texts to `out`; false when it is unsure. */
 function split(command: string, out: Out): boolean {
   if (command.length > MAX_SPLIT_COMMAND_CHARS) return false;
-  const commands: string[][] = [];
-  let words: string[] = [];
-  let word = "";
-  let inWord = false;
-  let dropNext = false;
-  // One entry per open parenthesis or backtick: a substitution keeps the command it interrupts,
-  // so its output stays a word of that command (`$(echo rm) -rf /` has the program `$(…)`).
-  const open: ({ kind: "$(" | "`"; words: string[]; word: string; dropNext: boolean } | null)[] =
-    [];
-  const endWord = () => {
-    if (!inWord) return;
-    if (dropNext) dropNext = false;
-    else words.push(word);
-    word = "";
-    inWord = false;
-  };
-  const endCommand = () => {
-    endWord();
-    if (words.length > 0) commands.push(words);
-    words = [];
-  };
-  const openSubstitution = (kind: "$(" | "`") => {
-    open.push({ kind, words, word: inWord ? word : "", dropNext });
-    words = [];
-    word = "";
-    inWord = false;
-    dropNext = false;
-  };
-  const closeSubstitution = () => {
-    endCommand();
-    const outer = open.pop();
-    if (!outer) return;
-    words = outer.words;
-    word = `${outer.word}$(…)`;
-    inWord = true;
-    dropNext = outer.dropNext;
-  };
-  /** A `$` at `i` that starts `${…}`: the index of its `}`, or -1 when it has operators. */
-  const simpleParam = (i: number) => {
-    SIMPLE_PARAM.lastIndex = i;
-    const m = SIMPLE_PARAM.exec(command);
-    return m ? i + m[0].length - 1 : -1;
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (c === "'" || (c === "$" && command[i + 1] === "'")) {
-      const start = i;
-      if (c === "$") i++;
-      for (i++; i < command.length && command[i] !== "'"; i++) {
-        if (c === "$" && command[i] === "\\") i++;
-      }
-      if (i >= command.length) return false;
-      word += command.slice(start, i + 1);
-      inWord = true;
-    } else if (c === '"') {
-      const start = i;
-      for (i++; i < command.length && command[i] !== '"'; i++) {
-        const d = command[i];
-        if (d === "\\") i++;
-        else if (d === "`" || (d === "$" && (command[i + 1] === "(" || command[i + 1] === "[")))
-          return false;
-        else if (d === "$" && command[i + 1] === "{") {
-          i = simpleParam(i);
-          if (i === -1) return false;
-        }
-      }
-      if (i >= command.length) return false;
-      word += command.slice(start, i + 1);
-      inWord = true;
-    } else if (c === "\\") {
-      word += command.slice(i, i + 2);
-      inWord = true;
-      i++;
-    } else if (c === " " || c === "\t") {
-      endWord();
-    } else if (c === "#" && !inWord) {
-      while (i < command.length && command[i] !== "\n") i++;
-      endCommand();
-    } else if ((c === "<" || c === ">") && command[i + 1] === "(") {
-      // Process substitution: its output is a file name another program may run or source.
-      return false;
-    } else if (c === "<" || c === ">") {
-      if (command.startsWith("<<", i) && command[i + 2] !== "<") return false;
-      // `2>`: the fd number belongs to the redirection.
-      if (/^\d+$/.test(word)) {
-        word = "";
-        inWord = false;
-      }
-      endWord();
-      while (i + 1 < command.length && /[<>&|]/.test(command[i + 1]!)) i++;
-      // `>&2`: the target is glued on; otherwise the next word is.
-      dropNext = true;
-      if (/\d|-/.test(command[i + 1] ?? "") && command[i] === "&") {
-        while (i + 1 < command.length && /[\d-]/.test(command[i + 1]!)) i++;
-        dropNext = false;
-      }
-    } else if (c === "&" && command[i + 1] === ">") {
-      endWord();
-      i++;
-      if (command[i + 1] === ">") i++;
-      dropNext = true;
-    } else if (c === "$" && command[i + 1] === "(") {
-      // `$((…))` is arithmetic, whose array subscripts bash evaluates.
-      if (command[i + 2] === "(") return false;
-      openSubstitution("$(");
-      i++;
-    } else if (c === "$" && command[i + 1] === "[") {
-      return false;
-    } else if (c === "$" && command[i + 1] === "{") {
-      const end = simpleParam(i);
-      if (end === -1) return false;
-      word += command.slice(i, end + 1);
-      inWord = true;
-      i = end;
-    } else if (c === "`") {
-      if (open.at(-1)?.kind === "`") closeSubstitution();
-      else openSubstitution("`");
-    } else if (c === ")") {
-      if (open.at(-1)?.kind === "$(") closeSubstitution();
-      else {
-        open.pop();
-        endCommand();
-      }
-    } else if (c === "(") {
-      // `((…))` is arithmetic; `f() {…}` defines a function and `a=(…)` an array.
-      if (command[i + 1] === "(" || inWord || words.length > 0) return false;
-      endCommand();
-      open.push(null);
-    } else if (";&|\n".includes(c)) {
-      endCommand();
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  // Unclosed: bash would not run it.
-  if (open.length > 0) return false;
-  endCommand();
-  for (const simple of commands) if (!candidates(simple, out)) return false;
-  return true;
+  return simpleCommands(command)?.every((words) => candidates(words, out)) ?? false;
+}
+
+/**
+ * {@link splitBashCommand} for simple commands another reader found (each its words as written,
+ * a substitution as `$(…)`): what they run, by the same word tables. For comparing readers.
+ */
+export function splitSimpleCommands(
+  commands: readonly (readonly string[])[],
+): SplitCommand | undefined {
+  const out: Out = { texts: new Set(), open: new Set() };
+  if (!commands.every((words) => candidates(words, out))) return undefined;
+  return { texts: [...out.texts], open: [...out.open] };
 }
 
 /** Adds a simple command's texts to `out`; false when what it runs cannot be told. */
@@ -323,9 +194,43 @@ function add(words: readonly string[], from: number, out: Out): void {
   target.add(rest.join(" "));
   const plain = rest.map(dequote);
   target.add(plain.join(" "));
+  // Dropping quote characters is not what the shell does: `"a\"b"` is `a"b`, `'a\'` is `a\`.
+  target.add(rest.map(removeQuotes).join(" "));
   const name = plain[0]!;
   if (name.includes("/"))
     target.add([name.slice(name.lastIndexOf("/") + 1), ...plain.slice(1)].join(" "));
+}
+
+/**
+ * A word as the shell's quote removal leaves it, for a word with no expansion in it (`add`
+ * cuts a command before the first such word): `'…'` is literal, inside `"…"` a backslash
+ * escapes only `$`, `` ` ``, `"`, `\` and a newline, and outside quotes it escapes anything.
+ */
+function removeQuotes(word: string): string {
+  let out = "";
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    if (c === "'") {
+      const end = word.indexOf("'", i + 1);
+      const close = end === -1 ? word.length : end;
+      out += word.slice(i + 1, close);
+      i = close;
+    } else if (c === '"') {
+      for (i++; i < word.length && word[i] !== '"'; i++) {
+        let d = word[i]!;
+        if (d === "\\" && /[$`"\\\n]/.test(word[i + 1] ?? "")) {
+          i++;
+          d = word[i]!;
+          if (d === "\n") continue;
+        }
+        out += d;
+      }
+    } else if (c === "\\") {
+      i++;
+      if (i < word.length && word[i] !== "\n") out += word[i];
+    } else out += c;
+  }
+  return out;
 }
 
 /**

@@ -261,37 +261,47 @@ function scanNested(source: string): void {
 function scan(source: string, mode: Scan): ShellContext {
   const stack: Frame[] = [level("top", mode)];
   for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
     const frame = stack[stack.length - 1]!;
-    switch (frame) {
-      case "single":
-        if (c === "'") stack.pop();
-        continue;
-      case "ansi":
-        // dash reads `$'a\'` as `$` and the string `a\`; bash as an escaped quote.
-        if (c === "\\")
-          throw new Unsupported(
-            `${AFTER}a $'…' string with a backslash (sh and bash read it differently)`,
-          );
-        if (c === "'") stack.pop();
-        continue;
-      case "comment":
-        if (c === "\n") {
-          stack.pop();
-          separate(innermostLevel(stack), source, i);
-        }
-        continue;
-      case "double":
-        if (c === "\\") i = escaped(source, lineContinuation(source, i));
-        else if (c === '"') stack.pop();
-        else if (c === "`") throw new Unsupported(`${AFTER}a \`…\` command substitution`);
-        else if (c === "$") i = dollar(source, i, stack);
-        continue;
-      default:
-        i = unquoted(source, i, frame, stack);
-    }
+    i =
+      typeof frame === "string"
+        ? quoted(frame, source, i, stack)
+        : unquoted(source, i, frame, stack);
   }
-  if (mode.whole) return UNQUOTED;
+  return mode.whole ? UNQUOTED : contextAtEnd(source, stack);
+}
+
+/** One character at `i` inside a quote or a comment; returns the index of the last one used. */
+function quoted(frame: Quote, source: string, i: number, stack: Frame[]): number {
+  const c = source[i]!;
+  switch (frame) {
+    case "single":
+      if (c === "'") stack.pop();
+      return i;
+    case "ansi":
+      // dash reads `$'a\'` as `$` and the string `a\`; bash as an escaped quote.
+      if (c === "\\")
+        throw new Unsupported(
+          `${AFTER}a $'…' string with a backslash (sh and bash read it differently)`,
+        );
+      if (c === "'") stack.pop();
+      return i;
+    case "comment":
+      if (c === "\n") {
+        stack.pop();
+        separate(innermostLevel(stack), source, i);
+      }
+      return i;
+    case "double":
+      if (c === "\\") return escaped(source, lineContinuation(source, i));
+      if (c === '"') stack.pop();
+      else if (c === "`") throw new Unsupported(`${AFTER}a \`…\` command substitution`);
+      else if (c === "$") return dollar(source, i, stack);
+      return i;
+  }
+}
+
+/** The quoting context a placeholder at the end of a prefix scan is in, or why none is safe. */
+function contextAtEnd(source: string, stack: Frame[]): ShellContext {
   const frame = stack[stack.length - 1]!;
   if (frame === "ansi") return unsupported("a placeholder inside $'…' quoting");
   if (frame === "comment") return unsupported("a placeholder inside a # comment");
@@ -374,59 +384,79 @@ function unquoted(source: string, i: number, l: Level, stack: Frame[]): number {
   }
   // A line continuation is invisible; it may only stand where a blank could.
   if (c === "\\" && next === "\n") return lineContinuation(source, i) + 1;
-  if (c === "&" && next === ">" && source[i - 1] !== "&") {
-    // bash redirects both outputs of the running command to the file; sh runs the command in
-    // the background and starts another with `>file`. They agree while no word follows the file.
-    endWord(l, source, i);
-    l.ampRedirect = true;
-    return i;
-  }
+  if (c === "&" && next === ">" && source[i - 1] !== "&") return bothOutputs(l, source, i);
   if (c === "\n" || c === ";" || c === "&" || c === "|") {
     separate(l, source, i);
     return i;
   }
-  if (c === "<" || c === ">") {
-    if (c === "<" && next === "<" && source[i + 2] !== "<") {
-      throw new Unsupported(`${AFTER}a here-document (<<)`);
-    }
-    if (next === "(") {
-      // <( … ) and >( … ): a command substitution that is one word.
-      startWord(l, i);
-      stack.push(level("cmd", l.scan));
-      return i + 1;
-    }
-    endWord(l, source, i);
-    let j = i + 1;
-    while (j < source.length && "<>&|".includes(source[j]!)) j++;
-    l.target = source[i + 1] === "&" ? "dup" : "file";
-    return j - 1;
-  }
-  if (c === "(") {
-    if (next === "(") throw new Unsupported(`${AFTER}a (( … )) arithmetic command`);
-    // `x=( … )`: an array, whose subscripts bash evaluates as arithmetic.
-    if (l.word !== -1 && source[i - 1] === "=")
-      throw new Unsupported(`${AFTER}an array assignment`);
-    endWord(l, source, i);
-    stack.push(level("paren", l.scan));
-    return i;
-  }
-  if (c === ")") {
-    endWord(l, source, i);
-    if (l.kind === "top") {
-      separate(l, source, i);
-      return i;
-    }
-    endCommand(l);
-    stack.pop();
-    const outer = innermostLevel(stack);
-    // A subshell is done; what follows is a separator or a redirection, or a new command.
-    if (l.kind === "paren") separate(outer, source, i);
-    return i;
-  }
+  if (c === "<" || c === ">") return redirection(l, source, i, stack);
+  if (c === "(") return openParen(l, source, i, stack);
+  if (c === ")") return closeParen(l, source, i, stack);
   if (c === "#" && l.word === -1) {
     stack.push("comment");
     return i;
   }
+  return wordCharacter(l, source, i, stack);
+}
+
+/**
+ * `&>`: bash redirects both outputs of the running command to the file; sh runs the command in
+ * the background and starts another with `>file`. They agree while no word follows the file.
+ */
+function bothOutputs(l: Level, source: string, i: number): number {
+  endWord(l, source, i);
+  l.ampRedirect = true;
+  return i;
+}
+
+/** `<`, `>`, `>>`, `>&`, `<>`, …, or a process substitution `<( … )` / `>( … )`. */
+function redirection(l: Level, source: string, i: number, stack: Frame[]): number {
+  const c = source[i];
+  const next = source[i + 1];
+  if (c === "<" && next === "<" && source[i + 2] !== "<") {
+    throw new Unsupported(`${AFTER}a here-document (<<)`);
+  }
+  if (next === "(") {
+    // <( … ) and >( … ): a command substitution that is one word.
+    startWord(l, i);
+    stack.push(level("cmd", l.scan));
+    return i + 1;
+  }
+  endWord(l, source, i);
+  let j = i + 1;
+  while (j < source.length && "<>&|".includes(source[j]!)) j++;
+  l.target = next === "&" ? "dup" : "file";
+  return j - 1;
+}
+
+/** `(` outside a word: a subshell. */
+function openParen(l: Level, source: string, i: number, stack: Frame[]): number {
+  if (source[i + 1] === "(") throw new Unsupported(`${AFTER}a (( … )) arithmetic command`);
+  // `x=( … )`: an array, whose subscripts bash evaluates as arithmetic.
+  if (l.word !== -1 && source[i - 1] === "=") throw new Unsupported(`${AFTER}an array assignment`);
+  endWord(l, source, i);
+  stack.push(level("paren", l.scan));
+  return i;
+}
+
+/** `)`: the end of a `$( … )`, `<( … )` or subshell (at the top level, a separator). */
+function closeParen(l: Level, source: string, i: number, stack: Frame[]): number {
+  endWord(l, source, i);
+  if (l.kind === "top") {
+    separate(l, source, i);
+    return i;
+  }
+  endCommand(l);
+  stack.pop();
+  const outer = innermostLevel(stack);
+  // A subshell is done; what follows is a separator or a redirection, or a new command.
+  if (l.kind === "paren") separate(outer, source, i);
+  return i;
+}
+
+/** A character that is part of a word: it may open a quote or start an expansion. */
+function wordCharacter(l: Level, source: string, i: number, stack: Frame[]): number {
+  const c = source[i];
   startWord(l, i);
   braceExpansion(l, source, i);
   if (c === "\\") return escaped(source, i);

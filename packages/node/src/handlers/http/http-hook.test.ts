@@ -16,9 +16,9 @@ import {
   type HttpHandlerDeps,
   type HttpHookDefinition,
   resolveHeaders,
-  urlAllowed,
 } from "./http-hook.js";
 import type { HostResolver } from "./http-hook-address.js";
+import { urlAllowed } from "./http-url-policy.js";
 
 interface Received {
   method: string;

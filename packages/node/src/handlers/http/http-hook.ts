@@ -1,5 +1,5 @@
 import type { request as httpRequest, IncomingMessage, RequestOptions } from "node:http";
-import { HookError, type HookEvent } from "@a3s-lab/hooks-core";
+import { HookError, type HookEvent, type HookResponse } from "@a3s-lab/hooks-core";
 import * as z from "zod";
 import { HOST_SECRET_VARIABLES } from "../../support/host-secrets.js";
 import type { SettingsHandler } from "../handler.js";
@@ -12,6 +12,9 @@ import {
   pinnedLookup,
   systemResolver,
 } from "./http-hook-address.js";
+import { checkHttpUrl, type HttpHookPolicy, type HttpHookProblem } from "./http-url-policy.js";
+
+export type { HttpHookPolicy, HttpHookProblem } from "./http-url-policy.js";
 
 /** Claude Code's default for an `http` hook that sets no `timeout`: 600 seconds. */
 export const HTTP_DEFAULT_TIMEOUT_SECONDS = 600;
@@ -92,22 +95,6 @@ export interface HttpHookDefinition extends HookCommonFields {
   allowedEnvVars?: string[];
 }
 
-/**
- * The policy of Claude Code's `allowedHttpHookUrls` and `httpHookAllowedEnvVars` settings.
- * Left out, a key restricts nothing.
- */
-export interface HttpHookPolicy {
-  /**
-   * URL patterns (`*` matches any run of characters); an http hook whose URL matches none does
-   * not run. A matching pattern whose host has no `*` (`http://10.0.0.5:8080/*`,
-   * `https://hooks.corp.example/*`) also lets the hook reach that host's private addresses,
-   * which are refused otherwise.
-   */
-  allowedUrls?: readonly string[];
-  /** Variables any http hook may use in its headers, on top of the hook's own `allowedEnvVars`. */
-  allowedEnvVars?: readonly string[];
-}
-
 /** What `createHttpHandler` needs from the host. */
 export interface HttpHandlerDeps {
   /** The environment header variables are read from. Default `process.env`. */
@@ -124,13 +111,6 @@ export interface HttpHandlerDeps {
   request?: typeof httpRequest;
 }
 
-/** A problem with an http hook found before it runs; `field` names the definition field. */
-export interface HttpHookProblem {
-  severity: "error" | "warning";
-  field: string;
-  message: string;
-}
-
 /**
  * Check an http hook before it runs: the URL (http: or https:, no credentials), the policy's
  * URL patterns, and every header variable the hook or the policy does not allow (it becomes an
@@ -140,38 +120,9 @@ export function checkHttpHook(
   definition: HttpHookDefinition,
   policy: HttpHookPolicy = {},
 ): HttpHookProblem[] {
-  const problems: HttpHookProblem[] = [];
-  let url: URL;
-  try {
-    url = new URL(definition.url);
-  } catch {
-    return [{ severity: "error", field: "url", message: "expected an absolute URL" }];
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    problems.push({
-      severity: "error",
-      field: "url",
-      message: `expected an http: or https: URL, got ${url.protocol}`,
-    });
-  }
-  if (url.username !== "" || url.password !== "") {
-    problems.push({
-      severity: "error",
-      field: "url",
-      message:
-        "credentials in the URL are refused (they end up in logs); send them in a header that reads a variable listed in allowedEnvVars",
-    });
-  }
-  if (policy.allowedUrls !== undefined && !urlAllowed(definition.url, policy.allowedUrls)) {
-    problems.push({
-      severity: "error",
-      field: "url",
-      message:
-        policy.allowedUrls.length === 0
-          ? "allowedHttpHookUrls is empty: no http hook may run"
-          : `not allowed by allowedHttpHookUrls (${policy.allowedUrls.map((p) => JSON.stringify(p)).join(", ")})`,
-    });
-  }
+  const target = checkHttpUrl(definition.url, policy);
+  if (target.url === undefined) return target.problems;
+  const problems = [...target.problems];
   const allowed = allowedVariables(definition, policy);
   for (const [header, value] of Object.entries(definition.headers ?? {})) {
     for (const name of referencedVariables(value)) {
@@ -189,51 +140,6 @@ export function checkHttpHook(
     }
   }
   return problems;
-}
-
-/** True when `url` matches one of the patterns (`*` is any run of characters, the rest literal). */
-export function urlAllowed(url: string, patterns: readonly string[]): boolean {
-  return patterns.some((pattern) => {
-    const parts = pattern.split("*");
-    if (parts.length === 1) return url === pattern;
-    // Linear: the pieces between stars are found left to right, first the anchored ends.
-    const first = parts[0]!;
-    const last = parts[parts.length - 1]!;
-    if (url.length < first.length + last.length) return false;
-    if (!url.startsWith(first) || !url.endsWith(last)) return false;
-    let at = first.length;
-    const end = url.length - last.length;
-    for (const part of parts.slice(1, -1)) {
-      const found = url.indexOf(part, at);
-      if (found === -1 || found + part.length > end) return false;
-      at = found + part.length;
-    }
-    return true;
-  });
-}
-
-/**
- * True when a pattern that matches `url` names its host without a `*` (a `:*` port aside):
- * the explicit permission to reach that host at a private address.
- */
-export function namesHost(url: string, patterns: readonly string[]): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    return false;
-  }
-  return patterns.some((pattern) => {
-    const authority = /^(https?:)\/\/([^/?#]*)/i.exec(pattern);
-    if (!authority) return false;
-    const hostPart = authority[2]!.replace(/:\*$/, "");
-    if (hostPart.includes("*") || !urlAllowed(url, [pattern])) return false;
-    try {
-      return new URL(`${authority[1]}//${hostPart}`).hostname === host;
-    } catch {
-      return false;
-    }
-  });
 }
 
 function referencedVariables(value: string): string[] {
@@ -298,82 +204,32 @@ export function createHttpHandler(
   definition: HttpHookDefinition,
   deps: HttpHandlerDeps = {},
 ): SettingsHandler {
-  const fatal = checkHttpHook(definition, deps.policy).find((p) => p.severity === "error");
-  if (fatal) throw new HookError("INVALID_CONFIG", `${fatal.field}: ${fatal.message}`);
+  const { url, problems, allowPrivate } = checkHttpUrl(definition.url, deps.policy);
+  if (url === undefined || problems.length > 0) {
+    throw new HookError("INVALID_CONFIG", `url: ${problems[0]?.message}`);
+  }
   const maxBytes = deps.maxResponseBytes ?? HTTP_DEFAULT_MAX_RESPONSE_BYTES;
   const timeoutMs = deps.timeoutMs ?? (definition.timeout ?? HTTP_DEFAULT_TIMEOUT_SECONDS) * 1000;
-  const url = new URL(definition.url);
-  const allowPrivate =
-    deps.policy?.allowedUrls !== undefined && namesHost(definition.url, deps.policy.allowedUrls);
-  const resolve = deps.resolve ?? systemResolver;
-  const https = url.protocol === "https:";
+  const target: Target = {
+    url,
+    allowPrivate,
+    resolve: deps.resolve ?? systemResolver,
+    request: deps.request,
+  };
   return async ({ event, input, signal }) => {
     const headers = resolveHeaders(definition, deps.env ?? process.env, deps.policy);
-    let body: string;
-    try {
-      body = JSON.stringify(input);
-    } catch (error) {
-      throw new HookError(
-        "INVALID_EVENT",
-        `the event cannot be written as JSON for the request body: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
+    const body = requestBody(input);
     const timer = AbortSignal.timeout(timeoutMs);
     const combined = AbortSignal.any([signal, timer]);
     let response: IncomingMessage;
     try {
-      const addresses = await checkedAddresses(url, { resolve, allowPrivate, signal: combined });
-      // node:http and node:https load on the first request: the CLI's `validate` and `list`
-      // reach this module and never send one, and the two cost more to load than the rest of it.
-      const send =
-        deps.request ??
-        (https ? (await import("node:https")).request : (await import("node:http")).request);
-      response = await post(send, url, body, {
-        method: "POST",
-        headers: {
-          ...headers,
-          "content-type": "application/json",
-          accept: "application/json",
-          "content-length": String(Buffer.byteLength(body)),
-        },
-        signal: combined,
-        lookup: pinnedLookup(addresses),
-        // Never a pooled connection: it went to an address checked for another request, under
-        // that hook's policy.
-        agent: false,
-      });
+      response = await send(target, headers, body, combined);
     } catch (error) {
       if (HookError.is(error) && !combined.aborted) throw error;
       throw requestError(error, signal, timer, timeoutMs);
     }
-    const status = response.statusCode ?? 0;
     try {
-      if (status >= 300 && status < 400) {
-        const location = response.headers.location;
-        throw new HookError(
-          "HANDLER_FAILED",
-          `the server answered ${status} with a redirect${location ? ` to ${clip(location)}` : ""}; redirects are not followed`,
-          { details: { status } },
-        );
-      }
-      if (status < 200 || status >= 300) {
-        throw new HookError("HANDLER_FAILED", `the server answered ${status}`, {
-          details: { status },
-        });
-      }
-      const read = await readCapped(response, maxBytes);
-      const answer = interpretOutput(read.text, {
-        event: event as HookEvent,
-        truncated: read.truncated,
-        bytes: read.bytes,
-        maxOutputBytes: maxBytes,
-        what: "the response body",
-        plainText: "error",
-        details: { status },
-      });
-      if (answer instanceof HookError) throw answer;
-      return answer;
+      return await readAnswer(response, event as HookEvent, maxBytes);
     } catch (error) {
       if (HookError.is(error)) throw error;
       throw requestError(error, signal, timer, timeoutMs);
@@ -382,6 +238,94 @@ export function createHttpHandler(
       response.destroy();
     }
   };
+}
+
+/** Where one http hook's requests go, as its URL policy decided when the handler was made. */
+interface Target {
+  readonly url: URL;
+  readonly allowPrivate: boolean;
+  readonly resolve: HostResolver;
+  readonly request: typeof httpRequest | undefined;
+}
+
+/** The hook input as the request body. */
+function requestBody(input: unknown): string {
+  try {
+    return JSON.stringify(input);
+  } catch (error) {
+    throw new HookError(
+      "INVALID_EVENT",
+      `the event cannot be written as JSON for the request body: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+/** Resolve and check the host's addresses, then POST to one of them; resolves with the response's head. */
+async function send(
+  target: Target,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const { url, allowPrivate, resolve } = target;
+  const addresses = await checkedAddresses(url, { resolve, allowPrivate, signal });
+  // node:http and node:https load on the first request: the CLI's `validate` and `list`
+  // reach this module and never send one, and the two cost more to load than the rest of it.
+  const request =
+    target.request ??
+    (url.protocol === "https:"
+      ? (await import("node:https")).request
+      : (await import("node:http")).request);
+  return post(request, url, body, {
+    method: "POST",
+    headers: {
+      ...headers,
+      "content-type": "application/json",
+      accept: "application/json",
+      "content-length": String(Buffer.byteLength(body)),
+    },
+    signal,
+    lookup: pinnedLookup(addresses),
+    // Never a pooled connection: it went to an address checked for another request, under
+    // that hook's policy.
+    agent: false,
+  });
+}
+
+/** The hook's answer in a response: a 2xx body read as a command hook's stdout is read. */
+async function readAnswer(
+  response: IncomingMessage,
+  event: HookEvent,
+  maxBytes: number,
+): Promise<HookResponse> {
+  const status = response.statusCode ?? 0;
+  if (status >= 300 && status < 400) {
+    // Following it could leave the URL the policy allowed.
+    const location = response.headers.location;
+    throw new HookError(
+      "HANDLER_FAILED",
+      `the server answered ${status} with a redirect${location ? ` to ${clip(location)}` : ""}; redirects are not followed`,
+      { details: { status } },
+    );
+  }
+  if (status < 200 || status >= 300) {
+    throw new HookError("HANDLER_FAILED", `the server answered ${status}`, {
+      details: { status },
+    });
+  }
+  const read = await readCapped(response, maxBytes);
+  const answer = interpretOutput(read.text, {
+    event,
+    truncated: read.truncated,
+    bytes: read.bytes,
+    maxOutputBytes: maxBytes,
+    what: "the response body",
+    plainText: "error",
+    details: { status },
+  });
+  if (answer instanceof HookError) throw answer;
+  return answer;
 }
 
 /** Send one request and wait for the response's head. */
