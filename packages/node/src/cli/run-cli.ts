@@ -109,6 +109,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       });
   }
 
+  program
+    .command("convert")
+    .argument("[file]", "the hook file (default: the project's file of --from)")
+    .description(
+      "write a hook file in another agent's format; what cannot be translated is listed (exit 1 unless --allow-lossy)",
+    )
+    .option("--cwd <dir>", "the project directory", ".")
+    .option(
+      "--from <format>",
+      "claude-code, cursor, gemini, copilot or codex (default: told by the path)",
+    )
+    .option("--to <format>", "the format to write")
+    .option("--out <file>", "write here (never over an existing file) instead of stdout")
+    .option("--allow-lossy", "write the nearest translation even when parts are lost")
+    .action(async (file: string | undefined, options) => {
+      const { convertCommand } = await commandModules(() => import("./convert-command.js"));
+      code = await convertCommand(file, options, io);
+    });
+
   const approvals = program
     .command("approvals")
     .description("the deferred tool calls waiting for a person: list, show, approve, deny, serve");
