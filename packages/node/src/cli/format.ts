@@ -1,4 +1,5 @@
 import { describeDefinition } from "../handlers/settings-handler.js";
+import { hookFingerprint } from "../settings/hook-fingerprint.js";
 import type { SettingsHook } from "../settings/hook-settings.js";
 import { displayPath } from "../settings/settings-problem.js";
 
@@ -62,6 +63,7 @@ export function describeHook(hook: SettingsHook, where: Where): string {
 /** The JSON form of a hook for `--json` output. */
 export function hookJson(hook: SettingsHook, where: Where): Record<string, unknown> {
   return {
+    id: hookFingerprint(hook),
     event: hook.event,
     matcher: hook.matcher ?? "*",
     type: hook.type,
@@ -73,6 +75,7 @@ export function hookJson(hook: SettingsHook, where: Where): Record<string, unkno
     ...(hook.plugin ? { plugin: hook.plugin.id } : {}),
     ...(hook.origin ? { format: hook.origin.format, origin: hook.origin } : {}),
     trusted: hook.trusted,
+    ...(hook.disabled ? { disabled: true } : {}),
     definition: hook.definition,
   };
 }

@@ -61,7 +61,7 @@ describe("a3s-hooks list", () => {
       return entry!;
     };
     expect(block("./on-stop.sh")).toMatch(
-      /from managed policy settings .*; if Bash\(git \*\)\n {4}condition: "if": "Bash\(git \*\)" is tested on tool events only; on Stop it never matches/,
+      /from managed policy settings .*; if Bash\(git \*\) {2}\(id [0-9a-f]{12}\)\n {4}condition: "if": "Bash\(git \*\)" is tested on tool events only; on Stop it never matches/,
     );
     expect(block("./user.sh")).toContain("from user settings ~/.claude/settings.json");
     expect(block("./user.sh")).toContain(

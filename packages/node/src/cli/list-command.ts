@@ -6,6 +6,7 @@ import {
   type SkippedHook,
 } from "../settings/apply-hook-settings.js";
 import { HOOK_FORMATS } from "../settings/formats/hook-formats.js";
+import { hookFingerprint } from "../settings/hook-fingerprint.js";
 import type { HookSettings, SettingsHook, SettingsScope } from "../settings/hook-settings.js";
 import { displayPath } from "../settings/settings-problem.js";
 import {
@@ -75,7 +76,7 @@ function originLine(hook: SettingsHook, where: Where): string {
   const condition = hook.if !== undefined ? `; if ${hook.if}` : "";
   const kind = hook.origin ? `${HOOK_FORMATS[hook.origin.format].title} hooks` : "settings";
   const from = hook.plugin ? `plugin ${hook.plugin.id}:` : `${SCOPES[hook.scope]} ${kind}`;
-  return `    from ${from} ${displayPath(hook.source, where)}${condition}`;
+  return `    from ${from} ${displayPath(hook.source, where)}${condition}  (id ${hookFingerprint(hook)})`;
 }
 
 function skippedLine(s: SkippedHook, where: Where): string {

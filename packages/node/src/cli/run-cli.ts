@@ -83,11 +83,49 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .command("trust")
     .description("trust the hook definitions of this project's settings files (records their hash)")
     .option("--cwd <dir>", "the project directory", ".")
-    .option("--revoke", "forget this project's trust")
+    .option("--hook <id>", "trust only this hook, as it is now (its id from list)")
+    .option("--revoke", "forget this project's trust (or, with --hook, this hook's)")
     .option("--json", "print JSON")
     .action(async (options) => {
       const { trustCommand } = await commandModules(() => import("./trust-command.js"));
       code = await trustCommand(options, io);
+    });
+
+  for (const action of ["disable", "enable"] as const) {
+    settingsOptions(
+      program
+        .command(action)
+        .argument("<id>", "the hook's id, as list shows it")
+        .description(
+          action === "disable"
+            ? "keep one hook from running, without editing its file (any format; not managed hooks)"
+            : "let a hook turned off by disable run again",
+        ),
+    )
+      .option("--json", "print JSON")
+      .action(async (id: string, options) => {
+        const { hookSwitchCommand } = await commandModules(() => import("./hook-command.js"));
+        code = await hookSwitchCommand(action, id, options, io);
+      });
+  }
+
+  program
+    .command("convert")
+    .argument("[file]", "the hook file (default: the project's file of --from)")
+    .description(
+      "write a hook file in another agent's format; what cannot be translated is listed (exit 1 unless --allow-lossy)",
+    )
+    .option("--cwd <dir>", "the project directory", ".")
+    .option(
+      "--from <format>",
+      "claude-code, cursor, gemini, copilot or codex (default: told by the path)",
+    )
+    .option("--to <format>", "the format to write")
+    .option("--out <file>", "write here (never over an existing file) instead of stdout")
+    .option("--allow-lossy", "write the nearest translation even when parts are lost")
+    .action(async (file: string | undefined, options) => {
+      const { convertCommand } = await commandModules(() => import("./convert-command.js"));
+      code = await convertCommand(file, options, io);
     });
 
   const approvals = program
@@ -200,7 +238,8 @@ Examples:
                                              fire one event; exit 2 when a hook blocks
   $ a3s-hooks test Stop --settings hooks.json --no-defaults
                                              test one file alone
-  $ a3s-hooks trust                          trust this project's hook definitions`;
+  $ a3s-hooks trust                          trust this project's hook definitions
+  $ a3s-hooks disable 1a2b3c4d5e6f           keep one hook (its id from list) from running`;
 
 /**
  * A command's module, loaded with the runtime every command shares (which makes Claude Code's

@@ -11,6 +11,7 @@ import { createMcpServerPool } from "../handlers/mcp-tool/mcp-server-pool.js";
 import type { McpServerPool } from "../handlers/mcp-tool/mcp-tool-hook.js";
 import { linearRegex } from "../support/linear-regex.js";
 import { withCondition } from "./hook-condition.js";
+import { hookFingerprint } from "./hook-fingerprint.js";
 import type { HookSettings, SettingsHook } from "./hook-settings.js";
 import { canonicalJson } from "./json-text.js";
 import { allowedSecretsFor, httpPolicyFor, policySkip } from "./managed-settings.js";
@@ -123,6 +124,15 @@ export function planHookSettings(settings: HookSettings): SettingsPlan {
     const policy = policySkip(settings, hook, where);
     if (policy) {
       plan.skipped.push({ hook, ...policy });
+      continue;
+    }
+    if (hook.disabled && hook.scope !== "managed") {
+      const id = hookFingerprint(hook);
+      plan.skipped.push({
+        hook,
+        reason: "disabled",
+        message: `turned off by "a3s-hooks disable ${id}"; "a3s-hooks enable ${id}" turns it back on`,
+      });
       continue;
     }
     if (!hook.trusted) {

@@ -69,6 +69,11 @@ export interface SettingsHook {
    * agent's stdin and its answer is read by that agent's rules. Absent: Claude Code's.
    */
   origin?: HookOrigin;
+  /**
+   * True when the user turned this hook off (`a3s-hooks disable ID`): it is listed but does not
+   * run. Never set on a managed hook.
+   */
+  disabled?: boolean;
 }
 
 /** A file that was looked for. */

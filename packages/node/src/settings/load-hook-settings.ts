@@ -6,14 +6,16 @@ import { describeValue } from "@a3s-lab/hooks-core/internal";
 import { readRegularFile } from "../workspace/read-regular-file.js";
 import type { HookFormat } from "./formats/hook-format.js";
 import { detectFormat, HOOK_FORMATS } from "./formats/hook-formats.js";
+import { hookFingerprint } from "./hook-fingerprint.js";
 import type {
   HookFormatName,
   HookSettings,
   ProjectTrustState,
   SettingsFileInfo,
+  SettingsHook,
   SettingsScope,
 } from "./hook-settings.js";
-import { parseJsonText } from "./json-text.js";
+import { canonicalJson, parseJsonText } from "./json-text.js";
 import {
   defaultManagedSettingsFiles,
   managedFiles,
@@ -42,7 +44,7 @@ import { projectFolders, projectScripts } from "./project-scripts.js";
 import { httpPolicyProblems } from "./settings-hook-registration.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import { SETTINGS_OPTION_KEYS } from "./settings-schema.js";
-import { hashDefinitions, readTrustStore } from "./trust-store.js";
+import { hashDefinitions, readTrustStore, type TrustStore } from "./trust-store.js";
 
 /** Options of `loadHookSettings`: where to look. */
 export interface LoadHookSettingsOptions {
@@ -308,6 +310,7 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     settings.problems.push({ file: home, path: "", message: storeProblem, severity: "warning" });
   }
 
+  const hookTrust = await trustedOneByOne(store, trusted ? [] : projectHookList, projectDir);
   for (const file of loaded) {
     const untrusted = file.info.scope === "project" && !trusted;
     file.info.trusted = !untrusted;
@@ -316,8 +319,10 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
       continue;
     settings.files.push(file.info);
     settings.problems.push(...file.problems);
+    let stillUntrusted = 0;
     for (const hook of file.hooks) {
-      hook.trusted = !untrusted;
+      hook.trusted = !untrusted || hookTrust.has(hook);
+      if (!hook.trusted) stillUntrusted++;
       settings.hooks.push(hook);
     }
     for (const server of file.mcpServers?.servers ?? []) server.trusted = !untrusted;
@@ -335,7 +340,7 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
           state.changed
             ? "this project's hook settings changed since you trusted them"
             : "this project's hook settings are not trusted yet"
-        }: ${file.hooks.length} hook(s) and its options are ignored; review them and run "a3s-hooks trust"`,
+        }: ${stillUntrusted} hook(s) and its options are ignored; review them and run "a3s-hooks trust"`,
         severity: "warning",
       });
       continue;
@@ -382,11 +387,44 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     ...blocks((s) => s === "user"),
     ...plugins.loaded.map((p) => ({ servers: p.mcpServers, problems: [] })),
   ]);
+  markDisabled(settings.hooks, store.disabledHooks);
   applyPolicy(settings, loaded, managed.problems);
   if (pluginOnly(settings.managedPolicy, "mcp")) keepPluginServers(settings);
   settings.problems.push(...(await mcpToolHookProblems(settings)));
   settings.problems.push(...httpPolicyProblems(settings));
   return settings;
+}
+
+/**
+ * The untrusted project hooks the user trusted one by one (`a3s-hooks trust --hook ID`): the id
+ * is recorded, and the project files the hook runs are still what they were then.
+ */
+async function trustedOneByOne(
+  store: TrustStore,
+  hooks: readonly SettingsHook[],
+  projectDir: string,
+): Promise<Set<SettingsHook>> {
+  const out = new Set<SettingsHook>();
+  const entries = store.trustedHooks ?? {};
+  for (const hook of hooks) {
+    const id = hookFingerprint(hook);
+    if (!Object.hasOwn(entries, id)) continue;
+    const scripts = await projectScripts([hook], projectDir);
+    if (canonicalJson(scripts) === canonicalJson(entries[id]!.scripts)) out.add(hook);
+  }
+  return out;
+}
+
+/** Mark the hooks the user turned off (`a3s-hooks disable ID`); a managed hook stays on. */
+function markDisabled(
+  hooks: readonly SettingsHook[],
+  disabled: TrustStore["disabledHooks"] = {},
+): void {
+  if (Object.keys(disabled).length === 0) return;
+  for (const hook of hooks) {
+    if (hook.scope !== "managed" && Object.hasOwn(disabled, hookFingerprint(hook)))
+      hook.disabled = true;
+  }
 }
 
 /** The options the project's files set, each from the first that sets it (what trust covers). */

@@ -13,10 +13,30 @@ export interface TrustEntry {
   hooks: number;
 }
 
+/** One project hook trusted on its own (`a3s-hooks trust --hook ID`). */
+export interface HookTrustEntry {
+  /** ISO 8601. */
+  trustedAt: string;
+  /** The project files its command runs, with their hashes when it was trusted. */
+  scripts: { path: string; hash: string }[];
+}
+
+/** One hook kept from running (`a3s-hooks disable ID`). */
+export interface HookDisableEntry {
+  /** ISO 8601. */
+  disabledAt: string;
+  /** The file it is in, for people reading the store. */
+  source: string;
+}
+
 /** The user's record of trusted projects, keyed by project directory. */
 export interface TrustStore {
   version: 1;
   projects: Record<string, TrustEntry>;
+  /** Project hooks trusted one by one, keyed by hook id. */
+  trustedHooks?: Record<string, HookTrustEntry>;
+  /** Hooks turned off, keyed by hook id. */
+  disabledHooks?: Record<string, HookDisableEntry>;
 }
 
 const storeSchema = z.object({
@@ -25,6 +45,18 @@ const storeSchema = z.object({
     z.string(),
     z.object({ hash: z.string(), trustedAt: z.string(), hooks: z.number() }),
   ),
+  trustedHooks: z
+    .record(
+      z.string(),
+      z.object({
+        trustedAt: z.string(),
+        scripts: z.array(z.object({ path: z.string(), hash: z.string() })),
+      }),
+    )
+    .optional(),
+  disabledHooks: z
+    .record(z.string(), z.object({ disabledAt: z.string(), source: z.string() }))
+    .optional(),
 });
 
 /** Where the trust store lives: `<home>/.config/a3s-hooks/trusted.json`. */
@@ -47,7 +79,7 @@ export async function readTrustStore(
   }
   try {
     const parsed = storeSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return { store: parsed.data };
+    if (parsed.success) return { store: parsed.data as TrustStore };
   } catch {
     // Falls through to the corrupt-store answer.
   }
