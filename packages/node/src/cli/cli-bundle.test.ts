@@ -99,4 +99,19 @@ describe("the a3s-hooks CLI build", () => {
     const lazy = ["node:http", "node:https", "node:dns", "node:dns/promises"];
     expect(external.filter((p) => lazy.includes(p))).toEqual([]);
   });
+
+  it("builds no schema for validate that only the published JSON Schemas use", () => {
+    // hook-input-schema.ts describes a hook's stdin field by field: dozens of zod schemas that
+    // `toHookInput` does not need, built at import.
+    const entry = Object.keys(metafile.outputs).find((p) =>
+      /\/validate-command-[^/]*\.js$/.test(p),
+    );
+    const inputs = loadedAtStart(entry!).flatMap((out) =>
+      Object.entries(metafile.outputs[out]?.inputs ?? {})
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path),
+    );
+    expect(inputs.some((p) => p.endsWith("handlers/hook-input.ts"))).toBe(true);
+    expect(inputs.filter((p) => /hook-input-schema\.ts$|json-schemas\.ts$/.test(p))).toEqual([]);
+  });
 });
