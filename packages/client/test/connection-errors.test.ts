@@ -60,13 +60,12 @@ describe("A3sClient connection errors", () => {
 
   it("on a port where nothing listens, ready() fails at once in plain words", async () => {
     const address = `127.0.0.1:${await closedPort()}`;
-    const c = client({ address, token: "t", connectTimeoutMs: 60_000 });
+    // Far beyond the test's own timeout: only the refusal can answer in time (no clock read,
+    // which a loaded machine would make flaky).
+    const c = client({ address, token: "t", connectTimeoutMs: 600_000 });
     const errors: HookError[] = [];
     c.on("error", (e) => errors.push(e));
-    const started = performance.now();
     const error = (await c.ready().catch((e: unknown) => e)) as HookError;
-    // Well before the 60 s connect timeout: the refusal itself answers.
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(error).toMatchObject({
       code: "UNAVAILABLE",
       message: `no agent is listening at ${address} (connection refused): start the agent, or give the address it listens on (A3S_ADDRESS or the address option)`,

@@ -22,7 +22,8 @@ export { commandHookRegistration } from "./handlers/command/create-command-hook.
 export { hookOutputSchema } from "./handlers/command/hook-output-schema.js";
 export { TEMPLATE_VARIABLES } from "./handlers/command/template-variables.js";
 export type { HookInput, HookInputOptions } from "./handlers/hook-input.js";
-export { hookInputSchema, toHookInput } from "./handlers/hook-input.js";
+export { toHookInput } from "./handlers/hook-input.js";
+export { hookInputSchema } from "./handlers/hook-input-schema.js";
 
 // ── For hosts: settings files, trust, the audit log, the CLI, the hook server ───────
 

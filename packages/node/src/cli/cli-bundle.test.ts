@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { build, type Metafile } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
+import { re2jsOnDemand } from "../../tsup.config.ts";
 
 /**
  * The CLI's start time is the user's wait on every call, so its build (tsup.config.ts) bundles
@@ -14,7 +15,7 @@ const manifest = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8"))
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
 };
-const BUNDLED = ["zod", "@a3s-lab/hooks-core"];
+const BUNDLED = ["zod", "@a3s-lab/hooks-core", "re2js"];
 // tsup leaves the package's dependencies to node_modules, but for those it is told to bundle.
 const external = [
   ...Object.keys(manifest.dependencies),
@@ -35,6 +36,7 @@ beforeAll(async () => {
     metafile: true,
     external: external.flatMap((name) => [name, `${name}/*`]),
     conditions: ["@a3s-lab/source"],
+    plugins: [re2jsOnDemand],
     logLevel: "error",
   });
   metafile = result.metafile;
@@ -98,5 +100,35 @@ describe("the a3s-hooks CLI build", () => {
     expect(external).toContain("node:path");
     const lazy = ["node:http", "node:https", "node:dns", "node:dns/promises"];
     expect(external.filter((p) => lazy.includes(p))).toEqual([]);
+  });
+
+  it("builds no schema for validate that only the published JSON Schemas use", () => {
+    // hook-input-schema.ts describes a hook's stdin field by field: dozens of zod schemas that
+    // `toHookInput` does not need, built at import.
+    const entry = Object.keys(metafile.outputs).find((p) =>
+      /\/validate-command-[^/]*\.js$/.test(p),
+    );
+    const inputs = loadedAtStart(entry!).flatMap((out) =>
+      Object.entries(metafile.outputs[out]?.inputs ?? {})
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path),
+    );
+    expect(inputs.some((p) => p.endsWith("handlers/hook-input.ts"))).toBe(true);
+    expect(inputs.filter((p) => /hook-input-schema\.ts$|json-schemas\.ts$/.test(p))).toEqual([]);
+  });
+
+  it("loads re2js on the first pattern compiled, not at start", () => {
+    // A quarter of a megabyte of JavaScript that `--help` and most `validate` calls never use.
+    const inputs = Object.values(metafile.outputs).flatMap((out) =>
+      Object.entries(out.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path),
+    );
+    expect(inputs.some((p) => p.endsWith("support/re2js-on-demand.ts"))).toBe(true);
+    expect(inputs.filter((p) => p.includes("/re2js/"))).toEqual([]);
+    const imports = Object.values(metafile.outputs).flatMap((out) =>
+      out.imports.filter((i) => i.external).map((i) => i.path),
+    );
+    expect(imports).not.toContain("re2js");
   });
 });

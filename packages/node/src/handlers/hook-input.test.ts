@@ -2,7 +2,8 @@ import { claudeCodeEvents, createEvent, defineEvent } from "@a3s-lab/hooks-core"
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { templateVariables } from "./command/template-variables.js";
-import { hookInputSchema, toHookInput } from "./hook-input.js";
+import { toHookInput } from "./hook-input.js";
+import { hookInputSchema } from "./hook-input-schema.js";
 
 const at = { cwd: "/repo" };
 

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { hookOutputSchema } from "../handlers/command/hook-output-schema.js";
-import { hookInputSchema } from "../handlers/hook-input.js";
+import { hookInputSchema } from "../handlers/hook-input-schema.js";
 import { settingsFileSchema } from "./settings-schema.js";
 
 type Json = Record<string, unknown>;

@@ -49,24 +49,29 @@ function checkBaseUrl(raw: string, variable: string): URL {
   return url;
 }
 
-const toolCallSchema = z.object({
-  id: z.string().max(256),
-  type: z.literal("function").optional(),
-  function: z.object({ name: z.string().max(256), arguments: z.string() }),
-});
+// Built on the first reply, not at import: the CLI loads this module on every start.
+let replySchema: ReturnType<typeof buildCompletionSchema> | undefined;
+const completionSchema = () => (replySchema ??= buildCompletionSchema());
 
-const completionSchema = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          content: z.string().nullish(),
-          tool_calls: z.array(toolCallSchema).max(MAX_TOOL_CALLS_PER_REPLY).nullish(),
+function buildCompletionSchema() {
+  const toolCallSchema = z.object({
+    id: z.string().max(256),
+    type: z.literal("function").optional(),
+    function: z.object({ name: z.string().max(256), arguments: z.string() }),
+  });
+  return z.object({
+    choices: z
+      .array(
+        z.object({
+          message: z.object({
+            content: z.string().nullish(),
+            tool_calls: z.array(toolCallSchema).max(MAX_TOOL_CALLS_PER_REPLY).nullish(),
+          }),
         }),
-      }),
-    )
-    .min(1),
-});
+      )
+      .min(1),
+  });
+}
 
 function toWire(m: ModelMessage): Record<string, unknown> {
   switch (m.role) {
@@ -200,7 +205,7 @@ export function openAIModelClient(options: OpenAIModelClientOptions): HookModelC
           details: { provider: where },
         });
       }
-      const parsed = completionSchema.safeParse(json);
+      const parsed = completionSchema().safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new HookError(
