@@ -77,6 +77,12 @@ describe("parseCliArgs", () => {
       ["bash: ls", "read a"],
     );
     expect(parseCliArgs(["run"], {})).toMatchObject({ prompts: [], wait: false });
+    const one = parseCliArgs(
+      ["resume", "s1", "--approval", "37922023-0b1c-4d2e-8f00-0123456789ab"],
+      {},
+    );
+    expect(one.approval).toBe("37922023-0b1c-4d2e-8f00-0123456789ab");
+    expect(parseCliArgs(["resume", "s1"], {}).approval).toBeUndefined();
   });
 
   it("refuses unknown commands, flags and bad values, naming them", () => {
@@ -95,6 +101,8 @@ describe("parseCliArgs", () => {
       [["resume", "bad id!"], /session: "bad id!" is not a session id/],
       [["resume", "s1", "s2"], /unexpected argument "s2"/],
       [["run", "--store", ""], /--store/],
+      [["resume", "s1", "--approval", "nope"], /--approval: "nope" is not an approval id/],
+      [["run", "--approval", "37922023-0b1c-4d2e-8f00-0123456789ab"], /--approval: only resume/],
     ];
     for (const [argv, message] of cases) {
       expect(() => parseCliArgs(argv, {}), argv.join(" ")).toThrow(message);

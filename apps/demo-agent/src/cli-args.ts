@@ -28,6 +28,8 @@ export interface CliArgs {
   session?: string;
   /** resume: wait for a decision instead of exiting when the call is still pending. */
   wait: boolean;
+  /** resume: only this approval of the session (its id), instead of every one decided. */
+  approval?: string;
   /** run: play these prompts instead of the demo scenario. */
   prompts: string[];
 }
@@ -39,9 +41,9 @@ Commands:
   run                 play the scripted scenario in a temporary folder (default)
   chat                talk to the agent; reads prompts from the terminal or piped stdin
   serve               host the agent and the hook server for remote SDK hooks
-  resume SESSION      finish the turn of a session whose tool call a hook deferred, once a
-                      person decided it (a3s-hooks approvals approve|deny ID); exits 3 while
-                      the call still waits, unless --wait
+  resume SESSION      finish the turns of a session whose tool calls a hook deferred, once a
+                      person decided them (a3s-hooks approvals approve|deny ID), in the order
+                      they were parked; exits 3 while a call still waits, unless --wait
 
 Options:
   --audit FILE        write the hook engine's audit records as JSON lines
@@ -52,6 +54,7 @@ Options:
                       (embedded store) or a postgres:// URL (default: A3S_APPROVALS_STORE,
                       else .a3s/approvals in the current folder, as for a3s-hooks approvals)
   --wait              resume: wait for the decision instead of exiting
+  --approval ID       resume: only this approval of the session
   --prompt TEXT       run: play this prompt instead of the demo scenario (repeatable)
   --keep              run, serve: keep the temporary folder
   --model NAME        chat, serve: "scripted" (default, offline) or a model name for the
@@ -106,6 +109,16 @@ export function parseCliArgs(
   if (positionals.length > takes)
     throw usage(`unexpected argument ${JSON.stringify(positionals[takes])}`, "argv");
   const session = command === "resume" ? checkSessionId(positionals[1]) : undefined;
+  const approval = values.approval;
+  if (approval !== undefined) {
+    if (command !== "resume") throw usage("--approval: only resume takes it", "approval");
+    if (!APPROVAL_ID.test(approval)) {
+      throw usage(
+        `--approval: ${JSON.stringify(approval.slice(0, 60))} is not an approval id (a UUID, as a3s-hooks approvals list shows)`,
+        "approval",
+      );
+    }
+  }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw usage(
@@ -157,9 +170,13 @@ export function parseCliArgs(
     ...(values.store !== undefined ? { store: values.store } : {}),
     ...(session !== undefined ? { session } : {}),
     wait: values.wait ?? false,
+    ...(approval !== undefined ? { approval } : {}),
     prompts: values.prompt ?? [],
   };
 }
+
+/** An approval id: the store's random UUIDs. */
+const APPROVAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What a session id may look like: the agent's are UUIDs; a host may give its own. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,255}$/;
@@ -197,6 +214,7 @@ function parse(argv: readonly string[]) {
       "no-watch": { type: "boolean" },
       store: { type: "string" },
       wait: { type: "boolean" },
+      approval: { type: "string" },
       prompt: { type: "string", multiple: true },
       debug: { type: "boolean" },
       help: { type: "boolean", short: "h" },

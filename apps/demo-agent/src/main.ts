@@ -103,6 +103,7 @@ export async function main(
           sessionId: args.session as string,
           store: storeLocation(args.store, io.env, io.cwd),
           wait: args.wait,
+          approvalId: args.approval,
           write,
           color,
           settingsFiles: args.settings,

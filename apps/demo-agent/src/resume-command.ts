@@ -26,8 +26,10 @@ import { Transcript } from "./transcript.js";
 export const STILL_WAITING = 3;
 
 export interface ResumeOptions {
-  /** The session whose parked call to pick up. */
+  /** The session whose parked calls to pick up. */
   sessionId: string;
+  /** Only this approval of the session; every one decided and not yet resumed unless given. */
+  approvalId?: string | undefined;
   store: StoreLocation;
   /** Wait for a decision instead of returning {@link STILL_WAITING}. */
   wait: boolean;
@@ -48,11 +50,14 @@ export interface ResumeOptions {
 }
 
 /**
- * The `resume` command: find the session's parked call in the store; if a person (or the
- * deadline) decided it, claim the resume (once: a second `resume` runs nothing and says so),
- * restore the session and finish its turn, printing the transcript as `run` does. A call still
- * pending: say so and return {@link STILL_WAITING}, or with `wait`, wait for the decision.
- * Resolves with the exit code.
+ * The `resume` command: find the session's parked calls in the store (or the one approval
+ * asked for) and, in the order they were parked, resume each one a person (or the deadline)
+ * decided: claim the resume (once: a second `resume` runs nothing and says so), restore the
+ * session, finish its turn printing the transcript as `run` does, and record the resume as
+ * finished. A call still pending: say so and, once the decided ones ran, return
+ * {@link STILL_WAITING}; with `wait`, wait for its decision instead. A resume claimed before
+ * and never finished (its process died part-way) is reported, never run again. Resolves with
+ * the exit code.
  *
  * @example
  * ```ts
@@ -73,42 +78,49 @@ export async function runResume(options: ResumeOptions): Promise<number> {
   }
   const store = await openStore(options.store, { create: false });
   try {
-    const found = await parkedOf(store, options);
-    if (typeof found === "number") return found;
-    const context = readParkedContext(found.context, found.id);
-    if (context.sessionId !== options.sessionId) {
-      throw new AgentError(
-        "INVALID_INPUT",
-        `approval ${found.id}: context.sessionId: ${JSON.stringify(context.sessionId)} is not the approval's session`,
-        { path: ["context", "sessionId"] },
-      );
+    const chosen = await approvalsOf(store, options);
+    for (const a of chosen) {
+      if (a.resumedAt !== undefined && a.completedAt === undefined) {
+        options.write(style.yellow(unfinishedLine(a)));
+      }
     }
-    const decision = decisionOf(found);
-    await checkWorkdir(context.workdir);
-    try {
-      await store.claimResume(found.id);
-    } catch (error) {
-      if (!ApprovalError.isReason(error, "ALREADY_RESUMED")) throw error;
-      // Another `resume` claimed it between our look and our claim: it runs the call, not us.
-      options.write(`nothing to resume: ${error.message}`);
+    const open = chosen.filter((a) => a.resumedAt === undefined);
+    if (open.length === 0) {
+      const last = chosen.at(-1) as Approval;
+      if (last.completedAt !== undefined) options.write(`nothing to resume: ${resumedLine(last)}`);
       return 0;
     }
-    options.write(style.bold(decisionLine(found, decision)));
-    const reply = await finishTurn(options, store, context, decision, style);
-    if (reply.parked !== undefined) {
-      for (const line of waitingLines(reply.parked, options.store, style)) options.write(line);
+    let stillWaiting = false;
+    for (const parked of open) {
+      let approval = parked;
+      if (approval.status === "pending") {
+        const decide = `a3s-hooks approvals approve ${approval.id}`;
+        if (!options.wait) {
+          options.write(
+            `still waiting for approval ${approval.id}: ${approval.toolName} (${approval.reason}); decide with ${decide} (or deny), or resume with --wait`,
+          );
+          stillWaiting = true;
+          continue;
+        }
+        options.write(`waiting for a decision on approval ${approval.id} (${decide}) …`);
+        approval = await store.waitForDecision(
+          approval.id,
+          options.signal ? { signal: options.signal } : {},
+        );
+      }
+      await resumeOne(store, approval, options, style);
     }
-    return 0;
+    return stillWaiting ? STILL_WAITING : 0;
   } finally {
     await store.close();
   }
 }
 
 /**
- * The session's approval to resume: the newest not yet resumed, decided (waiting for it with
- * `wait`). A number is the exit code when there is none to run.
+ * The session's approvals `resume` looks at, oldest (first parked) first: all of them, or the
+ * one asked for. Deadlines that passed are decided first.
  */
-async function parkedOf(store: ApprovalStore, options: ResumeOptions): Promise<Approval | number> {
+async function approvalsOf(store: ApprovalStore, options: ResumeOptions): Promise<Approval[]> {
   await store.expireDue();
   const all = await store.list({ sessionId: options.sessionId, limit: 1000 });
   if (all.length === 0) {
@@ -118,30 +130,58 @@ async function parkedOf(store: ApprovalStore, options: ResumeOptions): Promise<A
       { path: ["session"] },
     );
   }
-  const open = all.filter((a) => a.resumedAt === undefined);
-  let approval = open.at(-1);
-  if (approval === undefined) {
-    const last = all.at(-1) as Approval;
-    options.write(
-      `nothing to resume: approval ${last.id} (${last.toolName}, ${last.status} by ${last.decidedBy}) was already resumed at ${last.resumedAt}`,
-    );
-    return 0;
-  }
-  if (approval.status === "pending") {
-    const decide = `a3s-hooks approvals approve ${approval.id}`;
-    if (!options.wait) {
-      options.write(
-        `still waiting for approval ${approval.id}: ${approval.toolName} (${approval.reason}); decide with ${decide} (or deny), or resume with --wait`,
-      );
-      return STILL_WAITING;
-    }
-    options.write(`waiting for a decision on approval ${approval.id} (${decide}) …`);
-    approval = await store.waitForDecision(
-      approval.id,
-      options.signal ? { signal: options.signal } : {},
+  if (options.approvalId === undefined) return all;
+  const one = all.find((a) => a.id === options.approvalId);
+  if (one === undefined) {
+    throw new AgentError(
+      "NOT_FOUND",
+      `approval: session ${options.sessionId} has no approval ${options.approvalId}`,
+      { path: ["approval"] },
     );
   }
-  return approval;
+  return [one];
+}
+
+function resumedLine(a: Approval): string {
+  return `approval ${a.id} (${a.toolName}, ${a.status} by ${a.decidedBy}) was already resumed at ${a.resumedAt}`;
+}
+
+/** A resume claimed and never recorded as finished: what `resume` says instead of running it. */
+function unfinishedLine(a: Approval): string {
+  return `not resumed again: approval ${a.id} (${a.toolName}, ${a.status} by ${a.decidedBy}) was claimed at ${a.resumedAt} and never finished: the process resuming it stopped part-way (or still runs it). A call never runs twice, so it may or may not have run: check its effects, and run it yourself if it should.`;
+}
+
+/** Claim one decided approval, finish its turn, and record that it finished. */
+async function resumeOne(
+  store: ApprovalStore,
+  found: Approval,
+  options: ResumeOptions,
+  style: Style,
+): Promise<void> {
+  const context = readParkedContext(found.context, found.id);
+  if (context.sessionId !== options.sessionId) {
+    throw new AgentError(
+      "INVALID_INPUT",
+      `approval ${found.id}: context.sessionId: ${JSON.stringify(context.sessionId)} is not the approval's session`,
+      { path: ["context", "sessionId"] },
+    );
+  }
+  const decision = decisionOf(found);
+  await checkWorkdir(context.workdir);
+  try {
+    await store.claimResume(found.id);
+  } catch (error) {
+    if (!ApprovalError.isReason(error, "ALREADY_RESUMED")) throw error;
+    // Another `resume` claimed it between our look and our claim: it runs the call, not us.
+    options.write(`nothing to resume: ${error.message}`);
+    return;
+  }
+  options.write(style.bold(decisionLine(found, decision)));
+  const reply = await finishTurn(options, store, context, decision, style);
+  await store.completeResume(found.id);
+  if (reply.parked !== undefined) {
+    for (const line of waitingLines(reply.parked, options.store, style)) options.write(line);
+  }
 }
 
 async function checkWorkdir(workdir: string): Promise<void> {

@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { openApprovalStore } from "@a3s-lab/hooks-node/approvals";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres } from "../../../test-support/postgres-server.ts";
 import type { EventLogRecord } from "../src/event-log.js";
+import type { ParkedContext } from "../src/parked-call.js";
 import { APP_DIR, type CliRun, LineWaiter, readJsonl, runCli, startCli } from "./cli-process.js";
 
 // The approval journey in real processes: `run` parks the call a real bash hook defers and
@@ -302,6 +304,107 @@ describe.each(kinds)("a3s-demo-agent parks deferred calls ($name store)", (kind)
         `▶ resuming approval ${approvalId}: Bash allowed by carol`,
       );
       expect(await pushes(j)).toBe(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "resume runs every decided approval of the session in park order, lists the pending one (exit 3); --approval ID runs one",
+    async () => {
+      const j = await journey("many");
+      const { approvalId: first, sessionId } = await parkPush(j, store);
+      // Two more calls of the same session wait beside it (parked as the agent would, with the
+      // first one's conversation), so the session has three approvals.
+      const db = await openApprovalStore(store);
+      const [second, third] = await (async () => {
+        try {
+          const saved = (await db.get(first)).context as ParkedContext;
+          const parkAnother = async (id: string, command: string) => {
+            const call = { id, name: "Bash", args: { command } };
+            const messages = structuredClone(saved.messages);
+            const asking = messages.at(-1) as { toolCalls?: unknown[] };
+            asking.toolCalls = [call];
+            return (
+              await db.park({
+                sessionId,
+                toolName: "Bash",
+                toolUseId: id,
+                toolInput: call.args,
+                reason: "pushing needs a person",
+                context: { ...saved, messages, call, rest: [] },
+              })
+            ).id;
+          };
+          const ids = [
+            await parkAnother("call-second", "echo second >> second.txt"),
+            await parkAnother("call-third", "echo third >> third.txt"),
+          ];
+          // Decided out of park order: the third first, then the first; the second waits.
+          await db.decide(ids[1] as string, { decision: "allow", by: "erin" });
+          await db.decide(first, { decision: "allow", by: "alice" });
+          return ids as [string, string];
+        } finally {
+          await db.close();
+        }
+      })();
+      const count = (file: string) =>
+        readFile(path.join(j.workdir, file), "utf8").then(
+          (text) => text.split("\n").filter((line) => line !== "").length,
+          () => 0,
+        );
+
+      const some = await resume(j, sessionId, store);
+      expect(some.stderr).toBe("");
+      expect(some.code).toBe(3);
+      const at = (text: string) => {
+        const index = some.stdout.indexOf(text);
+        expect(index, text).toBeGreaterThanOrEqual(0);
+        return index;
+      };
+      const order = [
+        at(`▶ resuming approval ${first}: Bash allowed by alice`),
+        at(`still waiting for approval ${second}: Bash`),
+        at(`▶ resuming approval ${third}: Bash allowed by erin`),
+      ];
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+      expect([await pushes(j), await count("second.txt"), await count("third.txt")]).toEqual([
+        1, 0, 1,
+      ]);
+
+      const decided = await a3sHooks([
+        "approvals",
+        "approve",
+        second,
+        "--by",
+        "bob",
+        "--store",
+        store,
+      ]);
+      expect(decided.code).toBe(0);
+      const one = await resume(j, sessionId, store, ["--approval", second]);
+      expect(one.stderr).toBe("");
+      expect(one.code).toBe(0);
+      expect(one.stdout).toContain(`▶ resuming approval ${second}: Bash allowed by bob`);
+      expect(one.stdout).not.toContain(first);
+      expect([await pushes(j), await count("second.txt"), await count("third.txt")]).toEqual([
+        1, 1, 1,
+      ]);
+
+      const none = await resume(j, sessionId, store);
+      expect(none.code).toBe(0);
+      expect(none.stdout).toContain(`nothing to resume: approval ${third}`);
+      expect(none.stdout).not.toContain("▶ resuming");
+      const other = await resume(j, sessionId, store, [
+        "--approval",
+        "5f0c1a52-0000-4000-8000-000000000000",
+      ]);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain(
+        `error: approval: session ${sessionId} has no approval 5f0c1a52-0000-4000-8000-000000000000`,
+      );
+      expect([await pushes(j), await count("second.txt"), await count("third.txt")]).toEqual([
+        1, 1, 1,
+      ]);
     },
     SLOW,
   );

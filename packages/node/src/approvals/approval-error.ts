@@ -6,7 +6,7 @@ import { HookError, type HookErrorCode } from "@a3s-lab/hooks-core";
  * - `NOT_FOUND`: no approval has that id;
  * - `NOT_ALLOWED`: the routing names who may decide, and this decider is not one of them;
  * - `ALREADY_DECIDED`: someone decided first (or the deadline did); the first decision stands;
- * - `NOT_DECIDED`: a resume was claimed before any decision;
+ * - `NOT_DECIDED`: a resume was claimed before any decision (or completed before any claim);
  * - `ALREADY_RESUMED`: the approval was resumed before; a call never runs twice;
  * - `STORE_BUSY`: another live process has the embedded store open (share one through PostgreSQL).
  */

@@ -210,6 +210,54 @@ describe.each([embedded(), postgres()])("approval store: $name", (kind) => {
     await expectRefused(store.claimResume(a.id), "ALREADY_RESUMED", ["id"]);
   });
 
+  it("completes a claimed resume once; a claim never completed stays visible", async () => {
+    const a = await store.park(call());
+    await store.decide(a.id, { decision: "allow", by: "alice" });
+    await expectRefused(store.completeResume(a.id), "NOT_DECIDED", ["id"]);
+    const claimed = await store.claimResume(a.id);
+    expect(claimed.resumedAt).toBe(now().toISOString());
+    expect(claimed.completedAt).toBeUndefined();
+    expect((await store.get(a.id)).completedAt).toBeUndefined();
+    clock += 1000;
+    const done = await store.completeResume(a.id);
+    expect(done.completedAt).toBe(now().toISOString());
+    clock += 1000;
+    // Again: the first time stands.
+    expect((await store.completeResume(a.id)).completedAt).toBe(done.completedAt);
+    await expectRefused(store.claimResume(a.id), "ALREADY_RESUMED", ["id"]);
+  });
+
+  it("tells a watcher of every park, decision, claim and completion, from another store too", async () => {
+    const watching = await open();
+    const seen: string[] = [];
+    let wake: (() => void) | undefined;
+    const undo = await watching.onChange((id) => {
+      seen.push(id);
+      wake?.();
+    });
+    const next = (count: number) =>
+      new Promise<void>((resolve) => {
+        wake = () => {
+          if (seen.length >= count) resolve();
+        };
+        wake();
+      });
+    // An hour between polls: only a notification explains what the watcher sees.
+    const a = await store.park(call());
+    await next(1);
+    await store.decide(a.id, { decision: "allow", by: "alice" });
+    await next(2);
+    await store.claimResume(a.id);
+    await next(3);
+    await store.completeResume(a.id);
+    await next(4);
+    expect(seen.slice(0, 4)).toEqual([a.id, a.id, a.id, a.id]);
+    await undo();
+    const b = await store.park(call());
+    await store.get(b.id);
+    expect(seen).not.toContain(b.id);
+  });
+
   it("records the deadline's decision, deny unless the hook said otherwise", async () => {
     const denied = await store.park(call({ routing: { deadline: new Date(clock + 60_000) } }));
     const allowed = await store.park(

@@ -63,10 +63,23 @@ export interface ApprovalStore {
    * later claims get `ALREADY_RESUMED`, a claim before any decision `NOT_DECIDED`.
    */
   claimResume(id: string): Promise<Approval>;
+  /**
+   * Record that the resumed call finished (ran, or was refused), after a successful
+   * {@link ApprovalStore.claimResume}. A claim never completed is a resume that stopped part-way
+   * (the process died): the call is not run again, and may or may not have run. Completing twice
+   * is harmless; completing an approval nobody claimed is `NOT_DECIDED`.
+   */
+  completeResume(id: string): Promise<Approval>;
   /** Record the deadline's decision on every pending approval past its deadline. */
   expireDue(): Promise<Approval[]>;
   /** Resolve when the approval is decided (by a person or its deadline); `signal` aborts. */
   waitForDecision(id: string, options?: { signal?: AbortSignal }): Promise<Approval>;
+  /**
+   * Call `listener` with an approval's id whenever one is parked, decided, claimed or completed,
+   * through this store or (on PostgreSQL) any other; resolves to the undo. The embedded store
+   * hears only its own process.
+   */
+  onChange(listener: (id: string) => void): Promise<() => Promise<void>>;
   /** Close the store and the database under it. */
   close(): Promise<void>;
 }
@@ -106,6 +119,8 @@ function toApproval(row: Row): Approval {
   if (row.edited_input != null) approval.editedInput = json(row.edited_input);
   const resumedAt = iso(row.resumed_at);
   if (resumedAt !== undefined) approval.resumedAt = resumedAt;
+  const completedAt = iso(row.completed_at);
+  if (completedAt !== undefined) approval.completedAt = completedAt;
   return approval;
 }
 
@@ -122,11 +137,13 @@ export async function createSqlApprovalStore(
   const now = options.now ?? (() => new Date());
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const waiters = new Map<string, Set<() => void>>();
+  const watchers = new Set<(id: string) => void>();
   let unlisten: Promise<() => Promise<void>> | undefined;
   let closed = false;
 
   const wake = (id: string) => {
     for (const fn of waiters.get(id) ?? []) fn();
+    for (const fn of watchers) fn(id);
   };
   const ensureListening = () => {
     unlisten ??= driver.listen(CHANNEL, wake);
@@ -161,11 +178,14 @@ export async function createSqlApprovalStore(
     async park(request) {
       const checked = checkPark(request);
       const { request: r } = checked;
+      // The NOTIFY goes out with the commit, so an open inbox shows the call at once.
       const rows = await driver.query(
-        `INSERT INTO a3s_approvals (id, session_id, tool_name, tool_use_id, tool_input, reason,
-           deciders, deadline, on_deadline, context, created_at, status)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8, $9, $10::jsonb, $11, 'pending')
-         RETURNING ${COLUMNS}`,
+        `WITH done AS (
+           INSERT INTO a3s_approvals (id, session_id, tool_name, tool_use_id, tool_input, reason,
+             deciders, deadline, on_deadline, context, created_at, status)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8, $9, $10::jsonb, $11, 'pending')
+           RETURNING ${COLUMNS})
+         SELECT done.*, pg_notify('${CHANNEL}', done.id) AS notified FROM done`,
         [
           randomUUID(),
           r.sessionId,
@@ -252,9 +272,11 @@ export async function createSqlApprovalStore(
       checkId(id);
       await expire(id);
       const rows = await driver.query(
-        `UPDATE a3s_approvals SET resumed_at = $2
-          WHERE id = $1 AND status <> 'pending' AND resumed_at IS NULL
-          RETURNING ${COLUMNS}`,
+        `WITH done AS (
+           UPDATE a3s_approvals SET resumed_at = $2
+            WHERE id = $1 AND status <> 'pending' AND resumed_at IS NULL
+            RETURNING ${COLUMNS})
+         SELECT done.*, pg_notify('${CHANNEL}', done.id) AS notified FROM done`,
         [id, now()],
       );
       if (rows[0] !== undefined) return toApproval(rows[0]);
@@ -271,8 +293,37 @@ export async function createSqlApprovalStore(
       );
     },
 
+    async completeResume(id) {
+      checkId(id);
+      const rows = await driver.query(
+        `WITH done AS (
+           UPDATE a3s_approvals SET completed_at = $2
+            WHERE id = $1 AND resumed_at IS NOT NULL AND completed_at IS NULL
+            RETURNING ${COLUMNS})
+         SELECT done.*, pg_notify('${CHANNEL}', done.id) AS notified FROM done`,
+        [id, now()],
+      );
+      if (rows[0] !== undefined) return toApproval(rows[0]);
+      const current = await read(id);
+      if (current.completedAt !== undefined) return current;
+      throw new ApprovalError(
+        "NOT_DECIDED",
+        `id: approval ${id} has no claimed resume to complete (claim it first)`,
+        { path: ["id"] },
+      );
+    },
+
     expireDue() {
       return expire();
+    },
+
+    async onChange(listener) {
+      await ensureListening();
+      const watcher = (id: string) => listener(id);
+      watchers.add(watcher);
+      return async () => {
+        watchers.delete(watcher);
+      };
     },
 
     async waitForDecision(id, { signal } = {}) {

@@ -93,6 +93,11 @@ export interface Approval {
   editedInput?: unknown;
   /** When an agent claimed the resume; set once. */
   resumedAt?: string;
+  /**
+   * When the resumed call finished (ran, or was refused). A `resumedAt` without it is a resume
+   * whose process stopped part-way: the call is never run again, and may or may not have run.
+   */
+  completedAt?: string;
 }
 
 /** A person's decision on a parked call. */

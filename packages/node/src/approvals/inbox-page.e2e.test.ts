@@ -100,12 +100,16 @@ it("shows a parked call on a phone, approves it by the typed name, shows the nex
 }, 120_000);
 
 it("tells the second decider who decided first", async () => {
-  // A second inbox that reads the store again only once a minute: the page still shows the
-  // approval as pending after someone else (the CLI, say) decided it.
+  // A page that has not heard of the decision yet: its long polls are held back, so it still
+  // shows the approval as pending after someone else (the CLI, say) decided it.
   const slow = await startInboxServer({ store, token: TOKEN, pollIntervalMs: 60_000 });
   try {
     const parked = await park("s-conflict", "git push --force");
     const page = await browser.context.newPage();
+    await page.route(
+      (url) => url.searchParams.has("since"),
+      () => {}, // never answered
+    );
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto(`${slow.url}#token=${TOKEN}`);
     const card = page.locator(`article[data-id="${parked.id}"]`);

@@ -182,6 +182,33 @@ describe("the inbox's API", () => {
     expect((await store.get(routed.id)).status).toBe("pending");
   });
 
+  it("answers a long poll on a park at once, by the store's notification (an hour between reads)", async () => {
+    const live = await startInboxServer({
+      store,
+      token: TOKEN,
+      pollIntervalMs: 3_600_000,
+      longPollMs: 3_600_000,
+    });
+    try {
+      const get = async (query: string) =>
+        (await (
+          await fetch(new URL(`/api/approvals?${query}`, live.url), { headers: auth })
+        ).json()) as { version: number; approvals: { id: string }[] };
+      const first = await get("status=pending");
+      const waiting = get(`status=pending&since=${first.version}`);
+      const parked = await park({ sessionId: "s-notified" });
+      const answer = await waiting;
+      expect(answer.version).toBeGreaterThan(first.version);
+      expect(answer.approvals.map((a) => a.id)).toContain(parked.id);
+      // A decision through the store (not this inbox) reaches the next long poll the same way.
+      const again = get(`status=pending&since=${answer.version}`);
+      await store.decide(parked.id, { decision: "deny", by: "ops" });
+      expect((await again).approvals.map((a) => a.id)).not.toContain(parked.id);
+    } finally {
+      await live.close();
+    }
+  });
+
   it("answers a long poll when an approval is parked behind its back", async () => {
     const first = (await (await api("/api/approvals?status=all")).json()) as { version: number };
     const waiting = api(`/api/approvals?status=all&since=${first.version}`);

@@ -19,7 +19,11 @@ export interface InboxServerOptions {
   host?: string;
   /** The port; 0 (any free one) unless given. */
   port?: number;
-  /** How often the list is read again to find changes; 2000 ms unless given. */
+  /**
+   * How often the list is read again, a fallback for changes no notification reported (a
+   * deadline passing, a dropped connection); 10000 ms unless given. A park, decision or resume
+   * through the store (from any process on PostgreSQL) is read at once.
+   */
   pollIntervalMs?: number;
   /** How long a long poll (`?since=`) waits before answering unchanged; 25000 ms unless given. */
   longPollMs?: number;
@@ -136,8 +140,9 @@ function readBody(req: IncomingMessage, max: number): Promise<string | HttpError
  *   decided approval; 409 `ALREADY_DECIDED`, 403 `NOT_ALLOWED`, 400 `INVALID_INPUT` (naming
  *   the field), 404 `NOT_FOUND`.
  *
- * Errors are `{ error: { code, message, path?, details? } }`. Changes are found by reading the
- * store again every `pollIntervalMs` (and at once after a decision made here).
+ * Errors are `{ error: { code, message, path?, details? } }`. The store's change notifications
+ * (a park, a decision, a resume) make the list be read at once; it is also read again every
+ * `pollIntervalMs` for what no notification reports.
  *
  * @example
  * ```ts
@@ -150,7 +155,7 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
   const { store, token } = options;
   if (token.length === 0) throw new TypeError("startInboxServer: an empty token");
   const host = options.host ?? "127.0.0.1";
-  const pollIntervalMs = options.pollIntervalMs ?? 2000;
+  const pollIntervalMs = options.pollIntervalMs ?? 10_000;
   const longPollMs = options.longPollMs ?? 25_000;
   const tokenDigest = digest(token);
   const boundName = host.replace(/^\[|\]$/g, "").toLowerCase();
@@ -196,6 +201,21 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
     }, pollIntervalMs);
   };
   await refresh();
+  // A change the store reports: read again once the read under way (which may have missed it)
+  // is done; changes reported meanwhile share that one read.
+  let queued = false;
+  const onStoreChange = () => {
+    if (closed || queued) return;
+    queued = true;
+    void (refreshing ?? Promise.resolve())
+      .catch(() => {})
+      .then(() => {
+        queued = false;
+        return closed ? undefined : refresh();
+      })
+      .catch((error) => options.log?.(`inbox: reading the store failed: ${String(error)}`));
+  };
+  const unwatch = await store.onChange(onStoreChange);
   schedule();
 
   const hostAllowed = (value: string | undefined): boolean => {
@@ -397,6 +417,7 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
       if (closed) return;
       closed = true;
       clearTimeout(timer);
+      await unwatch();
       for (const wake of waiters) wake();
       await refreshing?.catch(() => {});
       await new Promise<void>((resolve) => {

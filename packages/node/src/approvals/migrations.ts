@@ -32,6 +32,14 @@ CREATE TABLE a3s_approvals (
 CREATE INDEX a3s_approvals_by_status ON a3s_approvals (status, created_at);
 CREATE INDEX a3s_approvals_by_session ON a3s_approvals (session_id, created_at);`,
   },
+  {
+    // When the resumed call finished: a claim without it is a resume that crashed part-way.
+    version: 2,
+    sql: `
+ALTER TABLE a3s_approvals ADD COLUMN completed_at timestamptz;
+ALTER TABLE a3s_approvals ADD CONSTRAINT a3s_approvals_completed_after_resumed
+  CHECK (completed_at IS NULL OR resumed_at IS NOT NULL);`,
+  },
 ];
 
 /**

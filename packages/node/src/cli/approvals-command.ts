@@ -49,6 +49,12 @@ function details(a: Approval): string {
     ["edited input", a.editedInput === undefined ? undefined : JSON.stringify(a.editedInput)],
     ["decision reason", a.decisionReason],
     ["resumed", a.resumedAt],
+    [
+      "finished",
+      a.resumedAt === undefined
+        ? undefined
+        : (a.completedAt ?? "not recorded (the resuming process stopped part-way, or still runs)"),
+    ],
   ];
   return rows
     .filter((r): r is [string, string] => r[1] !== undefined)
