@@ -8,7 +8,8 @@ import { LineWaiter, startCli } from "./cli-process.js";
 
 /**
  * One project holding a Claude Code settings file, a Cursor `hooks.json`, a Gemini CLI
- * `settings.json`, a GitHub Copilot `.github/hooks/` file and a Codex `.codex/hooks.json`, each
+ * `settings.json`, a GitHub Copilot `.github/hooks/` file, a Codex `.codex/hooks.json` and
+ * `[hooks]` in `.codex/config.toml`, each
  * with a shell guard written the way its agent's docs show. Under the demo
  * agent, every hook fires on the same Bash call, each gets its own agent's stdin, and Cursor's
  * deny blocks the call by Cursor's rules.
@@ -91,6 +92,20 @@ esac
       },
     }),
   );
+  // Codex's other place: inline [hooks] in config.toml, beside its other settings.
+  write(
+    path.join(work, ".codex/config.toml"),
+    `model = "gpt-5-codex"
+
+[[hooks.PreToolUse]]
+matcher = "^Bash$"
+
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = ${JSON.stringify(log("codex-toml"))}
+timeout = 30
+`,
+  );
   await trustProject({ cwd: work, home });
   const chat: ChildProcess = startCli(
     ["chat", "--workdir", work, "--permission", "allow", "--no-color"],
@@ -133,6 +148,10 @@ describe("a project with Claude Code, Cursor, Gemini CLI, Copilot and Codex hook
     ).toEqual([
       ["PreToolUse", "Bash", true],
       ["PreToolUse", "Bash", true],
+    ]);
+    expect(logOf("codex-toml").map((i) => [i.hook_event_name, i.tool_input])).toEqual([
+      ["PreToolUse", { command: "echo formats" }],
+      ["PreToolUse", { command: "rm -f nothing.txt" }],
     ]);
   });
 

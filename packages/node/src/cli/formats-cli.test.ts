@@ -162,6 +162,45 @@ describe("a3s-hooks with other agents' files", () => {
     expect(io.err).toContain('"codex"');
   });
 
+  it("tests Codex's config.toml [hooks] told by its path, and validates it by TOML key path", async () => {
+    const guard = write(
+      join(root, "codex-policy.py"),
+      `import json, sys
+data = json.load(sys.stdin)
+if data["tool_input"]["command"].startswith("rm "):
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "deny", "permissionDecisionReason": "Codex TOML says no"}}))
+`,
+    );
+    const toml = (timeout: string) => `model = "gpt-5-codex"
+
+[[hooks.PreToolUse]]
+matcher = "^Bash$"
+
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "/usr/bin/python3 ${guard}"
+timeout = ${timeout}
+statusMessage = "Checking Bash command"
+`;
+    const file = write(join(root, "elsewhere/.codex/config.toml"), toml("30"));
+    const base = ["test", "PreToolUse", "--settings", file, "--no-defaults"];
+    expect(await runCli([...base, ...testArgs("rm -rf build")], io)).toBe(2);
+    expect(io.out).toContain("Codex TOML says no");
+    io.out = "";
+    expect(await runCli([...base, ...testArgs("ls"), "--json"], io)).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ action: "continue" });
+    io.out = "";
+    write(file, toml('"30"'));
+    expect(await runCli(["validate", "--settings", file, "--no-defaults"], io)).toBe(1);
+    expect(io.out + io.err).toContain("hooks.PreToolUse[0].hooks[0].timeout");
+    io.out = "";
+    io.err = "";
+    write(file, "[[hooks.PreToolUse]\n");
+    expect(await runCli(["validate", "--settings", file, "--no-defaults"], io)).toBe(1);
+    expect(io.out + io.err).toContain("invalid TOML at line 1");
+  });
+
   it("refuses an unknown --format, naming the flag", async () => {
     expect(await runCli(["validate", "--format", "windsurf"], io)).toBe(1);
     expect(io.err).toContain("--format:");
