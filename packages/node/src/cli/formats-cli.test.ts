@@ -158,7 +158,7 @@ describe("a3s-hooks with other agents' files", () => {
     expect(io.out).toContain("{codex PreToolUse}");
     expect(io.out).toContain("from user Codex hooks");
     io.out = "";
-    expect(await runCli(["validate", "--format", "windsurf"], io)).toBe(1);
+    expect(await runCli(["validate", "--format", "notepad"], io)).toBe(1);
     expect(io.err).toContain('"codex"');
   });
 
@@ -201,8 +201,37 @@ statusMessage = "Checking Bash command"
     expect(io.out + io.err).toContain("invalid TOML at line 1");
   });
 
+  it("tests a Windsurf hooks.json told by its path: exit 2 blocks, and list shows its origin", async () => {
+    const guard = write(
+      join(root, "windsurf-guard.sh"),
+      `#!/usr/bin/env bash
+input=$(cat)
+case "$input" in
+  *'"command_line":"rm '*) echo "Windsurf says no" >&2; exit 2 ;;
+esac
+exit 0
+`,
+    );
+    const file = write(
+      join(root, "home/.codeium/windsurf/hooks.json"),
+      JSON.stringify({
+        hooks: { pre_run_command: [{ command: `bash ${guard}`, show_output: true }] },
+      }),
+    );
+    const base = ["test", "PreToolUse", "--settings", file, "--no-defaults"];
+    expect(await runCli([...base, ...testArgs("rm -rf build")], io)).toBe(2);
+    expect(io.out).toContain("Windsurf says no");
+    io.out = "";
+    expect(await runCli([...base, ...testArgs("ls"), "--json"], io)).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ action: "continue" });
+    io.out = "";
+    expect(await runCli(["list"], io)).toBe(0);
+    expect(io.out).toContain("{windsurf pre_run_command}");
+    expect(io.out).toContain("from user Windsurf hooks");
+  });
+
   it("refuses an unknown --format, naming the flag", async () => {
-    expect(await runCli(["validate", "--format", "windsurf"], io)).toBe(1);
+    expect(await runCli(["validate", "--format", "notepad"], io)).toBe(1);
     expect(io.err).toContain("--format:");
     expect(io.err).toContain('"cursor"');
   });

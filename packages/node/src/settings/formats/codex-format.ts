@@ -139,17 +139,7 @@ function readCodexFile(doc: Record<string, unknown>, ctx: HooksBlockContext): Pa
       }
     }
   }
-  // A file with an error is refused whole: a half-read hooks.json could run a guard's
-  // neighbours without the guard.
-  const errors = reader.out.problems.filter((p) => p.severity === "error").length;
-  if (errors > 0 && reader.out.hooks.length > 0) {
-    reader.out.hooks = [];
-    reader.problem(
-      "error",
-      ["hooks"],
-      `${errors === 1 ? "1 error" : `${errors} errors`} in this file: none of its hooks load`,
-    );
-  }
+  reader.refuseOnError();
   return reader.out;
 }
 

@@ -226,6 +226,22 @@ export class FormatReader {
     }
   }
 
+  /**
+   * Refuse the whole file when any of it was an error: a half-read file could run a guard's
+   * neighbours without the guard. Warnings leave the rest loaded.
+   */
+  refuseOnError(): void {
+    const errors = this.out.problems.filter((p) => p.severity === "error").length;
+    if (errors > 0 && this.out.hooks.length > 0) {
+      this.out.hooks = [];
+      this.problem(
+        "error",
+        ["hooks"],
+        `${errors === 1 ? "1 error" : `${errors} errors`} in this file: none of its hooks load`,
+      );
+    }
+  }
+
   /** Add one command hook, or report why it does not load. */
   command(
     path: PathKey[],
