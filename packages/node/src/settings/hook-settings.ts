@@ -71,7 +71,7 @@ export interface SettingsHook {
   scope: SettingsScope;
   /** False for project hooks the user has not trusted (yet, or since they changed). */
   trusted: boolean;
-  /** The plugin it came with (scope `plugin`): its command gets `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`. */
+  /** The plugin it came with (scope `plugin`): its command gets `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` (and `PLUGIN_ROOT`, `PLUGIN_DATA`). */
   plugin?: PluginOrigin;
   /**
    * Set for a hook read from another agent's file (Cursor, Gemini CLI): its script gets that
