@@ -22,7 +22,7 @@ import type { SettingsOptions } from "./settings-schema.js";
 export type SettingsScope = "managed" | "project" | "user" | "explicit" | "frontmatter" | "plugin";
 
 /** The other agents whose hook files are read here (see `HOOK_FORMATS`). */
-export type HookFormatName = "cursor" | "gemini" | "copilot" | "codex" | "windsurf";
+export type HookFormatName = "cursor" | "gemini" | "copilot" | "codex" | "windsurf" | "kiro";
 
 /**
  * Where a hook from another agent's file came from, in that agent's words: its format, its
@@ -30,7 +30,7 @@ export type HookFormatName = "cursor" | "gemini" | "copilot" | "codex" | "windsu
  * name that agent would use (Gemini CLI's `run_shell_command`).
  */
 export interface HookOrigin {
-  /** The agent's format: `cursor`, `gemini`, `copilot`, `codex` or `windsurf`. */
+  /** The agent's format: `cursor`, `gemini`, `copilot`, `codex`, `windsurf` or `kiro`. */
   format: HookFormatName;
   /** The event as that agent names it: `beforeShellExecution`, `BeforeTool`. */
   event: string;

@@ -316,6 +316,47 @@ const CASES: Record<HookFormatName, Record<string, Case>> = {
       want: "continue",
     },
   },
+  kiro: {
+    SessionStart: {
+      event: createEvent("SessionStart", { ...s, source: "startup" }),
+      stdin: { session_id: "s1" },
+      answer: "on branch main",
+      expected: (r) => [r.action, r.additionalContext],
+      want: ["continue", "on branch main"],
+    },
+    UserPromptSubmit: {
+      event: createEvent("UserPromptSubmit", { ...s, prompt: "my token is abc" }),
+      stdin: { prompt: "my token is abc" },
+      answer: "remove the token",
+      exit: 2,
+      expected: blocked,
+      want: ["block", "remove the token"],
+    },
+    PreToolUse: {
+      event: bash("rm -rf /"),
+      stdin: { tool_name: "execute_bash", tool_input: { command: "rm -rf /" } },
+      answer: "dangerous command",
+      exit: 2,
+      expected: blocked,
+      want: ["block", "dangerous command"],
+    },
+    PostToolUse: {
+      event: post("Write", { file_path: "/r/a.ts", content: "x" }, "ok"),
+      stdin: { tool_name: "fs_write", tool_response: { output: "ok" } },
+      answer: "too late",
+      exit: 2,
+      expected: (r) => [r.action, output(r)],
+      want: ["continue", "ok"],
+    },
+    Stop: {
+      event: createEvent("Stop", { ...s, stopHookActive: false }),
+      stdin: { hook_event_name: "Stop" },
+      answer: "cannot keep going",
+      exit: 2,
+      expected: (r) => r.action,
+      want: "continue",
+    },
+  },
   codex: {
     SessionStart: {
       event: createEvent("SessionStart", { ...s, source: "resume" }),
@@ -448,6 +489,10 @@ function fileFor(format: HookFormatName, name: string, c: Case, dir: string): st
     copilot: { version: 1, hooks: { [name]: [{ type: "command", bash: command }] } },
     codex: { hooks: { [name]: [{ hooks: [{ type: "command", command, timeout: 30 }] }] } },
     windsurf: { hooks: { [name]: [{ command, show_output: true }] } },
+    kiro: {
+      version: "v1",
+      hooks: [{ name: "case", trigger: name, action: { type: "command", command }, timeout: 30 }],
+    },
   }[format];
   const file = join(
     dir,
@@ -457,6 +502,7 @@ function fileFor(format: HookFormatName, name: string, c: Case, dir: string): st
       copilot: ".github/hooks/policy.json",
       codex: ".codex/hooks.json",
       windsurf: ".windsurf/hooks.json",
+      kiro: ".kiro/hooks/policy.json",
     }[format],
   );
   mkdirSync(dirname(file), { recursive: true });
