@@ -9,7 +9,8 @@ import { LineWaiter, startCli } from "./cli-process.js";
 /**
  * One project holding a Claude Code settings file, a Cursor `hooks.json`, a Gemini CLI
  * `settings.json`, a GitHub Copilot `.github/hooks/` file, a Codex `.codex/hooks.json` and
- * `[hooks]` in `.codex/config.toml`, and a Windsurf `.windsurf/hooks.json`, each
+ * `[hooks]` in `.codex/config.toml`, a Windsurf `.windsurf/hooks.json` and a Kiro
+ * `.kiro/hooks/` file, each
  * with a shell guard written the way its agent's docs show. Under the demo
  * agent, every hook fires on the same Bash call, each gets its own agent's stdin, and Cursor's
  * deny and Windsurf's exit code 2 block their calls by their own rules.
@@ -125,6 +126,21 @@ exit 0
       hooks: { pre_run_command: [{ command: `sh '${windsurfGuard}'`, show_output: true }] },
     }),
   );
+  // Kiro: a command hook in .kiro/hooks/, matched on Kiro's own tool name.
+  write(
+    path.join(work, ".kiro/hooks/audit.json"),
+    JSON.stringify({
+      version: "v1",
+      hooks: [
+        {
+          name: "audit-shell",
+          trigger: "PreToolUse",
+          matcher: "execute_bash",
+          action: { type: "command", command: log("kiro") },
+        },
+      ],
+    }),
+  );
   await trustProject({ cwd: work, home });
   const chat: ChildProcess = startCli(
     ["chat", "--workdir", work, "--permission", "allow", "--no-color"],
@@ -142,7 +158,7 @@ exit 0
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("a project with Claude Code, Cursor, Gemini CLI, Copilot, Codex and Windsurf hook files, under the demo agent", () => {
+describe("a project with Claude Code, Cursor, Gemini CLI, Copilot, Codex, Windsurf and Kiro hook files, under the demo agent", () => {
   const commands = ["echo formats", "rm -f nothing.txt", "curl example.invalid"];
   it("runs every format's hook on each Bash call, each with its agent's stdin", () => {
     expect(code).toBe(0);
@@ -170,6 +186,9 @@ describe("a project with Claude Code, Cursor, Gemini CLI, Copilot, Codex and Win
         (i.tool_info as { command_line: string }).command_line,
       ]),
     ).toEqual(commands.map((c) => ["pre_run_command", c]));
+    expect(logOf("kiro").map((i) => [i.hook_event_name, i.tool_name, i.tool_input])).toEqual(
+      commands.map((c) => ["PreToolUse", "execute_bash", { command: c }]),
+    );
   });
 
   it("blocks the rm by Cursor's permission deny and the curl by Windsurf's exit code 2", () => {
