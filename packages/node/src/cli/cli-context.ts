@@ -40,7 +40,7 @@ export interface SettingsArgs {
   settings?: string[];
   /** Plugin folders to load (`--plugin-dir`). */
   pluginDir?: string[];
-  /** The format of the `--settings` files (`--format`): `claude-code`, `cursor`, `gemini`, `copilot`, `codex`. */
+  /** The format of the `--settings` files (`--format`): `claude-code`, `cursor`, `gemini`, `copilot`, `codex`, `windsurf`, `kiro`. */
   format?: string;
   defaults?: boolean;
 }

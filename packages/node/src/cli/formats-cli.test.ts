@@ -158,12 +158,80 @@ describe("a3s-hooks with other agents' files", () => {
     expect(io.out).toContain("{codex PreToolUse}");
     expect(io.out).toContain("from user Codex hooks");
     io.out = "";
-    expect(await runCli(["validate", "--format", "windsurf"], io)).toBe(1);
+    expect(await runCli(["validate", "--format", "notepad"], io)).toBe(1);
     expect(io.err).toContain('"codex"');
   });
 
+  it("tests Codex's config.toml [hooks] told by its path, and validates it by TOML key path", async () => {
+    const guard = write(
+      join(root, "codex-policy.py"),
+      `import json, sys
+data = json.load(sys.stdin)
+if data["tool_input"]["command"].startswith("rm "):
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "deny", "permissionDecisionReason": "Codex TOML says no"}}))
+`,
+    );
+    const toml = (timeout: string) => `model = "gpt-5-codex"
+
+[[hooks.PreToolUse]]
+matcher = "^Bash$"
+
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "/usr/bin/python3 ${guard}"
+timeout = ${timeout}
+statusMessage = "Checking Bash command"
+`;
+    const file = write(join(root, "elsewhere/.codex/config.toml"), toml("30"));
+    const base = ["test", "PreToolUse", "--settings", file, "--no-defaults"];
+    expect(await runCli([...base, ...testArgs("rm -rf build")], io)).toBe(2);
+    expect(io.out).toContain("Codex TOML says no");
+    io.out = "";
+    expect(await runCli([...base, ...testArgs("ls"), "--json"], io)).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ action: "continue" });
+    io.out = "";
+    write(file, toml('"30"'));
+    expect(await runCli(["validate", "--settings", file, "--no-defaults"], io)).toBe(1);
+    expect(io.out + io.err).toContain("hooks.PreToolUse[0].hooks[0].timeout");
+    io.out = "";
+    io.err = "";
+    write(file, "[[hooks.PreToolUse]\n");
+    expect(await runCli(["validate", "--settings", file, "--no-defaults"], io)).toBe(1);
+    expect(io.out + io.err).toContain("invalid TOML at line 1");
+  });
+
+  it("tests a Windsurf hooks.json told by its path: exit 2 blocks, and list shows its origin", async () => {
+    const guard = write(
+      join(root, "windsurf-guard.sh"),
+      `#!/usr/bin/env bash
+input=$(cat)
+case "$input" in
+  *'"command_line":"rm '*) echo "Windsurf says no" >&2; exit 2 ;;
+esac
+exit 0
+`,
+    );
+    const file = write(
+      join(root, "home/.codeium/windsurf/hooks.json"),
+      JSON.stringify({
+        hooks: { pre_run_command: [{ command: `bash ${guard}`, show_output: true }] },
+      }),
+    );
+    const base = ["test", "PreToolUse", "--settings", file, "--no-defaults"];
+    expect(await runCli([...base, ...testArgs("rm -rf build")], io)).toBe(2);
+    expect(io.out).toContain("Windsurf says no");
+    io.out = "";
+    expect(await runCli([...base, ...testArgs("ls"), "--json"], io)).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ action: "continue" });
+    io.out = "";
+    expect(await runCli(["list"], io)).toBe(0);
+    expect(io.out).toContain("{windsurf pre_run_command}");
+    expect(io.out).toContain("from user Windsurf hooks");
+  });
+
   it("refuses an unknown --format, naming the flag", async () => {
-    expect(await runCli(["validate", "--format", "windsurf"], io)).toBe(1);
+    expect(await runCli(["validate", "--format", "notepad"], io)).toBe(1);
     expect(io.err).toContain("--format:");
     expect(io.err).toContain('"cursor"');
   });

@@ -51,7 +51,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       )
       .option(
         "--format <name>",
-        "the format of the --settings files: claude-code, cursor, gemini, copilot or codex (default: told by the path)",
+        "the format of the --settings files: claude-code, cursor, gemini, copilot, codex, windsurf or kiro (default: told by the path)",
       )
       .option("--no-defaults", "read only the --settings files, not the default locations");
 

@@ -13,7 +13,7 @@ import type { SettingsOptions } from "./settings-schema.js";
 export type { SettingsScope } from "./settings-origins.js";
 
 /** The other agents whose hook files are read here (see `HOOK_FORMATS`). */
-export type HookFormatName = "cursor" | "gemini" | "copilot" | "codex";
+export type HookFormatName = "cursor" | "gemini" | "copilot" | "codex" | "windsurf" | "kiro";
 
 /**
  * Where a hook from another agent's file came from, in that agent's words: its format, its
@@ -21,7 +21,7 @@ export type HookFormatName = "cursor" | "gemini" | "copilot" | "codex";
  * name that agent would use (Gemini CLI's `run_shell_command`).
  */
 export interface HookOrigin {
-  /** The agent's format: `cursor`, `gemini`, `copilot` or `codex`. */
+  /** The agent's format: `cursor`, `gemini`, `copilot`, `codex`, `windsurf` or `kiro`. */
   format: HookFormatName;
   /** The event as that agent names it: `beforeShellExecution`, `BeforeTool`. */
   event: string;
@@ -62,7 +62,7 @@ export interface SettingsHook {
   scope: SettingsScope;
   /** False for project hooks the user has not trusted (yet, or since they changed). */
   trusted: boolean;
-  /** The plugin it came with (scope `plugin`): its command gets `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`. */
+  /** The plugin it came with (scope `plugin`): its command gets `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` (and `PLUGIN_ROOT`, `PLUGIN_DATA`). */
   plugin?: PluginOrigin;
   /**
    * Set for a hook read from another agent's file (Cursor, Gemini CLI): its script gets that

@@ -265,21 +265,25 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
   // MCP servers join the hash only when there are some, so trust given before stays valid.
   const hash = hashDefinitions([
     ...(folders ? [{ runs: { scripts, folders } }] : []),
-    ...project.map((f) => ({
-      file: relative(projectDir, f.info.path),
-      hooks: f.hooks.map((h) => ({
-        event: h.event,
-        matcher: h.matcher ?? null,
-        path: h.path,
-        definition: h.definition,
-        // Another agent's event and matcher decide when it runs: a change is a change.
-        ...(h.origin ? { origin: h.origin } : {}),
+    // Another agent's file that holds no hooks runs nothing (a Codex `config.toml` that only
+    // sets a model): its mere presence does not ask for trust again.
+    ...project
+      .filter((f) => f.info.format === undefined || f.hooks.length > 0)
+      .map((f) => ({
+        file: relative(projectDir, f.info.path),
+        hooks: f.hooks.map((h) => ({
+          event: h.event,
+          matcher: h.matcher ?? null,
+          path: h.path,
+          definition: h.definition,
+          // Another agent's event and matcher decide when it runs: a change is a change.
+          ...(h.origin ? { origin: h.origin } : {}),
+        })),
+        options: f.options,
+        disableAllHooks: f.disableAllHooks ?? null,
+        ...(f.mcpServersRaw !== undefined ? { mcpServers: f.mcpServersRaw } : {}),
+        ...(f.enabledPlugins !== undefined ? { enabledPlugins: f.enabledPlugins } : {}),
       })),
-      options: f.options,
-      disableAllHooks: f.disableAllHooks ?? null,
-      ...(f.mcpServersRaw !== undefined ? { mcpServers: f.mcpServersRaw } : {}),
-      ...(f.enabledPlugins !== undefined ? { enabledPlugins: f.enabledPlugins } : {}),
-    })),
     ...(mcpJson?.raw !== undefined ? [{ file: ".mcp.json", mcpServers: mcpJson.raw }] : []),
   ]);
   const projectHooks = project.reduce((n, f) => n + f.hooks.length, 0);
@@ -521,7 +525,10 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
     if (code === "ENOENT" && !candidate.explicit) return out;
     return fail(code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`);
   }
-  const parsed = parseJsonText(text);
+  // Another agent's file may be in another language (Codex's `config.toml`).
+  const own = candidate.format?.parse?.(text, candidate.path);
+  if (own && !own.ok) return fail(own.message, own);
+  const parsed = own ?? parseJsonText(text);
   if (!parsed.ok) {
     return fail(
       `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,

@@ -37,10 +37,24 @@ export function pluginDataName(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, "-");
 }
 
-/** The variables a plugin's hooks and MCP servers get, as Claude Code names them. */
+/**
+ * The variables a plugin's hooks and MCP servers get: as Claude Code names them, and as the
+ * Open Plugins format does (`PLUGIN_ROOT`, `PLUGIN_DATA`), with the same values.
+ */
 export function pluginVariables(plugin: PluginOrigin): Record<string, string> {
-  return { CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir };
+  return {
+    CLAUDE_PLUGIN_ROOT: plugin.root,
+    CLAUDE_PLUGIN_DATA: plugin.dataDir,
+    PLUGIN_ROOT: plugin.root,
+    PLUGIN_DATA: plugin.dataDir,
+  };
 }
+
+/**
+ * Where a plugin's manifest may be, first found wins: Claude Code's, then the Open Plugins
+ * format's (`.plugin/plugin.json`, and `plugin.json` at the root in its later drafts).
+ */
+const MANIFESTS = [".claude-plugin/plugin.json", ".plugin/plugin.json", "plugin.json"] as const;
 
 /** The name a plugin's MCP server goes by outside the plugin, as in Claude Code. */
 export function pluginServerName(plugin: string, server: string): string {
@@ -85,7 +99,8 @@ function inside(root: string, relativePath: string): string | undefined {
 
 /**
  * Load one plugin folder as Claude Code lays it out: `.claude-plugin/plugin.json` (optional; its
- * `name`, and `hooks` / `mcpServers` inline or as paths inside the plugin), `hooks/hooks.json`
+ * `name`, and `hooks` / `mcpServers` inline or as paths inside the plugin; an Open Plugins
+ * manifest, `.plugin/plugin.json` or `plugin.json`, when there is none), `hooks/hooks.json`
  * (`{ "hooks": { Event: [...] } }`) and `.mcp.json`. Its hooks are trusted with the plugin (the
  * caller decided the plugin runs). Its MCP servers go by `plugin:<name>:<server>`; its
  * `mcp_tool` hooks that name one of them are pointed at it. `${CLAUDE_PLUGIN_ROOT}` and
@@ -109,8 +124,14 @@ export async function loadPlugin(
     return { problems };
   }
   const root = await realpath(candidate.dir);
-  const manifestPath = join(root, ".claude-plugin", "plugin.json");
-  const manifest = (await readJsonObject(manifestPath, options.maxBytes, problems)) ?? {};
+  let manifestPath = join(root, MANIFESTS[0]);
+  let manifest: Record<string, unknown> | undefined;
+  for (const where of MANIFESTS) {
+    manifestPath = join(root, where);
+    manifest = await readJsonObject(manifestPath, options.maxBytes, problems);
+    if (manifest !== undefined || problems.length > 0) break;
+  }
+  manifest ??= {};
   let name = basename(root);
   if (manifest.name !== undefined) {
     if (typeof manifest.name === "string" && PLUGIN_NAME.test(manifest.name)) name = manifest.name;

@@ -198,7 +198,8 @@ export function settingsHookRegistration(
 }
 
 /**
- * A plugin's command with `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` in its environment: the
+ * A plugin's command with `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA` (and the Open Plugins
+ * format's `PLUGIN_ROOT` and `PLUGIN_DATA`) in its environment: the
  * shell expands `${CLAUDE_PLUGIN_ROOT}` in the command text itself (a folder name never becomes
  * shell text), and the exec form's arguments, which no shell reads, get the paths put in.
  */
@@ -212,7 +213,7 @@ function withPluginVariables(
   if (out.args) {
     const put = (text: string) =>
       text.replace(
-        /\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g,
+        /\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|PLUGIN_ROOT|PLUGIN_DATA)\}/g,
         (_whole, name: keyof typeof variables) => variables[name] ?? "",
       );
     out.args = out.args.map(put) as [string, ...string[]];

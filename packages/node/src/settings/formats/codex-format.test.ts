@@ -367,11 +367,19 @@ describe("Codex .codex/hooks.json", () => {
     expect(ran("good")).toBe(false);
   });
 
-  it("warns about an unknown event and unknown fields, and loads the rest", async () => {
+  it("warns about an unknown event and unknown fields (not statusMessage, Codex's own), and loads the rest", async () => {
     const file = codexFile(home, {
       Stop: [
         {
-          hooks: [{ type: "command", command: script("stop"), timeout: 5, statusMessage: "x" }],
+          hooks: [
+            {
+              type: "command",
+              command: script("stop"),
+              timeout: 5,
+              statusMessage: "Checking",
+              color: "red",
+            },
+          ],
           label: "mine",
         },
       ],
@@ -381,7 +389,7 @@ describe("Codex .codex/hooks.json", () => {
     expect(settings.problems.map((p) => [p.file, p.path, p.severity])).toEqual([
       [file, "hooks.AfterEverything", "warning"],
       [file, "hooks.Stop[0].label", "warning"],
-      [file, "hooks.Stop[0].hooks[0].statusMessage", "warning"],
+      [file, "hooks.Stop[0].hooks[0].color", "warning"],
     ]);
     expect(settings.hooks.map((h) => [h.event, h.definition.timeout])).toEqual([["Stop", 5]]);
     await fire(engine, createEvent("Stop", { sessionId: "s1", stopHookActive: false }));

@@ -1,10 +1,17 @@
 import { CONTINUE, HookError, type HookEvent } from "@a3s-lab/hooks-core";
 import { clipText, compileMatcher, describeValue } from "@a3s-lab/hooks-core/internal";
+import { parse as parseToml, TomlError } from "smol-toml";
 import { claudeCodeDialect, type HookDialect } from "../../handlers/hook-dialect.js";
 import { linearRegex } from "../../support/linear-regex.js";
 import type { HookOrigin } from "../hook-settings.js";
 import type { HooksBlockContext, ParsedHooksBlock } from "../parse-hooks-block.js";
-import { type FormatEvent, FormatReader, type HookFormat, isRecord } from "./hook-format.js";
+import {
+  type FormatEvent,
+  type FormatParseResult,
+  FormatReader,
+  type HookFormat,
+  isRecord,
+} from "./hook-format.js";
 
 interface CodexEvent extends FormatEvent {
   /** False where Codex reads no matcher (a matcher there is ignored, with a warning). */
@@ -40,7 +47,42 @@ export const CODEX_EVENTS: Readonly<Record<string, CodexEvent>> = {
 const APPLY_PATCH_TOOLS = new Set(["Edit", "Write", "MultiEdit"]);
 
 const GROUP_KEYS = new Set(["matcher", "hooks"]);
-const HOOK_KEYS = new Set(["type", "command", "timeout"]);
+// `statusMessage` is Codex's spinner text while the hook runs: known, and not shown here.
+const HOOK_KEYS = new Set(["type", "command", "timeout", "statusMessage"]);
+
+const isToml = (path: string) => /\.toml$/i.test(path);
+
+/**
+ * A `config.toml` parsed as TOML (a large integer elsewhere in it stays a bigint rather than
+ * failing the file); any other path is JSON, read by the loader.
+ */
+function parseCodexFile(text: string, path: string): FormatParseResult | undefined {
+  if (!isToml(path)) return undefined;
+  try {
+    return { ok: true, value: parseToml(text, { integersAsBigInt: "asNeeded" }) };
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    const why = error.message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
+    return {
+      ok: false,
+      message: `invalid TOML at line ${error.line}, column ${error.column}: ${why}`,
+      line: error.line,
+      column: error.column,
+    };
+  }
+}
+
+/**
+ * Codex's `config.toml` configures all of Codex; only its `[hooks]` tables are read, in the
+ * same shape as `hooks.json`. A file without them holds no hooks and no problem. `[hooks.state]`
+ * is where Codex records which hooks the user reviewed and turned off, not an event.
+ */
+function readCodexToml(doc: Record<string, unknown>, ctx: HooksBlockContext): ParsedHooksBlock {
+  if (doc.hooks === undefined) return { hooks: [], options: {}, problems: [] };
+  if (!isRecord(doc.hooks)) return readCodexFile({ hooks: doc.hooks }, ctx);
+  const { state: _state, ...hooks } = doc.hooks;
+  return readCodexFile({ hooks }, ctx);
+}
 
 function readCodexFile(doc: Record<string, unknown>, ctx: HooksBlockContext): ParsedHooksBlock {
   const reader = new FormatReader("codex", ctx);
@@ -97,17 +139,7 @@ function readCodexFile(doc: Record<string, unknown>, ctx: HooksBlockContext): Pa
       }
     }
   }
-  // A file with an error is refused whole: a half-read hooks.json could run a guard's
-  // neighbours without the guard.
-  const errors = reader.out.problems.filter((p) => p.severity === "error").length;
-  if (errors > 0 && reader.out.hooks.length > 0) {
-    reader.out.hooks = [];
-    reader.problem(
-      "error",
-      ["hooks"],
-      `${errors === 1 ? "1 error" : `${errors} errors`} in this file: none of its hooks load`,
-    );
-  }
+  reader.refuseOnError();
   return reader.out;
 }
 
@@ -196,14 +228,21 @@ function codexMatcher(origin: HookOrigin): ((event: HookEvent) => boolean) | und
   };
 }
 
-/** OpenAI Codex CLI: `.codex/hooks.json` in the project and in the home directory. */
+/**
+ * OpenAI Codex CLI: `.codex/hooks.json` and the `[hooks]` tables of `.codex/config.toml`, in the
+ * project and in the home directory.
+ */
 export const codexFormat: HookFormat = {
   name: "codex",
   title: "Codex",
-  files: { project: [".codex/hooks.json"], user: [".codex/hooks.json"] },
+  files: {
+    project: [".codex/hooks.json", ".codex/config.toml"],
+    user: [".codex/hooks.json", ".codex/config.toml"],
+  },
   events: CODEX_EVENTS,
-  matchesPath: (path) => /(?:^|[\\/])\.codex[\\/]hooks\.json$/.test(path),
-  read: readCodexFile,
+  matchesPath: (path) => /(?:^|[\\/])\.codex[\\/](?:hooks\.json|config\.toml)$/.test(path),
+  parse: parseCodexFile,
+  read: (doc, ctx) => (isToml(ctx.file) ? readCodexToml(doc, ctx) : readCodexFile(doc, ctx)),
   dialect: codexDialect,
   matcher: codexMatcher,
 };

@@ -20,8 +20,10 @@ interface Case {
   event: HookEvent;
   /** Fields the script must receive (a subset of its stdin). */
   stdin: Record<string, unknown>;
-  /** What the script prints on stdout. */
+  /** What the script prints on stdout (on stderr when it exits with `exit`). */
   answer: string;
+  /** The script's exit code, for agents that answer by it (Windsurf); default 0. */
+  exit?: number;
   /** What the engine's merged result must hold. */
   expected: (result: HookResult) => unknown;
   want: unknown;
@@ -214,6 +216,147 @@ const CASES: Record<HookFormatName, Record<string, Case>> = {
       want: "continue",
     },
   },
+  windsurf: {
+    pre_run_command: {
+      event: bash("rm -rf /"),
+      stdin: { trajectory_id: "s1", tool_info: { command_line: "rm -rf /" } },
+      answer: "dangerous command",
+      exit: 2,
+      expected: blocked,
+      want: ["block", "dangerous command"],
+    },
+    post_run_command: {
+      event: post("Bash", { command: "ls" }, "a\nb"),
+      stdin: { tool_info: { command_line: "ls" } },
+      answer: "too late to block",
+      exit: 2,
+      expected: (r) => [r.action, output(r)],
+      want: ["continue", "a\nb"],
+    },
+    pre_read_code: {
+      event: createEvent("PreToolUse", { ...s, tool: "Read", args: { file_path: "/r/.env" } }),
+      stdin: { tool_info: { file_path: "/r/.env" } },
+      answer: "no secrets",
+      exit: 2,
+      expected: blocked,
+      want: ["block", "no secrets"],
+    },
+    post_read_code: {
+      event: post("Read", { file_path: "/r/a.ts" }, "text"),
+      stdin: { tool_info: { file_path: "/r/a.ts" } },
+      answer: "",
+      expected: (r) => r.action,
+      want: "continue",
+    },
+    pre_write_code: {
+      event: createEvent("PreToolUse", {
+        ...s,
+        tool: "Edit",
+        args: { file_path: "/r/a.ts", old_string: "x = 1", new_string: "x = 2" },
+      }),
+      stdin: {
+        tool_info: { file_path: "/r/a.ts", edits: [{ old_string: "x = 1", new_string: "x = 2" }] },
+      },
+      // Cascade reads no JSON: only exit code 2 blocks.
+      answer: '{"decision":"deny","message":"no"}',
+      expected: (r) => r.action,
+      want: "continue",
+    },
+    post_write_code: {
+      event: post("Write", { file_path: "/r/n.ts", content: "x" }, "ok"),
+      stdin: { tool_info: { file_path: "/r/n.ts", edits: [{ old_string: "", new_string: "x" }] } },
+      answer: "",
+      expected: (r) => r.action,
+      want: "continue",
+    },
+    pre_mcp_tool_use: {
+      event: createEvent("PreToolUse", { ...s, tool: "mcp__db__query", args: { sql: "drop" } }),
+      stdin: {
+        tool_info: {
+          mcp_server_name: "db",
+          mcp_tool_name: "query",
+          mcp_tool_arguments: { sql: "drop" },
+        },
+      },
+      answer: "no drops",
+      exit: 2,
+      expected: blocked,
+      want: ["block", "no drops"],
+    },
+    post_mcp_tool_use: {
+      event: post("mcp__db__query", { sql: "select 1" }, '{"rows":1}'),
+      stdin: { tool_info: { mcp_server_name: "db", mcp_result: '{"rows":1}' } },
+      answer: "",
+      expected: (r) => r.action,
+      want: "continue",
+    },
+    pre_user_prompt: {
+      event: createEvent("UserPromptSubmit", { ...s, prompt: "my token is abc" }),
+      stdin: { tool_info: { user_prompt: "my token is abc" } },
+      answer: "remove the token",
+      exit: 2,
+      expected: blocked,
+      want: ["block", "remove the token"],
+    },
+    post_cascade_response: {
+      event: createEvent("GenerateEnd", {
+        ...s,
+        prompt: "p",
+        model: { provider: "x", name: "m" },
+        response: {
+          text: "done",
+          toolCalls: [],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          duration: 1,
+        },
+      }),
+      stdin: { tool_info: { response: "done" } },
+      answer: "",
+      expected: (r) => r.action,
+      want: "continue",
+    },
+  },
+  kiro: {
+    SessionStart: {
+      event: createEvent("SessionStart", { ...s, source: "startup" }),
+      stdin: { session_id: "s1" },
+      answer: "on branch main",
+      expected: (r) => [r.action, r.additionalContext],
+      want: ["continue", "on branch main"],
+    },
+    UserPromptSubmit: {
+      event: createEvent("UserPromptSubmit", { ...s, prompt: "my token is abc" }),
+      stdin: { prompt: "my token is abc" },
+      answer: "remove the token",
+      exit: 2,
+      expected: blocked,
+      want: ["block", "remove the token"],
+    },
+    PreToolUse: {
+      event: bash("rm -rf /"),
+      stdin: { tool_name: "execute_bash", tool_input: { command: "rm -rf /" } },
+      answer: "dangerous command",
+      exit: 2,
+      expected: blocked,
+      want: ["block", "dangerous command"],
+    },
+    PostToolUse: {
+      event: post("Write", { file_path: "/r/a.ts", content: "x" }, "ok"),
+      stdin: { tool_name: "fs_write", tool_response: { output: "ok" } },
+      answer: "too late",
+      exit: 2,
+      expected: (r) => [r.action, output(r)],
+      want: ["continue", "ok"],
+    },
+    Stop: {
+      event: createEvent("Stop", { ...s, stopHookActive: false }),
+      stdin: { hook_event_name: "Stop" },
+      answer: "cannot keep going",
+      exit: 2,
+      expected: (r) => r.action,
+      want: "continue",
+    },
+  },
   codex: {
     SessionStart: {
       event: createEvent("SessionStart", { ...s, source: "resume" }),
@@ -331,16 +474,25 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Write a file holding one hook for `name`, in the format's shape, whose script answers `answer`. */
-function fileFor(format: HookFormatName, name: string, answer: string, dir: string): string {
+function fileFor(format: HookFormatName, name: string, c: Case, dir: string): string {
   const stdinFile = join(dir, "stdin.json");
   const scriptFile = join(dir, "hook.sh");
-  writeFileSync(scriptFile, `#!/bin/sh\ncat > '${stdinFile}'\ncat <<'EOF'\n${answer}\nEOF\n`);
+  const to = c.exit !== undefined ? " >&2" : "";
+  writeFileSync(
+    scriptFile,
+    `#!/bin/sh\ncat > '${stdinFile}'\ncat <<'EOF'${to}\n${c.answer}\nEOF\nexit ${c.exit ?? 0}\n`,
+  );
   const command = `sh '${scriptFile}'`;
   const doc = {
     cursor: { version: 1, hooks: { [name]: [{ command }] } },
     gemini: { hooks: { [name]: [{ hooks: [{ type: "command", command }] }] } },
     copilot: { version: 1, hooks: { [name]: [{ type: "command", bash: command }] } },
     codex: { hooks: { [name]: [{ hooks: [{ type: "command", command, timeout: 30 }] }] } },
+    windsurf: { hooks: { [name]: [{ command, show_output: true }] } },
+    kiro: {
+      version: "v1",
+      hooks: [{ name: "case", trigger: name, action: { type: "command", command }, timeout: 30 }],
+    },
   }[format];
   const file = join(
     dir,
@@ -349,6 +501,8 @@ function fileFor(format: HookFormatName, name: string, answer: string, dir: stri
       gemini: ".gemini/settings.json",
       copilot: ".github/hooks/policy.json",
       codex: ".codex/hooks.json",
+      windsurf: ".windsurf/hooks.json",
+      kiro: ".kiro/hooks/policy.json",
     }[format],
   );
   mkdirSync(dirname(file), { recursive: true });
@@ -375,7 +529,7 @@ describe.each(Object.keys(HOOK_FORMATS) as HookFormatName[])("%s compatibility t
     const c = CASES[format][name]!;
     const dir = join(root, format, name);
     mkdirSync(dir, { recursive: true });
-    const file = fileFor(format, name, c.answer, dir);
+    const file = fileFor(format, name, c, dir);
     const settings = await loadHookSettings({
       cwd: dir,
       home: dir,
@@ -392,7 +546,12 @@ describe.each(Object.keys(HOOK_FORMATS) as HookFormatName[])("%s compatibility t
     expect(c.expected(result)).toEqual(c.want);
     const stdin = JSON.parse(readFileSync(join(dir, "stdin.json"), "utf8"));
     // Copilot's stdin does not name the event; the others do, in their own words.
-    const named = format === "copilot" ? {} : { hook_event_name: name };
+    const named =
+      format === "copilot"
+        ? {}
+        : format === "windsurf"
+          ? { agent_action_name: name }
+          : { hook_event_name: name };
     expect(stdin).toMatchObject({ ...named, ...c.stdin });
   });
 });

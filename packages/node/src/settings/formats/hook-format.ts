@@ -28,7 +28,13 @@ export interface HookFormat {
   events: Readonly<Record<string, FormatEvent>>;
   /** True when a path names one of this format's files (`.cursor/hooks.json`). */
   matchesPath(path: string): boolean;
-  /** Read one file (already parsed JSON): its hooks and every problem, with the JSON path. */
+  /**
+   * Parse one file's text when it is not JSON (Codex's `config.toml`), or return undefined to
+   * read it as JSON. A failure's message says what the file is and what is wrong; `line` and
+   * `column` say where.
+   */
+  parse?(text: string, path: string): FormatParseResult | undefined;
+  /** Read one file (already parsed): its hooks and every problem, with the key path. */
   read(doc: Record<string, unknown>, ctx: HooksBlockContext): ParsedHooksBlock;
   /** The stdin and the answer reading of a hook on one of the agent's events. */
   dialect(origin: HookOrigin): HookDialect;
@@ -38,6 +44,11 @@ export interface HookFormat {
    */
   matcher?(origin: HookOrigin): ((event: HookEvent) => boolean) | undefined;
 }
+
+/** A file's text parsed by its format: the value, or why and where it is invalid. */
+export type FormatParseResult =
+  | { ok: true; value: unknown }
+  | { ok: false; message: string; line: number; column: number };
 
 /** One of an agent's events, as it runs here. */
 export interface FormatEvent {
@@ -212,6 +223,22 @@ export class FormatReader {
     for (const key of Object.keys(entry)) {
       if (!known.has(key))
         this.problem("warning", [...path, key], `unknown field "${key}" (ignored)`);
+    }
+  }
+
+  /**
+   * Refuse the whole file when any of it was an error: a half-read file could run a guard's
+   * neighbours without the guard. Warnings leave the rest loaded.
+   */
+  refuseOnError(): void {
+    const errors = this.out.problems.filter((p) => p.severity === "error").length;
+    if (errors > 0 && this.out.hooks.length > 0) {
+      this.out.hooks = [];
+      this.problem(
+        "error",
+        ["hooks"],
+        `${errors === 1 ? "1 error" : `${errors} errors`} in this file: none of its hooks load`,
+      );
     }
   }
 
