@@ -290,6 +290,15 @@ describe("a3s-hooks convert", () => {
     expect(bad.err).toContain(
       '--to: expected one of claude-code, cursor, gemini, copilot, codex, got "vim"',
     );
+    const windsurf = await cli("convert", claude, "--to", "windsurf");
+    expect(windsurf.code).toBe(1);
+    expect(windsurf.err).toContain(
+      "--to: Windsurf hook files are read and run, but convert does not translate them yet",
+    );
+    const kiroFile = write(join(root, ".kiro/hooks/k.json"), {});
+    const kiro = await cli("convert", kiroFile, "--to", "claude-code");
+    expect(kiro.code).toBe(1);
+    expect(kiro.err).toContain("but convert does not translate them yet");
     const broken = await cli("convert", claude, "--to", "codex");
     expect(broken.code).toBe(1);
     expect(broken.err).toMatch(/^error: s\.json: hooks\.Stop\[0\]\.hooks\[0\]/);

@@ -1,7 +1,11 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
-import { type ConvertFormat, convertHooks } from "../settings/formats/convert-hooks.js";
+import {
+  CONVERT_FORMATS,
+  type ConvertFormat,
+  convertHooks,
+} from "../settings/formats/convert-hooks.js";
 import { detectFormat, HOOK_FORMATS } from "../settings/formats/hook-formats.js";
 import { parseJsonText } from "../settings/json-text.js";
 import { displayPath, formatProblem } from "../settings/settings-problem.js";
@@ -16,13 +20,23 @@ export interface ConvertArgs {
   allowLossy?: boolean;
 }
 
-const FORMATS = (): ConvertFormat[] => [
-  "claude-code",
-  ...(Object.keys(HOOK_FORMATS) as ConvertFormat[]),
-];
+const FORMATS = (): readonly string[] => CONVERT_FORMATS;
+
+const isConvertFormat = (value: string): value is ConvertFormat =>
+  (CONVERT_FORMATS as readonly string[]).includes(value);
+
+/** Read and run, but not translated: said plainly rather than half done. */
+function notConverted(option: string, name: string): CliError {
+  return new CliError(
+    "USAGE",
+    `${option}: ${HOOK_FORMATS[name as keyof typeof HOOK_FORMATS].title} hook files are read and run, but convert does not translate them yet`,
+    `convert between ${CONVERT_FORMATS.join(", ")}`,
+  );
+}
 
 function formatArg(option: string, value: string): ConvertFormat {
-  if ((FORMATS() as string[]).includes(value)) return value as ConvertFormat;
+  if (isConvertFormat(value)) return value;
+  if (Object.hasOwn(HOOK_FORMATS, value)) throw notConverted(option, value);
   throw new CliError(
     "USAGE",
     `${option}: expected one of ${FORMATS().join(", ")}, got ${JSON.stringify(value)}`,
@@ -63,7 +77,11 @@ export async function convertCommand(
     path = resolve(where.cwd, place);
   }
   // Told by its place, as validate does; a file in no agent's place is ours.
-  from ??= detectFormat(path)?.name ?? "claude-code";
+  if (from === undefined) {
+    const detected = detectFormat(path)?.name ?? "claude-code";
+    if (!isConvertFormat(detected)) throw notConverted("FILE", detected);
+    from = detected;
+  }
   if (from === to) {
     throw new CliError("USAGE", `--to: the file is already ${to}`, "name another format");
   }
@@ -80,7 +98,9 @@ export async function convertCommand(
       },
     );
   }
-  const parsed = parseJsonText(text);
+  // A format with its own syntax (Codex's config.toml) parses its file; the rest are JSON.
+  const own = from === "claude-code" ? undefined : HOOK_FORMATS[from].parse?.(text, path);
+  const parsed = own ?? parseJsonText(text);
   if (
     !parsed.ok ||
     parsed.value === null ||
@@ -91,7 +111,9 @@ export async function convertCommand(
       "CONFIG",
       parsed.ok
         ? `${displayPath(path, where)}: expected a JSON object`
-        : `${displayPath(path, where)}: invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,
+        : own !== undefined
+          ? `${displayPath(path, where)}: ${parsed.message}`
+          : `${displayPath(path, where)}: invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,
     );
   }
   const result = convertHooks(parsed.value as Record<string, unknown>, from, to, path);

@@ -24,6 +24,7 @@ if grep -qx "$label" "$(dirname "$0")/blockers" 2>/dev/null; then
     cursor) echo '{"permission":"deny","agent_message":"'"$label"'"}' ;;
     gemini) echo '{"decision":"deny","reason":"'"$label"'"}' ;;
     copilot) echo '{"permissionDecision":"deny","permissionDecisionReason":"'"$label"'"}' ;;
+    exit2) echo "$label" >&2; exit 2 ;;
   esac
 else
   case $format in
@@ -68,6 +69,21 @@ function writeFormats(dir: string, scope: string, copilotDir: string): void {
   });
   // Codex speaks Claude Code's answers.
   write(join(dir, ".codex/hooks.json"), { hooks: claudeGroup("codex") });
+  // Windsurf and Kiro read exit codes only: exit 2 blocks with stderr, nothing adds context.
+  write(join(dir, dir.endsWith("home") ? ".codeium/windsurf/hooks.json" : ".windsurf/hooks.json"), {
+    hooks: { pre_run_command: [{ command: run("exit2", "windsurf") }] },
+  });
+  write(join(dir, ".kiro/hooks/policy.json"), {
+    version: "v1",
+    hooks: [
+      {
+        name: "order",
+        trigger: "PreToolUse",
+        matcher: "execute_bash",
+        action: { type: "command", command: run("exit2", "kiro") },
+      },
+    ],
+  });
 }
 
 beforeAll(async () => {
@@ -79,7 +95,7 @@ beforeAll(async () => {
   writeFormats(home, "user", ".copilot/hooks");
   write(join(root, "managed/managed-settings.json"), {
     hooks: {
-      // Eleven hooks on one event: past the default limit of ten.
+      // Fifteen hooks on one event: past the default limit of ten.
       maxHooksPerEvent: 20,
       PreToolUse: [
         {
@@ -105,7 +121,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const ORDER = [
   "managed",
   ...["project", "user"].flatMap((scope) =>
-    ["claude", "cursor", "gemini", "copilot", "codex"].map((f) => `${scope}-${f}`),
+    ["claude", "cursor", "gemini", "copilot", "codex", "windsurf", "kiro"].map(
+      (f) => `${scope}-${f}`,
+    ),
   ),
 ];
 
@@ -123,7 +141,7 @@ async function fire(blockers: string[]): Promise<Record<string, unknown>> {
 }
 
 describe("every format in one project: the stated order", () => {
-  it("lists the hooks by scope, then ours, Cursor, Gemini CLI, Copilot and Codex", async () => {
+  it("lists the hooks by scope, then ours, Cursor, Gemini CLI, Copilot, Codex, Windsurf, Kiro", async () => {
     const cli = io();
     expect(await runCli(["list", "--json"], cli), cli.err).toBe(0);
     const { hooks, skipped } = JSON.parse(cli.out) as {
@@ -132,21 +150,23 @@ describe("every format in one project: the stated order", () => {
     };
     expect(skipped).toEqual([]);
     expect(hooks.map((h) => labelOf(h.command))).toEqual(ORDER);
-    expect(hooks.map((h) => h.format ?? "claude-code").slice(0, 6)).toEqual([
+    expect(hooks.map((h) => h.format ?? "claude-code").slice(0, 8)).toEqual([
       "claude-code",
       "claude-code",
       "cursor",
       "gemini",
       "copilot",
       "codex",
+      "windsurf",
+      "kiro",
     ]);
   });
 
-  it("joins every hook's context in that order (Copilot reads none)", async () => {
+  it("joins every hook's context in that order (Copilot, Windsurf and Kiro read none)", async () => {
     const result = await fire([]);
     expect(result.action).toBe("continue");
     expect(String(result.additionalContext).split("\n")).toEqual(
-      ORDER.filter((l) => !l.endsWith("-copilot")),
+      ORDER.filter((l) => !/-(copilot|windsurf|kiro)$/.test(l)),
     );
   });
 
@@ -159,5 +179,9 @@ describe("every format in one project: the stated order", () => {
       "project-codex",
     );
     expect((await fire(["user-gemini", "user-cursor"])).reason).toBe("user-cursor");
+    expect((await fire(["user-kiro", "project-windsurf", "user-claude"])).reason).toBe(
+      "project-windsurf",
+    );
+    expect((await fire(["user-kiro", "user-windsurf"])).reason).toBe("user-windsurf");
   });
 });

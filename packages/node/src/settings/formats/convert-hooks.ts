@@ -1,12 +1,19 @@
 import type { HookEventName } from "@a3s-lab/hooks-core";
-import type { HookFormatName, SettingsHook } from "../hook-settings.js";
+import type { SettingsHook } from "../hook-settings.js";
 import { parseHooksBlock } from "../parse-hooks-block.js";
 import type { SettingsProblem } from "../settings-problem.js";
 import { geminiToolName } from "./gemini-format.js";
 import { HOOK_FORMATS } from "./hook-formats.js";
 
-/** A format `convertHooks` reads and writes: ours (`claude-code`) or another agent's. */
-export type ConvertFormat = HookFormatName | "claude-code";
+/**
+ * The formats `convertHooks` reads and writes: ours (`claude-code`) and the agents whose events,
+ * matchers and entries it knows how to say in each other's terms. Windsurf's and Kiro's files are
+ * read and run, but not converted yet.
+ */
+export const CONVERT_FORMATS = ["claude-code", "cursor", "gemini", "copilot", "codex"] as const;
+
+/** A format `convertHooks` reads and writes. */
+export type ConvertFormat = (typeof CONVERT_FORMATS)[number];
 
 /** Something of the source that the target cannot say: where it is, and what is lost. */
 export interface LossyPart {
