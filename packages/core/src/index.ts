@@ -65,6 +65,7 @@ export type {
   HookAction,
   HookResponse,
   PermissionDecision,
+  RespondResponse,
   RetryResponse,
   SkipResponse,
 } from "./hook-response.js";
@@ -78,7 +79,9 @@ export {
   deny,
   hookResponseSchema,
   MAX_DELAY_MS,
+  MAX_RESPOND_OUTPUT_CHARS,
   modify,
+  respond,
   retry,
   safeParseHookResponse,
   skip,
@@ -133,6 +136,7 @@ export type {
   HookResult,
   OutcomeStatus,
   PatchConflict,
+  ToolAnswer,
   TurnStop,
 } from "./merge.js";
 export type {
