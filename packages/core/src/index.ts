@@ -127,6 +127,7 @@ export {
   toolContextSchema,
   toolResultSchema,
 } from "./event-schemas.js";
+export { runGeneration } from "./generation.js";
 export type { FireOptions, HookEngineOptions, HookInfo, InputSchema } from "./hook-engine.js";
 export { HookEngine } from "./hook-engine.js";
 export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./json-limits.js";
@@ -142,6 +143,8 @@ export type {
 export type {
   ContextKey,
   FireAnswer,
+  GenerateCall,
+  GenerateOutput,
   HookMiddleware,
   MiddlewareContext,
 } from "./middleware.js";
