@@ -74,7 +74,7 @@ describe("a remote respond through the MCP proxy", () => {
     const finished = spans.getFinishedSpans();
     const firing = finished.find(
       (s) =>
-        s.name === "hooks.fire PreToolUse" && s.attributes[HOOK_ATTRIBUTES.decision] === "block",
+        s.name === "hooks.fire PreToolUse" && s.attributes[HOOK_ATTRIBUTES.decision] === "respond",
     )!;
     expect(firing).toBeDefined();
     const hook = finished.find(

@@ -98,6 +98,8 @@ describe.each([
     expect(hook.parentSpanContext?.spanId).toBe(firing.spanContext().spanId);
     expect(hook.spanContext().traceId).toBe(firing.spanContext().traceId);
     expect(hook.attributes[HOOK_ATTRIBUTES.decision]).toBe("respond");
+    // The firing's decision too: a respond is no block, though hosts that do not know it read one.
+    expect(firing.attributes[HOOK_ATTRIBUTES.decision]).toBe("respond");
     // The client got the firing's trace context: its own spans join the same trace.
     const { traceId, spanId } = firing.spanContext();
     expect(seen).toEqual([{ traceparent: `00-${traceId}-${spanId}-01` }]);
