@@ -9,6 +9,7 @@ import pytest
 from a3s_box import A3sError, HookResponse
 from a3s_box._proto import pb
 from a3s_box._wire import to_proto_response
+from a3s_box.response import MAX_RESPOND_OUTPUT_CHARS
 
 
 def test_the_helpers_build_each_action() -> None:
@@ -57,3 +58,28 @@ def test_an_answer_the_agent_would_refuse_fails_where_it_is_made(build: Any, mes
         build()
     assert caught.value.code == "INVALID_OUTPUT"
     assert caught.value.message.startswith(message)
+
+
+def test_respond_answers_in_place_of_the_tool_on_the_wire() -> None:
+    response = HookResponse.respond("cached page", system_message="from cache")
+    assert (response.action, response.output) == ("respond", "cached page")
+    message = to_proto_response("h", "e", response)
+    assert message.action == pb.RESPOND
+    assert message.output == "cached page"
+    assert message.system_message == "from cache"
+    # Every other action leaves the field empty: an agent reads it only on a respond.
+    assert to_proto_response("h", "e", HookResponse.block("no")).output == ""
+
+
+def test_respond_output_is_checked_and_capped() -> None:
+    with pytest.raises(A3sError, match=r"HookResponse\.output: a respond needs a string output"):
+        HookResponse(action="respond")
+    with pytest.raises(A3sError, match=r"HookResponse\.output: only a respond can carry it"):
+        HookResponse(action="continue", output="x")
+    with pytest.raises(A3sError, match=r"HookResponse\.output: a respond carries at most") as raised:
+        HookResponse.respond("x" * (MAX_RESPOND_OUTPUT_CHARS + 1))
+    assert raised.value.code == "LIMIT_EXCEEDED"
+    # The agent counts UTF-16 code units: an emoji is two of them.
+    with pytest.raises(A3sError, match="at most"):
+        HookResponse.respond("😀" * (MAX_RESPOND_OUTPUT_CHARS // 2 + 1))
+    assert HookResponse.respond("x" * MAX_RESPOND_OUTPUT_CHARS).output is not None

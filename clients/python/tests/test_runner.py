@@ -134,6 +134,17 @@ async def test_a_modification_over_the_agents_limit_fails_the_hook_instead_of_th
     assert h.sent[0].ByteSize() < 1024
 
 
+async def test_a_respond_over_the_agents_limit_fails_the_hook_instead_of_the_stream() -> None:
+    hook = _hook(lambda event: HookResponse.respond("x" * 5000), fail_behavior="block")
+    h = Harness(hook)
+    h.runner._max_answer_bytes = 1024
+    h.runner.handle(_event())
+    await h.answered.wait()
+    assert h.sent[0].action == pb.BLOCK
+    assert h.sent[0].output == ""
+    assert h.sent[0].error.startswith("HookResponse.output: the answer is ")
+
+
 async def test_a_block_with_a_huge_reason_is_sent_as_a_block_its_text_cut() -> None:
     h = Harness(_hook(lambda event: HookResponse.block("x" * 100_000, system_message="y" * 9000)))
     h.runner.handle(_event())

@@ -1,10 +1,13 @@
 import {
   createEvent,
+  type GenerateCall,
+  type GenerateOutput,
   type GenerateStartEvent,
   type HookEngine,
   HookError,
   type HookResult,
   type ModelConfig,
+  runGeneration,
   type ToolCall,
 } from "@a3s-lab/hooks-core";
 import type { LanguageModelMiddleware } from "ai";
@@ -48,6 +51,8 @@ export class GenerateBlockedError extends HookError {
 interface Started {
   prompt: string;
   model: ModelConfig;
+  systemPrompt: string | undefined;
+  tools: string[];
 }
 
 function textOf(parts: readonly { type: string; text?: string }[]): string {
@@ -114,6 +119,99 @@ function parseInput(input: string): Record<string, unknown> {
   }
 }
 
+function signalOf(params: CallOptions): { signal?: AbortSignal } {
+  return params.abortSignal ? { signal: params.abortSignal } : {};
+}
+
+function toolCallsOf(content: GenerateResult["content"]): ToolCall[] {
+  return content.flatMap((p) =>
+    p.type === "tool-call"
+      ? [{ id: p.toolCallId, name: p.toolName, args: parseInput(p.input) }]
+      : [],
+  );
+}
+
+function outputOfContent(content: GenerateResult["content"]): GenerateOutput {
+  return { text: textOf(content), toolCalls: toolCallsOf(content) };
+}
+
+/** `content` with `text` in place of its first text part (other parts stay). */
+function withText(content: GenerateResult["content"], text: string): GenerateResult["content"] {
+  let placed = false;
+  const out: GenerateResult["content"] = [];
+  for (const p of content) {
+    if (p.type !== "text") out.push(p);
+    else if (!placed) {
+      placed = true;
+      out.push({ ...p, text });
+    }
+  }
+  if (!placed) out.unshift({ type: "text", text });
+  return out;
+}
+
+const NO_USAGE: Usage = {
+  inputTokens: {
+    total: undefined,
+    noCache: undefined,
+    cacheRead: undefined,
+    cacheWrite: undefined,
+  },
+  outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+};
+
+function usageFrom(usage: GenerateOutput["usage"]): Usage {
+  if (usage === undefined) return NO_USAGE;
+  return {
+    inputTokens: { ...NO_USAGE.inputTokens, total: usage.prompt_tokens },
+    outputTokens: { ...NO_USAGE.outputTokens, total: usage.completion_tokens },
+  };
+}
+
+function finishOf(output: GenerateOutput): GenerateResult["finishReason"] {
+  return output.toolCalls?.length
+    ? { unified: "tool-calls", raw: undefined }
+    : { unified: "stop", raw: undefined };
+}
+
+/** A middleware's output as the model's result: `raw`'s other fields kept when there is one. */
+function generatedFrom(output: GenerateOutput, raw: GenerateResult | undefined): GenerateResult {
+  const calls = (output.toolCalls ?? []).map((c): GenerateResult["content"][number] => ({
+    type: "tool-call",
+    toolCallId: c.id,
+    toolName: c.name,
+    input: JSON.stringify(c.args),
+  }));
+  const content: GenerateResult["content"] = [
+    ...(output.text !== "" ? [{ type: "text" as const, text: output.text }] : []),
+    ...calls,
+  ];
+  if (raw !== undefined) return { ...raw, content };
+  return { content, finishReason: finishOf(output), usage: usageFrom(output.usage), warnings: [] };
+}
+
+/** A middleware's output as the parts of a stream. */
+function streamPartsOf(output: GenerateOutput): StreamPart[] {
+  const parts: StreamPart[] = [];
+  if (output.text !== "") {
+    parts.push(
+      { type: "text-start", id: "answer" },
+      { type: "text-delta", id: "answer", delta: output.text },
+      { type: "text-end", id: "answer" },
+    );
+  }
+  for (const c of output.toolCalls ?? []) {
+    parts.push({
+      type: "tool-call",
+      toolCallId: c.id,
+      toolName: c.name,
+      input: JSON.stringify(c.args),
+    });
+  }
+  parts.push({ type: "finish", usage: usageFrom(output.usage), finishReason: finishOf(output) });
+  return parts;
+}
+
 function usageOf(usage: Usage | undefined) {
   const prompt = usage?.inputTokens?.total ?? 0;
   const completion = usage?.outputTokens?.total ?? 0;
@@ -132,6 +230,10 @@ function usageOf(usage: Usage | undefined) {
  * {@link GenerateBlockedError}. GenerateEnd hooks may rewrite `response.text` of a
  * `generateText` call; in a stream the text has already reached the reader when GenerateEnd
  * fires, so there the hooks observe only, and a rewrite is reported in the audit stream.
+ *
+ * Between the two, the model call runs through the engine's `wrapGenerate` middleware
+ * (`engine.use`): one may observe it, rewrite its call options, or answer without calling the
+ * model (a generation from a cache), for `streamText` too, where the answer arrives as a stream.
  *
  * @example
  * ```ts
@@ -176,6 +278,38 @@ export function hooksMiddleware(
     );
   };
 
+  /** GenerateEnd of a stream: its text was sent already, so a rewrite is reported, not applied. */
+  const finishStream = async (
+    params: CallOptions,
+    start: number,
+    text: string,
+    toolCalls: ToolCall[],
+    usage: Usage | undefined,
+  ) => {
+    const end = await fireEnd(params, start, text, toolCalls, usage);
+    if (end.modified && end.event.response.text !== text) {
+      engine.warn("GenerateEnd: a hook rewrote response.text of a stream, which was already sent", {
+        event: "GenerateEnd",
+        eventId: end.event.eventId,
+      });
+    }
+  };
+
+  /** The call as `wrapGenerate` middleware see it. */
+  const callOf = (params: CallOptions, model: Model, stream: boolean): GenerateCall => {
+    const info = started.get(params);
+    const systemPrompt = info?.systemPrompt ?? systemOf(params.prompt);
+    return {
+      sessionId: options.sessionId,
+      model: info?.model ?? modelOf(model, params),
+      prompt: info?.prompt ?? "",
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+      tools: info?.tools ?? params.tools?.map((t) => t.name) ?? [],
+      stream,
+      params,
+    };
+  };
+
   const middleware: Middleware = {
     specificationVersion: "v3",
     async transformParams({ params, model }) {
@@ -195,40 +329,54 @@ export function hooksMiddleware(
       );
       if (result.action === "block") throw new GenerateBlockedError(result);
       const next = result.modified ? applyStart(params, event, result.event) : { ...params };
-      started.set(next, { prompt: result.event.prompt, model: event.model });
+      started.set(next, {
+        prompt: result.event.prompt,
+        model: event.model,
+        systemPrompt: result.event.systemPrompt,
+        tools: next.tools?.map((t) => t.name) ?? [],
+      });
       return next;
     },
-    async wrapGenerate({ doGenerate, params }) {
+    async wrapGenerate({ doGenerate, params, model }) {
       const start = Date.now();
-      const out = await doGenerate();
-      const text = textOf(out.content);
-      const toolCalls = out.content.flatMap((p) =>
-        p.type === "tool-call"
-          ? [{ id: p.toolCallId, name: p.toolName, args: parseInput(p.input) }]
-          : [],
+      let raw: GenerateResult | undefined;
+      let fromModel: GenerateOutput | undefined;
+      const output = await runGeneration(
+        engine,
+        callOf(params, model, false),
+        async (call) => {
+          raw =
+            call.params === params
+              ? await doGenerate()
+              : await model.doGenerate(call.params as CallOptions);
+          fromModel = outputOfContent(raw.content);
+          return fromModel;
+        },
+        signalOf(params),
       );
-      const end = await fireEnd(params, start, text, toolCalls, out.usage);
+      // The model's own result, or (answered or rewritten by a middleware) one made from it.
+      const out = raw !== undefined && output === fromModel ? raw : generatedFrom(output, raw);
+      const text = textOf(out.content);
+      const end = await fireEnd(params, start, text, toolCallsOf(out.content), out.usage);
       const rewritten = end.event.response.text;
       if (!end.modified || rewritten === text) return out;
-      // The rewritten text takes the place of the first text part; other parts stay.
-      let placed = false;
-      const content: GenerateResult["content"] = [];
-      for (const p of out.content) {
-        if (p.type !== "text") content.push(p);
-        else if (!placed) {
-          placed = true;
-          content.push({ ...p, text: rewritten });
-        }
-      }
-      if (!placed) content.unshift({ type: "text", text: rewritten });
-      return { ...out, content };
+      return { ...out, content: withText(out.content, rewritten) };
     },
-    async wrapStream({ doStream, params }) {
+    async wrapStream({ doStream, params, model }) {
       const start = Date.now();
-      const out = await doStream();
+      let streamed: (value: StreamResult) => void = () => {};
+      const modelStream = new Promise<StreamResult>((resolve) => {
+        streamed = resolve;
+      });
+      let ended: (output: GenerateOutput) => void = () => {};
+      const end = new Promise<GenerateOutput>((resolve) => {
+        ended = resolve;
+      });
+      let chain: Promise<GenerateOutput> | undefined;
       let text = "";
       let usage: Usage | undefined;
       const toolCalls: ToolCall[] = [];
+      // The parts the reader gets, watched; at their end, the chain and GenerateEnd finish.
       const watch = new TransformStream<StreamPart, StreamPart>({
         transform(part, controller) {
           if (part.type === "text-delta") text += part.delta;
@@ -242,19 +390,51 @@ export function hooksMiddleware(
           controller.enqueue(part);
         },
         async flush() {
-          const end = await fireEnd(params, start, text, toolCalls, usage);
-          if (end.modified && end.event.response.text !== text) {
+          const output: GenerateOutput = { text, toolCalls };
+          ended(output);
+          if ((await chain) !== output) {
             engine.warn(
-              "GenerateEnd: a hook rewrote response.text of a stream, which was already sent",
-              {
-                event: "GenerateEnd",
-                eventId: end.event.eventId,
-              },
+              "wrapGenerate: a middleware changed the output of a stream, which was already sent",
+              {},
             );
           }
+          await finishStream(params, start, text, toolCalls, usage);
         },
       });
-      return { ...out, stream: out.stream.pipeThrough(watch) };
+      chain = runGeneration(
+        engine,
+        callOf(params, model, true),
+        async (call) => {
+          const out =
+            call.params === params
+              ? await doStream()
+              : await model.doStream(call.params as CallOptions);
+          streamed({ ...out, stream: out.stream.pipeThrough(watch) });
+          return end;
+        },
+        signalOf(params),
+      );
+      const first = await Promise.race([
+        modelStream.then((out) => ({ out })),
+        chain.then((answer) => ({ answer })),
+      ]);
+      if ("out" in first) return first.out;
+      // Answered without the model: the answer, as the stream the model would have sent.
+      const answer = first.answer;
+      const parts = streamPartsOf(answer);
+      const stream = new ReadableStream<StreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      }).pipeThrough(
+        new TransformStream<StreamPart, StreamPart>({
+          async flush() {
+            await finishStream(params, start, answer.text, answer.toolCalls ?? [], undefined);
+          },
+        }),
+      );
+      return { stream };
     },
   };
   return middleware;

@@ -55,6 +55,18 @@ type PreSpecific = PreToolUseHookSpecificOutput;
 type PermissionSpecific = PermissionRequestHookSpecificOutput;
 
 describe("toSdkOutput", () => {
+  it("PreToolUse: a hook's respond denies the tool and gives its answer to the model as the reason", async () => {
+    const result = await resultOf("PreToolUse", { command: "ls" }, [
+      { action: "respond", output: "a.txt b.txt (cached)" },
+    ]);
+    const specific = toSdkOutput(result, "PreToolUse").hookSpecificOutput as PreSpecific;
+    expect(specific).toEqual({
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: "a.txt b.txt (cached)",
+    });
+  });
+
   it("PreToolUse: says what the merged result says, and the SDK's reading of it (core's Claude Code dialect) agrees", async () => {
     await fc.assert(
       fc.asyncProperty(toolInput, fc.array(response, { maxLength: 4 }), async (args, answers) => {

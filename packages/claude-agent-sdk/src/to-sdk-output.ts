@@ -29,6 +29,10 @@ export const PROMPT_REWRITE_REASON =
  * - a PostToolUse or PostToolUseFailure block (`feedback`: the tool already ran) becomes
  *   `decision: "block"` with the reason, which the SDK gives the model;
  * - a PermissionDenied hook's `retry: true` becomes `hookSpecificOutput.retry`;
+ * - a PreToolUse hook's `respond` (an answer in place of the tool) becomes
+ *   `permissionDecision: "deny"` with the answer as `permissionDecisionReason`: the SDK does not
+ *   run the tool and shows that reason to the model, the nearest it has to a tool result a
+ *   hook gives;
  * - `additionalContext`, `systemMessage` (every hook's, one per line) and `suppressOutput`
  *   travel where the SDK event has a field for them.
  *
@@ -57,7 +61,7 @@ export function toSdkOutput(result: HookResult, sdkEvent: BridgedSdkEvent): Sync
         out.hookSpecificOutput = withContext({
           hookEventName: "PreToolUse",
           permissionDecision: "deny",
-          permissionDecisionReason: reason,
+          permissionDecisionReason: result.respond?.output ?? reason,
         });
         break;
       }

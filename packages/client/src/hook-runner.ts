@@ -212,12 +212,13 @@ export class HookRunner {
   #report(hook: LocalHook, message: HookEventMessage, response: HookResponse, started: number) {
     const completed = this.#deps.wantsAudit("completed");
     const blocked = response.action === "block" && this.#deps.wantsAudit("blocked");
+    const responded = response.action === "respond" && this.#deps.wantsAudit("responded");
     const modified =
       response.action === "continue" &&
       response.modified !== undefined &&
       this.#deps.wantsAudit("modified");
     // The usual case (audit off, or nobody listening) builds no record.
-    if (!completed && !blocked && !modified) return;
+    if (!completed && !blocked && !responded && !modified) return;
     const base = { time: Date.now(), hookId: hook.id, event: hook.event, eventId: message.eventId };
     if (completed) {
       this.#deps.audit({
@@ -228,6 +229,9 @@ export class HookRunner {
       });
     }
     if (blocked) this.#deps.audit({ type: "blocked", ...base, reason: response.reason });
+    if (responded) {
+      this.#deps.audit({ type: "responded", ...base, outputLength: response.output.length });
+    }
     if (modified) {
       const paths = patchPaths(response.modified).map((p) => p.join("."));
       this.#deps.audit({ type: "modified", ...base, paths, conflicts: [] });

@@ -11,13 +11,14 @@ import {
   isHookEventName,
   modify,
   resolveEventName,
+  respond,
   retry,
   skip,
   validateEvent,
 } from "@a3s-lab/hooks-core";
 
 /**
- * A hook's answer (`continue`, `block`, `retry`, `skip`), and the helpers that build one,
+ * A hook's answer (`continue`, `block`, `retry`, `skip`, `respond`), and the helpers that build one,
  * under one name, the way the A3S SDKs spell it: `HookResponse.block("reason")`.
  *
  * @example
@@ -38,6 +39,11 @@ export const HookResponse = Object.freeze({
   modify,
   retry,
   skip,
+  /**
+   * Answer a PreToolUse in place of the tool: the agent does not run it, and the model reads
+   * `output` as its result. `HookResponse.respond("cached page")`.
+   */
+  respond,
   addContext,
 });
 

@@ -135,6 +135,7 @@ const SEVERITY: Readonly<Record<AuditEventType, keyof AuditConsole>> = {
   failed: "error",
   timed_out: "error",
   blocked: "warn",
+  responded: "info",
   warning: "warn",
   started: "debug",
   completed: "debug",

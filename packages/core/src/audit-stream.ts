@@ -154,7 +154,16 @@ export class AuditStream {
         });
       }
     }
-    if (result.action === "block" && this.wants("blocked")) {
+    if (result.respond !== undefined) {
+      if (this.wants("responded")) {
+        this.emit({
+          type: "responded",
+          ...base,
+          hookId: result.respond.hookId,
+          outputLength: result.respond.output.length,
+        });
+      }
+    } else if (result.action === "block" && this.wants("blocked")) {
       this.emit({ type: "blocked", ...base, hookId: result.blockedBy!, reason: result.reason! });
     }
     for (const message of result.warnings) {

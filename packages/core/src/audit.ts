@@ -53,6 +53,15 @@ export type AuditEvent = {
       reason: string;
     }
   | {
+      /** A PreToolUse hook answered in place of the tool, which did not run. */
+      type: "responded";
+      hookId: string;
+      event: HookEventName;
+      eventId: string;
+      /** The length of the output it gave, in UTF-16 code units (the text stays out of logs). */
+      outputLength: number;
+    }
+  | {
       type: "modified";
       hookId: string;
       event: HookEventName;
@@ -104,6 +113,7 @@ export const auditLevelOf: Readonly<Record<AuditEventType, Exclude<AuditLevel, "
     failed: "info",
     timed_out: "info",
     blocked: "info",
+    responded: "info",
     modified: "info",
     fired: "verbose",
     warning: "info",

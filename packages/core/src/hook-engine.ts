@@ -59,6 +59,12 @@ export function toolLayersOf(engine: HookEngine): ToolLayers | undefined {
   return toolLayers(engine);
 }
 
+/** The engine's middleware with a `wrapGenerate`, or undefined when it has none. */
+export function generateLayersOf(engine: HookEngine): ToolLayers | undefined {
+  const all = toolLayers(engine, true);
+  return all?.layers.some((l) => l.middleware.wrapGenerate !== undefined) ? all : undefined;
+}
+
 /** The fields of a tool event that the engine's own matchers read: its type, tool and args. */
 export interface ToolProbe {
   eventType: HookEventName;

@@ -73,12 +73,36 @@ export const skipResponseSchema = z.object({
   ...common,
 });
 
+/**
+ * The most UTF-16 code units of tool output a `respond` answer may carry (1 MiB of text): the
+ * same bound the wire puts on the model context a hook adds.
+ */
+export const MAX_RESPOND_OUTPUT_CHARS = 1_048_576;
+
+export const respondResponseSchema = z.object({
+  action: z.literal("respond"),
+  /**
+   * The tool's result as the model reads it: the tool does not run. Only a PreToolUse answer
+   * may respond; on any other event it is the hook's failure.
+   */
+  output: z
+    .string()
+    .check(
+      z.maxLength(
+        MAX_RESPOND_OUTPUT_CHARS,
+        `a respond output holds at most ${MAX_RESPOND_OUTPUT_CHARS} characters`,
+      ),
+    ),
+  ...common,
+});
+
 /** What a hook answers. Validated before the engine uses it. */
 export const hookResponseSchema = z.discriminatedUnion("action", [
   continueResponseSchema,
   blockResponseSchema,
   retryResponseSchema,
   skipResponseSchema,
+  respondResponseSchema,
 ]);
 
 /** Go on (optionally with changed fields, a permission decision, context or a message). */
@@ -89,6 +113,8 @@ export type BlockResponse = z.output<typeof blockResponseSchema>;
 export type RetryResponse = z.output<typeof retryResponseSchema>;
 /** End the fold here: the hooks after this one are not consulted. */
 export type SkipResponse = z.output<typeof skipResponseSchema>;
+/** Answer a PreToolUse in place of the tool: the tool does not run; the model reads `output`. */
+export type RespondResponse = z.output<typeof respondResponseSchema>;
 
 /**
  * A hook's answer:
@@ -96,9 +122,15 @@ export type SkipResponse = z.output<typeof skipResponseSchema>;
  * - `block`: stop the operation, with a reason the agent can show (a permission deny is a block)
  * - `retry`: the host should try again after `delay` ms
  * - `skip`: ignore the hooks after this one; the operation goes on
+ * - `respond` (PreToolUse only): answer in place of the tool, which does not run
  */
-export type HookResponse = ContinueResponse | BlockResponse | RetryResponse | SkipResponse;
-/** A response's `action`: `continue`, `block`, `retry` or `skip`. */
+export type HookResponse =
+  | ContinueResponse
+  | BlockResponse
+  | RetryResponse
+  | SkipResponse
+  | RespondResponse;
+/** A response's `action`: `continue`, `block`, `retry`, `skip` or `respond`. */
 export type HookAction = HookResponse["action"];
 /** A hook's say on a permission prompt: `allow` skips it, `ask` shows it, `deny` blocks. */
 export type PermissionDecision = "allow" | "ask" | "deny";
@@ -164,6 +196,23 @@ export function retry(delay?: number, reason?: string): RetryResponse {
 /** Ignore the hooks after this one; the operation goes on. */
 export function skip(): SkipResponse {
   return { action: "skip" };
+}
+
+/**
+ * Answer a tool call in place of the tool (PreToolUse only): the tool does not run, and
+ * PostToolUse hooks and the model see `output` as its result.
+ *
+ * @example
+ * ```ts
+ * engine.register({ event: "PreToolUse", matcher: "WebFetch",
+ *   handler: (e) => (cache.has(e.args.url) ? respond(cache.get(e.args.url)) : undefined) });
+ * ```
+ */
+export function respond(
+  output: string,
+  extra: Pick<RespondResponse, "systemMessage" | "suppressOutput"> = {},
+): RespondResponse {
+  return { action: "respond", output, ...extra };
 }
 
 /** Go on and add text to the model's context. */

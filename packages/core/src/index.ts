@@ -65,6 +65,7 @@ export type {
   HookAction,
   HookResponse,
   PermissionDecision,
+  RespondResponse,
   RetryResponse,
   SkipResponse,
 } from "./hook-response.js";
@@ -78,7 +79,9 @@ export {
   deny,
   hookResponseSchema,
   MAX_DELAY_MS,
+  MAX_RESPOND_OUTPUT_CHARS,
   modify,
+  respond,
   retry,
   safeParseHookResponse,
   skip,
@@ -124,6 +127,7 @@ export {
   toolContextSchema,
   toolResultSchema,
 } from "./event-schemas.js";
+export { runGeneration } from "./generation.js";
 export type { FireOptions, HookEngineOptions, HookInfo, InputSchema } from "./hook-engine.js";
 export { HookEngine } from "./hook-engine.js";
 export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./json-limits.js";
@@ -133,11 +137,14 @@ export type {
   HookResult,
   OutcomeStatus,
   PatchConflict,
+  ToolAnswer,
   TurnStop,
 } from "./merge.js";
 export type {
   ContextKey,
   FireAnswer,
+  GenerateCall,
+  GenerateOutput,
   HookMiddleware,
   MiddlewareContext,
 } from "./middleware.js";

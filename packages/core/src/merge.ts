@@ -85,6 +85,14 @@ export interface TurnStop {
   deferred?: true;
 }
 
+/** A hook answered a tool call in place of the tool (a PreToolUse `respond`). */
+export interface ToolAnswer {
+  /** The id of the hook that answered. */
+  hookId: string;
+  /** The tool result the model reads; the tool did not run. */
+  output: string;
+}
+
 /** The merged answer of every hook that ran for one firing. */
 export interface HookResult<E extends HookEvent = HookEvent> {
   /** `block` > `retry` > `continue`. (A `skip` ends the fold; the result is `continue`.) */
@@ -111,6 +119,12 @@ export interface HookResult<E extends HookEvent = HookEvent> {
    * the stop reason, which a host that knows this field shows the user, not the model.
    */
   stopTurn?: TurnStop;
+  /**
+   * Set when a PreToolUse hook answered in place of the tool (`respond`): the host does not run
+   * the tool and gives the model `output` as its result (`runTool` does). `action` is `block`
+   * then, so a host that does not know this field does not run the tool either.
+   */
+  respond?: ToolAnswer;
   /** The largest delay any retry asked for, in milliseconds. */
   retryDelay?: number;
   /** Every hook's system message, in execution order. Frozen when empty: never mutate it. */
@@ -198,6 +212,7 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
   #permission: "allow" | "ask" | undefined;
   #permissionReasons: { allow: string[]; ask: string[] } | undefined;
   #stop: TurnStop | undefined;
+  #respond: ToolAnswer | undefined;
   #systemMessages: string[] | undefined;
   #context: string[] | undefined;
   #feedback: string[] | undefined;
@@ -306,6 +321,24 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
         outcome.action = "skip";
         this.#done = true;
         return true;
+      case "respond": {
+        if (this.#event.eventType !== "PreToolUse") {
+          return this.#fail(
+            outcome,
+            input,
+            new HookError(
+              "INVALID_OUTPUT",
+              `response.action: only a PreToolUse answer may respond in place of the tool; ${this.#event.eventType} cannot`,
+              { path: ["response", "action"] },
+            ),
+          );
+        }
+        outcome.action = "respond";
+        outcome.reason = "answered in place of the tool";
+        this.#respond = { hookId: input.hookId, output: response.output };
+        this.#done = true;
+        return true;
+      }
       default: {
         if (
           response.modified !== undefined &&
@@ -450,6 +483,12 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
         result.blockedBy = this.#stop.hookId;
         result.permission = "deny";
       } else result.action = "continue";
+    } else if (this.#respond) {
+      // A block for hosts that do not know `respond`: the tool must not run there either.
+      result.action = "block";
+      result.respond = this.#respond;
+      result.reason = "a hook answered in place of the tool";
+      result.blockedBy = this.#respond.hookId;
     } else if (this.#blocked) {
       result.reason = this.#blocked.reason;
       result.blockedBy = this.#blocked.hookId;

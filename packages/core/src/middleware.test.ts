@@ -380,7 +380,7 @@ describe("engine.use: checks", () => {
       "name",
     ]);
     expect(thrown(() => engine.use({ name: "m" })).message).toBe(
-      "middleware.wrapFire: a middleware needs wrapFire or wrapToolCall",
+      "middleware.wrapFire: a middleware needs wrapFire, wrapToolCall or wrapGenerate",
     );
     expect(
       thrown(() => engine.use({ name: "m", events: ["Nope" as never], wrapFire: next as never }))

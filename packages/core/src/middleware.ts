@@ -1,5 +1,12 @@
 import { validateEvent } from "./create-event.js";
-import type { HookEvent, HookEventMap, HookEventName } from "./event-schemas.js";
+import type {
+  HookEvent,
+  HookEventMap,
+  HookEventName,
+  ModelConfig,
+  TokenUsage,
+  ToolCall,
+} from "./event-schemas.js";
 import { isHookEventName, specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
 import { checkHookResponse, type HookResponse } from "./hook-response.js";
@@ -59,6 +66,40 @@ export interface MiddlewareContext {
 export type FireAnswer<E extends HookEvent> = HookResult<E> | HookResponse | undefined;
 
 /**
+ * One model call, as `wrapGenerate` sees it. A framework adapter (the AI SDK's
+ * `hooksMiddleware`) builds it after GenerateStart hooks have had their say.
+ */
+export interface GenerateCall {
+  /** The session the call belongs to. */
+  readonly sessionId: string;
+  /** The model and its settings. */
+  readonly model: ModelConfig;
+  /** The text of the last user message. */
+  readonly prompt: string;
+  /** The system prompt, when there is one. */
+  readonly systemPrompt?: string;
+  /** The names of the tools offered. */
+  readonly tools: readonly string[];
+  /** True for a streamed call: `next()` then resolves when the stream has ended. */
+  readonly stream: boolean;
+  /**
+   * The framework's own call options (the AI SDK's `LanguageModelV3CallOptions`). Rewrite the
+   * call with `next({ ...call, params: changed })`; the other fields are for reading.
+   */
+  readonly params: unknown;
+}
+
+/** What a model call produced, or what a `wrapGenerate` answers in its place. */
+export interface GenerateOutput {
+  /** The answer's text. */
+  text: string;
+  /** The tool calls the model asked for. */
+  toolCalls?: ToolCall[];
+  /** Tokens used; an answer from a cache may leave it out. */
+  usage?: TokenUsage;
+}
+
+/**
  * Code that runs around the engine's work: around every firing (`wrapFire`) and, for tool
  * calls made through `runTool`, around the tool itself (`wrapToolCall`). Each wrapper gets the
  * call, a context, and `next`: call `next()` to go on (observe), `next(changed)` to go on with
@@ -107,6 +148,19 @@ export interface HookMiddleware<N extends HookEventName = HookEventName> {
     ctx: MiddlewareContext,
     next: (call?: ToolInvocation) => Promise<ToolOutput>,
   ): ToolOutput | Promise<ToolOutput>;
+  /**
+   * Around a model call of a framework adapter (the AI SDK's `hooksMiddleware`), after
+   * GenerateStart and before GenerateEnd. Return `next`'s output (changed or not), or an output
+   * of your own (a generation answered from a cache: the model is not called; GenerateEnd
+   * hooks and the caller see yours, as a stream when the call streams). In a stream, `next()`
+   * resolves once the stream has ended and its text has reached the reader: a changed output
+   * then is reported, not applied.
+   */
+  wrapGenerate?(
+    call: GenerateCall,
+    ctx: MiddlewareContext,
+    next: (call?: GenerateCall) => Promise<GenerateOutput>,
+  ): GenerateOutput | Promise<GenerateOutput>;
 }
 
 /** A middleware as the engine keeps it, checked. */
@@ -152,13 +206,13 @@ export function checkMiddleware(value: unknown, seq: number): Layer {
   if (!FAIL_BEHAVIORS.has(failBehavior)) {
     throw invalid("failBehavior", 'expected "continue" or "block"');
   }
-  for (const slot of ["wrapFire", "wrapToolCall"] as const) {
+  for (const slot of ["wrapFire", "wrapToolCall", "wrapGenerate"] as const) {
     if (m[slot] !== undefined && typeof m[slot] !== "function") {
       throw invalid(slot, "expected a function");
     }
   }
-  if (m.wrapFire === undefined && m.wrapToolCall === undefined) {
-    throw invalid("wrapFire", "a middleware needs wrapFire or wrapToolCall");
+  if (m.wrapFire === undefined && m.wrapToolCall === undefined && m.wrapGenerate === undefined) {
+    throw invalid("wrapFire", "a middleware needs wrapFire, wrapToolCall or wrapGenerate");
   }
   let events: Set<string> | undefined;
   if (m.events !== undefined) {
@@ -344,9 +398,58 @@ function toolAnswer(layer: Layer, value: unknown): ToolOutput {
   return value as unknown as ToolOutput;
 }
 
+/** What `next(call)` was given, checked: the same session and kind of call. */
+function checkGenerateCall(layer: Layer, before: GenerateCall, after: unknown): GenerateCall {
+  if (after === before) return before;
+  const field = `middleware ${layer.name}: next(call)`;
+  if (!isObject(after)) throw new HookError("INVALID_MODIFICATION", `${field}: expected an object`);
+  for (const key of ["sessionId", "stream"] as const) {
+    if (after[key] !== before[key]) {
+      throw new HookError("INVALID_MODIFICATION", `${field}.${key}: must stay ${before[key]}`, {
+        path: [key],
+      });
+    }
+  }
+  if (!isObject(after.params)) {
+    throw new HookError("INVALID_MODIFICATION", `${field}.params: expected an object`, {
+      path: ["params"],
+    });
+  }
+  return after as unknown as GenerateCall;
+}
+
+/** What a `wrapGenerate` returned, checked: a generation output. */
+function generateAnswer(layer: Layer, value: unknown): GenerateOutput {
+  const field = `middleware ${layer.name}: wrapGenerate's answer`;
+  if (!isObject(value))
+    throw new HookError("INVALID_OUTPUT", `${field}: expected { text: string }`);
+  if (typeof value.text !== "string") {
+    throw new HookError("INVALID_OUTPUT", `${field}.text: expected a string`);
+  }
+  if (value.toolCalls !== undefined) {
+    if (!Array.isArray(value.toolCalls)) {
+      throw new HookError("INVALID_OUTPUT", `${field}.toolCalls: expected an array`);
+    }
+    value.toolCalls.forEach((call: unknown, i: number) => {
+      if (
+        !isObject(call) ||
+        typeof call.id !== "string" ||
+        typeof call.name !== "string" ||
+        !isObject(call.args)
+      ) {
+        throw new HookError(
+          "INVALID_OUTPUT",
+          `${field}.toolCalls.${i}: expected { id: string, name: string, args: object }`,
+        );
+      }
+    });
+  }
+  return value as unknown as GenerateOutput;
+}
+
 /** One kind of wrapped call: what the chain of its slot checks and does on failure. */
 interface Slot<T, R> {
-  readonly key: "wrapFire" | "wrapToolCall";
+  readonly key: "wrapFire" | "wrapToolCall" | "wrapGenerate";
   applies(layer: Layer, value: T): boolean;
   /** What `next(changed)` was given, checked; throws a HookError naming what is wrong. */
   checkNext(layer: Layer, before: T, after: unknown): T;
@@ -445,6 +548,21 @@ const TOOL: Slot<ToolInvocation, ToolOutput> = {
   },
 };
 
+const GENERATE: Slot<GenerateCall, GenerateOutput> = {
+  key: "wrapGenerate",
+  applies: (layer) => layer.middleware.wrapGenerate !== undefined,
+  checkNext: checkGenerateCall,
+  answer: (layer, _call, value) => generateAnswer(layer, value),
+  failClosed(layer, _call, failure, host) {
+    host.warn(failure.message, {});
+    if (layer.failBehavior !== "block") return undefined;
+    throw new HookError("BLOCKED", `the model call was stopped: ${failure.message}`, {
+      cause: failure,
+      details: { middleware: layer.name },
+    });
+  },
+};
+
 /** Run `event` through the engine's fire layers, then through `inner` (the hooks). */
 export function fireThrough<E extends HookEvent>(
   layers: readonly Layer[],
@@ -465,4 +583,15 @@ export function toolThrough(
   host: LayerHost,
 ): Promise<ToolOutput> {
   return through(TOOL, layers, 0, call, ctx, inner, host);
+}
+
+/** Run a model call through the engine's generate layers, then through `inner` (the model). */
+export function generateThrough(
+  layers: readonly Layer[],
+  call: GenerateCall,
+  ctx: MiddlewareCall,
+  inner: (call: GenerateCall) => Promise<GenerateOutput>,
+  host: LayerHost,
+): Promise<GenerateOutput> {
+  return through(GENERATE, layers, 0, call, ctx, inner, host);
 }

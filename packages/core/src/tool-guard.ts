@@ -131,7 +131,8 @@ export class TurnStoppedError extends HookError {
 
 /**
  * Run one tool call the way an A3S agent loop does: PreToolUse (a stopped turn →
- * {@link TurnStoppedError}; block → {@link ToolBlockedError};
+ * {@link TurnStoppedError}; block → {@link ToolBlockedError}; a hook's `respond` → its output
+ * stands for the tool's, which does not run;
  * retry → wait and fire again, at most `maxRetries` times; modified args → used), then the tool,
  * then PostToolUse (or PostToolUseFailure), with duration and exit code.
  *
@@ -166,6 +167,7 @@ export async function runTool(
     });
     pre = await engine.fire(event, fireOptions);
     if (pre.stopTurn) throw new TurnStoppedError(call.tool, pre);
+    if (pre.respond) break;
     if (pre.action === "block") throw new ToolBlockedError(call.tool, pre);
     if (pre.action !== "retry") break;
     if (attempt >= maxRetries) {
@@ -180,14 +182,20 @@ export async function runTool(
     await sleep(pre.retryDelay ?? 0, timers, options.signal);
   }
 
-  let args = (await options.authorize?.(pre.event.args, pre)) ?? pre.event.args;
+  const answered = pre.respond;
+  // A hook answered in place of the tool: nothing runs, so there is nothing to authorize.
+  let args =
+    answered !== undefined
+      ? pre.event.args
+      : ((await options.authorize?.(pre.event.args, pre)) ?? pre.event.args);
 
   const start = timers.now();
   let output: ToolOutput;
   let failure: unknown;
   try {
     const wrapped = toolLayersOf(engine);
-    if (wrapped === undefined) output = await execute(args, options.signal);
+    if (answered !== undefined) output = { output: answered.output };
+    else if (wrapped === undefined) output = await execute(args, options.signal);
     else {
       // The engine's middleware run around the tool; the arguments the tool ran with (a
       // middleware may change them) are the ones PostToolUse reports.

@@ -1,5 +1,10 @@
 import { HookError } from "./hook-error.js";
-import { CONTINUE, type HookResponse, hookResponseSchema } from "./hook-response.js";
+import {
+  CONTINUE,
+  type HookResponse,
+  hookResponseSchema,
+  MAX_RESPOND_OUTPUT_CHARS,
+} from "./hook-response.js";
 import { copyJsonData } from "./json-limits.js";
 import { type ValidationResult, validate } from "./validation.js";
 import { type HookResponseMessage, isWireId } from "./wire.js";
@@ -129,8 +134,21 @@ function responseOf(message: HookResponseMessage, check: boolean): ValidationRes
       if (message.retryDelayMs !== undefined) response.delay = message.retryDelayMs;
       if (message.reason) response.reason = message.reason;
       break;
+    case "respond":
+      response = { action: "respond", output: message.output ?? "", ...extra };
+      break;
     default:
       response = { action: "skip", ...extra };
+  }
+  if (message.action !== "respond" && message.output !== undefined && message.output !== "") {
+    return {
+      success: false,
+      error: new HookError(
+        "INVALID_OUTPUT",
+        `HookResponse.output: only a respond may carry output, got action ${JSON.stringify(message.action)}`,
+        { path: ["HookResponse", "output"] },
+      ),
+    };
   }
   if (message.action !== "continue") {
     for (const field of ["modified", "permission", "additionalContext"] as const) {
@@ -223,6 +241,20 @@ export function sendableAnswer(
       bounded[field] = clipText(text, MAX_ANSWER_TEXT_CHARS);
     }
   }
+  if (message.output !== undefined && message.output.length > MAX_RESPOND_OUTPUT_CHARS) {
+    // A tool result cut short would read as the whole result: refused, not cut.
+    return {
+      success: false,
+      error: new HookError(
+        "LIMIT_EXCEEDED",
+        `HookResponse.output: ${message.output.length} characters; a respond carries at most ${MAX_RESPOND_OUTPUT_CHARS}`,
+        {
+          path: ["HookResponse", "output"],
+          details: { chars: message.output.length, limit: MAX_RESPOND_OUTPUT_CHARS },
+        },
+      ),
+    };
+  }
   if (message.modified !== undefined) {
     const json = JSON.stringify(message.modified);
     const bytes = json.length * 3 <= MAX_ANSWER_MODIFIED_BYTES ? json.length : utf8Length(json);
@@ -265,6 +297,9 @@ export function fromHookResponse(
     case "retry":
       if (response.delay !== undefined) message.retryDelayMs = response.delay;
       if (response.reason !== undefined) message.reason = response.reason;
+      break;
+    case "respond":
+      message.output = response.output;
       break;
   }
   return message;

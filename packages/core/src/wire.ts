@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { jsonObjectSchema } from "./event-schemas.js";
-import { MAX_DELAY_MS } from "./hook-response.js";
+import { MAX_DELAY_MS, MAX_RESPOND_OUTPUT_CHARS } from "./hook-response.js";
 
 /**
  * The JSON form of every message in `hooks.proto` (package `a3s.hooks.v1`), shared by every
@@ -174,8 +174,11 @@ export const hookResponseMessageSchema = z.object({
   hookId: idSchema,
   /** The firing it answers. */
   eventId: z.string().check(z.minLength(1), z.maxLength(256)),
-  /** `continue`, `block`, `retry` or `skip`. */
-  action: zero(z.enum(["continue", "block", "retry", "skip"]), "continue"),
+  /**
+   * `continue`, `block`, `retry`, `skip`, or `respond` (a PreToolUse answered in place of the
+   * tool: `output` is its result).
+   */
+  action: zero(z.enum(["continue", "block", "retry", "skip", "respond"]), "continue"),
   /** Why it blocks (or retries). */
   reason: z.optional(text(65_536)),
   /** A JSON merge patch of the event's modifiable fields. */
@@ -192,6 +195,8 @@ export const hookResponseMessageSchema = z.object({
   permission: z.optional(z.enum(["allow", "ask"])),
   /** Set when the client's handler failed: the agent applies the hook's fail behaviour. */
   error: z.optional(text(65_536)),
+  /** `respond` only: the tool result the model reads; the tool does not run. */
+  output: z.optional(text(MAX_RESPOND_OUTPUT_CHARS)),
 });
 
 export const createSessionRequestSchema = z.object({

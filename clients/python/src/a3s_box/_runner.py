@@ -162,13 +162,15 @@ class HookRunner:
             return
         answer = to_proto_response(hook.id, ctx.event_id, value)
         size = answer.ByteSize()
-        # Without `modified` the answer is small (its text is cut): a block is always sent as one.
-        if value.modified is not None and size > self._max_answer_bytes:
+        # Without `modified` or `output` the answer is small (its text is cut): a block is always
+        # sent as one.
+        big = "modified" if value.modified is not None else "output" if value.output is not None else None
+        if big is not None and size > self._max_answer_bytes:
             self._fail(
                 hook,
                 ctx.event_id,
                 "LIMIT_EXCEEDED",
-                f"HookResponse.modified: the answer is {size} bytes; the agent accepts at most"
+                f"HookResponse.{big}: the answer is {size} bytes; the agent accepts at most"
                 f" {self._max_answer_bytes}",
             )
             return

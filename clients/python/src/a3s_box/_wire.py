@@ -32,7 +32,7 @@ def clip_text(text: str, limit: int = MAX_ANSWER_TEXT_CHARS) -> str:
     return f"{text[:limit]}… ({len(text) - limit} more characters)"
 
 
-_ACTION = {"continue": "CONTINUE", "block": "BLOCK", "retry": "RETRY", "skip": "SKIP"}
+_ACTION = {"continue": "CONTINUE", "block": "BLOCK", "retry": "RETRY", "skip": "SKIP", "respond": "RESPOND"}
 _PERMISSION = {"allow": "PERMISSION_ALLOW", "ask": "PERMISSION_ASK"}
 _FAIL = {"continue": "FAIL_BEHAVIOR_CONTINUE", "block": "FAIL_BEHAVIOR_BLOCK"}
 
@@ -52,6 +52,8 @@ def to_proto_response(hook_id: str, event_id: str, response: HookResponse) -> An
     )
     if response.modified is not None:
         message.modified = json.dumps(response.modified, allow_nan=False, separators=(",", ":")).encode()
+    if response.output is not None:
+        message.output = response.output
     if response.permission is not None:
         message.permission = pb.Permission.Value(_PERMISSION[response.permission])
     return message

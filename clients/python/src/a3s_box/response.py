@@ -10,11 +10,19 @@ from typing import Any, Literal
 
 from .errors import A3sError
 
-Action = Literal["continue", "block", "retry", "skip"]
+Action = Literal["continue", "block", "retry", "skip", "respond"]
 Permission = Literal["allow", "ask"]
 
 #: The longest retry delay the agent accepts, in milliseconds (a signed 32-bit int).
 MAX_DELAY_MS = 2_147_483_647
+
+#: The most tool output a ``respond`` carries, in UTF-16 code units as the agent counts them
+#: (1 MiB of text). Longer output is refused, never cut: a cut result would read as the whole.
+MAX_RESPOND_OUTPUT_CHARS = 1_048_576
+
+
+def _utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,9 +53,11 @@ class HookResponse:
     system_message: str | None = None
     #: Hide this hook's output from the transcript.
     suppress_output: bool = False
+    #: ``respond`` only: the tool result the model reads; the tool does not run.
+    output: str | None = None
 
     def __post_init__(self) -> None:
-        if self.action not in ("continue", "block", "retry", "skip"):
+        if self.action not in ("continue", "block", "retry", "skip", "respond"):
             raise A3sError("INVALID_OUTPUT", f"HookResponse.action: unknown action {self.action!r}")
         if self.action == "block" and (not isinstance(self.reason, str) or not self.reason):
             raise A3sError("INVALID_OUTPUT", "HookResponse.reason: a block needs a non-empty reason")
@@ -55,6 +65,16 @@ class HookResponse:
             for name in ("modified", "permission", "additional_context"):
                 if getattr(self, name) is not None:
                     raise A3sError("INVALID_OUTPUT", f"HookResponse.{name}: only a continue can carry it")
+        if self.output is not None and self.action != "respond":
+            raise A3sError("INVALID_OUTPUT", "HookResponse.output: only a respond can carry it")
+        if self.action == "respond":
+            if not isinstance(self.output, str):
+                raise A3sError("INVALID_OUTPUT", "HookResponse.output: a respond needs a string output")
+            if _utf16_length(self.output) > MAX_RESPOND_OUTPUT_CHARS:
+                raise A3sError(
+                    "LIMIT_EXCEEDED",
+                    f"HookResponse.output: a respond carries at most {MAX_RESPOND_OUTPUT_CHARS} characters",
+                )
         if self.modified is not None:
             if not isinstance(self.modified, Mapping):
                 raise A3sError("INVALID_OUTPUT", "HookResponse.modified: expected a JSON object (a dict)")
@@ -127,6 +147,17 @@ class HookResponse:
     def skip(cls) -> HookResponse:
         """Ignore the hooks that run after this one; the operation goes on."""
         return cls(action="skip")
+
+    @classmethod
+    def respond(
+        cls, output: str, *, system_message: str | None = None, suppress_output: bool = False
+    ) -> HookResponse:
+        """Answer a PreToolUse in place of the tool: the agent does not run it, and the model
+        reads ``output`` as its result. Only for the tool calls the hook's matcher let through;
+        on any other event the agent counts it as the hook's failure."""
+        return cls(
+            action="respond", output=output, system_message=system_message, suppress_output=suppress_output
+        )
 
     @classmethod
     def allow(cls, *, system_message: str | None = None) -> HookResponse:

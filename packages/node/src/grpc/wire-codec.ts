@@ -41,7 +41,13 @@ const FIELDS: ReadonlyMap<string, ReadonlyMap<string, Field>> = new Map(
     },
     HookEvent: { payload: json },
     HookResponse: {
-      action: enumOf({ CONTINUE: "continue", BLOCK: "block", RETRY: "retry", SKIP: "skip" }),
+      action: enumOf({
+        CONTINUE: "continue",
+        BLOCK: "block",
+        RETRY: "retry",
+        SKIP: "skip",
+        RESPOND: "respond",
+      }),
       modified: json,
       permission: enumOf({ PERMISSION_ALLOW: "allow", PERMISSION_ASK: "ask" }),
     },

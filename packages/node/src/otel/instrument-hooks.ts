@@ -44,7 +44,7 @@ export const HOOK_ATTRIBUTES = Object.freeze({
   hookName: "a3s.hooks.hook_name",
   /** `in-process`, `command` or `remote`. */
   source: "a3s.hooks.source",
-  /** The hook's answer (`continue`, `block`, `retry`, `skip`), or the firing's decision. */
+  /** The hook's answer (`continue`, `block`, `retry`, `skip`, `respond`), or the firing's decision. */
   decision: "a3s.hooks.decision",
   /** `ok`, `failed`, `timeout`, `cancelled` or `async`. */
   status: "a3s.hooks.status",
@@ -185,13 +185,15 @@ export function instrumentHooks(
       span.end(start + outcome.duration);
       hookDuration.record(outcome.duration, { [A.eventType]: type, [A.source]: source });
     }
-    firing.setAttribute(A.decision, result.action);
+    // A hook that answered in place of the tool is no block, though hosts read it as one.
+    const decision = result.respond !== undefined ? "respond" : result.action;
+    firing.setAttribute(A.decision, decision);
     firing.setAttribute(A.hooks, result.outcomes.length);
-    if (result.action === "block") {
+    if (decision === "block") {
       blocks.add(1, { [A.eventType]: type });
       if (result.blockedBy !== undefined) firing.setAttribute(A.blockedBy, result.blockedBy);
     }
-    firings.add(1, { [A.eventType]: type, [A.decision]: result.action });
+    firings.add(1, { [A.eventType]: type, [A.decision]: decision });
   };
 
   const off = engine.use({

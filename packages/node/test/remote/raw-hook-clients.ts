@@ -1,7 +1,7 @@
 /**
  * Hook clients that answer with whatever a test hands them, byte for byte: the hostile peers of
  * the hook server's tests. Each registers one PreToolUse hook `h` and answers every firing with
- * `answer(eventId)`; no SDK checks or bounds anything on the way.
+ * `answer(eventId, event)`; no SDK checks or bounds anything on the way.
  */
 import { PROTOCOL } from "@a3s-lab/hooks-core";
 import { type ClientDuplexStream, credentials, Metadata } from "@grpc/grpc-js";
@@ -26,7 +26,7 @@ export interface RawHookOptions {
 export async function rawGrpcHook(
   address: string,
   options: RawHookOptions,
-  answer: (eventId: string) => object,
+  answer: (eventId: string, event: { payload?: Uint8Array }) => object,
 ): Promise<void> {
   const stub = new (loadHooksProto().HookServiceClient)(address, credentials.createInsecure(), {
     "grpc.max_send_message_length": -1,
@@ -57,9 +57,9 @@ export async function rawGrpcHook(
     ),
   );
   if (error) throw error;
-  call.on("data", (event: { eventId: string }) => {
+  call.on("data", (event: { eventId: string; payload?: Uint8Array }) => {
     try {
-      call.write(answer(event.eventId));
+      call.write(answer(event.eventId, event));
     } catch {
       // Not encodable as hooks.proto: such an answer cannot reach the server over gRPC.
     }
@@ -74,7 +74,7 @@ export async function rawGrpcHook(
 export async function rawWsHook(
   url: string,
   options: RawHookOptions,
-  answer: (eventId: string) => string,
+  answer: (eventId: string, event: { payload?: Record<string, unknown> }) => string,
 ): Promise<void> {
   const socket = new WebSocket(url, PROTOCOL);
   options.cleanup.push(() => socket.terminate());
@@ -82,7 +82,9 @@ export async function rawWsHook(
   await new Promise((resolve) => socket.once("open", resolve));
   const registered = new Promise<void>((resolve, reject) => {
     socket.on("message", (data) => {
-      const frame = JSON.parse(String(data)) as Record<string, string>;
+      const frame = JSON.parse(String(data)) as Record<string, string> & {
+        payload?: Record<string, unknown>;
+      };
       if (frame.type === "Welcome") {
         socket.send(
           JSON.stringify({
@@ -96,7 +98,7 @@ export async function rawWsHook(
         );
       } else if (frame.type === "RegisterHookResponse") resolve();
       else if (frame.type === "Error") reject(new Error(String(frame.message)));
-      else if (frame.type === "HookEvent") socket.send(answer(frame.eventId!));
+      else if (frame.type === "HookEvent") socket.send(answer(frame.eventId!, frame));
     });
   });
   socket.send(
