@@ -369,38 +369,65 @@ export function hooksMiddleware(
         streamed = resolve;
       });
       let ended: (output: GenerateOutput) => void = () => {};
-      const end = new Promise<GenerateOutput>((resolve) => {
+      let broke: (reason: unknown) => void = () => {};
+      const end = new Promise<GenerateOutput>((resolve, reject) => {
         ended = resolve;
+        broke = reject;
       });
       let chain: Promise<GenerateOutput> | undefined;
       let text = "";
       let usage: Usage | undefined;
       const toolCalls: ToolCall[] = [];
-      // The parts the reader gets, watched; at their end, the chain and GenerateEnd finish.
-      const watch = new TransformStream<StreamPart, StreamPart>({
-        transform(part, controller) {
-          if (part.type === "text-delta") text += part.delta;
-          else if (part.type === "tool-call") {
-            toolCalls.push({
-              id: part.toolCallId,
-              name: part.toolName,
-              args: parseInput(part.input),
-            });
-          } else if (part.type === "finish") usage = part.usage;
-          controller.enqueue(part);
-        },
-        async flush() {
-          const output: GenerateOutput = { text, toolCalls };
-          ended(output);
-          if ((await chain) !== output) {
-            engine.warn(
-              "wrapGenerate: a middleware changed the output of a stream, which was already sent",
-              {},
-            );
-          }
-          await finishStream(params, start, text, toolCalls, usage);
-        },
-      });
+      const observe = (part: StreamPart) => {
+        if (part.type === "text-delta") text += part.delta;
+        else if (part.type === "tool-call") {
+          toolCalls.push({
+            id: part.toolCallId,
+            name: part.toolName,
+            args: parseInput(part.input),
+          });
+        } else if (part.type === "finish") usage = part.usage;
+      };
+      const finish = async () => {
+        const output: GenerateOutput = { text, toolCalls };
+        ended(output);
+        if ((await chain) !== output) {
+          engine.warn(
+            "wrapGenerate: a middleware changed the output of a stream, which was already sent",
+            {},
+          );
+        }
+        await finishStream(params, start, text, toolCalls, usage);
+      };
+      // The parts the reader gets, watched. At their end the chain and GenerateEnd finish; when
+      // the model's stream fails or the reader cancels it, the middleware's next() rejects with
+      // that reason instead of waiting for ever.
+      const watched = (source: ReadableStream<StreamPart>) => {
+        const reader = source.getReader();
+        return new ReadableStream<StreamPart>({
+          async pull(controller) {
+            let next: Awaited<ReturnType<typeof reader.read>>;
+            try {
+              next = await reader.read();
+            } catch (error) {
+              broke(error);
+              controller.error(error);
+              return;
+            }
+            if (next.done) {
+              await finish();
+              controller.close();
+              return;
+            }
+            observe(next.value);
+            controller.enqueue(next.value);
+          },
+          cancel(reason) {
+            broke(reason ?? new Error("the stream was cancelled before its end"));
+            return reader.cancel(reason);
+          },
+        });
+      };
       chain = runGeneration(
         engine,
         callOf(params, model, true),
@@ -409,11 +436,13 @@ export function hooksMiddleware(
             call.params === params
               ? await doStream()
               : await model.doStream(call.params as CallOptions);
-          streamed({ ...out, stream: out.stream.pipeThrough(watch) });
+          streamed({ ...out, stream: watched(out.stream) });
           return end;
         },
         signalOf(params),
       );
+      // Its failure reaches the middleware through next(); nobody else awaits it after the race.
+      chain.catch(() => {});
       const first = await Promise.race([
         modelStream.then((out) => ({ out })),
         chain.then((answer) => ({ answer })),

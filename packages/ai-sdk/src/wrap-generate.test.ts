@@ -140,3 +140,82 @@ describe("wrapGenerate rewriting the output", () => {
     ]);
   });
 });
+
+describe("wrapGenerate around a stream that does not end well", () => {
+  it("rejects next() with the model stream's error, instead of waiting for ever", async () => {
+    const engine = new HookEngine();
+    const failure = new Error("the model's connection dropped");
+    const inner = new MockLanguageModelV3({
+      modelId: "mock-1",
+      doStream: async () => ({
+        stream: new ReadableStream({
+          start(controller) {
+            controller.enqueue({ type: "text-start", id: "t" });
+            controller.enqueue({ type: "text-delta", id: "t", delta: "half" });
+            controller.error(failure);
+          },
+        }),
+      }),
+    });
+    const model = wrapLanguageModel({
+      model: inner,
+      middleware: hooksMiddleware(engine, { sessionId: "s1" }),
+    });
+    const settled: unknown[] = [];
+    using _observe = engine.use({
+      name: "observe",
+      wrapGenerate: async (_c, _ctx, next) => {
+        try {
+          return await next();
+        } catch (error) {
+          settled.push(error);
+          throw error;
+        }
+      },
+    });
+    const result = streamText({ model, prompt: "hi", onError: () => {} });
+    const read = async () => {
+      for await (const _delta of result.textStream);
+    };
+    await expect(read()).rejects.toBe(failure);
+    expect(settled).toEqual([failure]);
+  });
+
+  it("rejects next() when the reader cancels the stream before its end", async () => {
+    const engine = new HookEngine();
+    const inner = new MockLanguageModelV3({
+      modelId: "mock-1",
+      doStream: async () => ({
+        stream: new ReadableStream({
+          start(controller) {
+            controller.enqueue({ type: "text-start", id: "t" });
+            controller.enqueue({ type: "text-delta", id: "t", delta: "first" });
+          },
+        }),
+      }),
+    });
+    const model = wrapLanguageModel({
+      model: inner,
+      middleware: hooksMiddleware(engine, { sessionId: "s1" }),
+    });
+    let outcome: Promise<unknown> = Promise.resolve();
+    using _observe = engine.use({
+      name: "observe",
+      wrapGenerate: (_c, _ctx, next) => {
+        const output = next();
+        outcome = output.then(
+          () => "ended",
+          (error: Error) => `rejected: ${error.message}`,
+        );
+        return output;
+      },
+    });
+    const { stream } = await model.doStream({
+      prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    });
+    const reader = stream.getReader();
+    expect((await reader.read()).value).toMatchObject({ type: "text-start" });
+    await reader.cancel(new Error("the reader went away"));
+    expect(await outcome).toBe("rejected: the reader went away");
+  });
+});
