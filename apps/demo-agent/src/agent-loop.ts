@@ -139,6 +139,7 @@ async function parkCall(
     toolUseId: call.id,
     toolInput: call.args,
     reason,
+    ...(outcome.stopTurn?.routing ? { routing: outcome.stopTurn.routing } : {}),
     context: {
       version: PARKED_CONTEXT_VERSION,
       sessionId: session.id,

@@ -11,6 +11,7 @@ export type { ClaudeCodeEventMap } from "./claude-code-events.js";
 export { claudeCodeEvents } from "./claude-code-events.js";
 export type { EventInit } from "./create-event.js";
 export { createEvent, safeCreateEvent, validateEvent } from "./create-event.js";
+export type { DeferRouting } from "./defer-routing.js";
 export type {
   ContextWarningEvent,
   GenerateEndEvent,
@@ -75,6 +76,7 @@ export {
   block,
   CONTINUE,
   continueWith,
+  defer,
   deny,
   hookResponseSchema,
   MAX_DELAY_MS,

@@ -159,7 +159,7 @@ export async function createSqlApprovalStore(
 
   const store: ApprovalStore = {
     async park(request) {
-      const checked = checkPark(request);
+      const checked = checkPark(request, now());
       const { request: r } = checked;
       const rows = await driver.query(
         `INSERT INTO a3s_approvals (id, session_id, tool_name, tool_use_id, tool_input, reason,
