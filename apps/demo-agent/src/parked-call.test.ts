@@ -48,7 +48,12 @@ function twoCalls(first: string, second: string): Model {
 /** Defers anything that pushes; blocks (exit 2) anything forbidden. */
 const HOOK = `input=$(cat); case "$input" in *forbidden*) echo "forbidden here" >&2; exit 2;; *push*) printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"pushing needs a person"}}';; esac`;
 
-async function agentWith(model: Model, park?: ParkCall, hooks: string[] = [HOOK]) {
+async function agentWith(
+  model: Model,
+  park?: ParkCall,
+  hooks: string[] = [HOOK],
+  auditFile?: string,
+) {
   const settings = path.join(dir, "settings.json");
   await writeFile(
     settings,
@@ -69,6 +74,7 @@ async function agentWith(model: Model, park?: ParkCall, hooks: string[] = [HOOK]
     permission: { defaultAnswer: "deny" },
     hookSources: nodeHookSources(),
     park,
+    auditFile,
   });
   demos.push(demo);
   return demo;
@@ -226,7 +232,8 @@ describe("parking a deferred call (real settings file, real bash hook)", () => {
 
   it("denied by the deadline: PermissionDenied says so (decidedBy default); nothing runs", async () => {
     const context = await parked();
-    const demo = await agentWith(twoCalls("unused", "unused"));
+    const audit = path.join(dir, "audit.jsonl");
+    const demo = await agentWith(twoCalls("unused", "unused"), undefined, [HOOK], audit);
     const denied: unknown[] = [];
     onFiring(demo.engine, (f) => {
       if (f.event.eventType === "PermissionDenied") denied.push(f.event);
@@ -237,8 +244,28 @@ describe("parking a deferred call (real settings file, real bash hook)", () => {
       decidedBy: "(deadline)",
       byDeadline: true,
       reason: "deadline passed",
+      approvalId: "00000000-0000-4000-8000-000000000001",
     });
     expect(await exists("pushed")).toBe(false);
+    demo.close();
+    const steps = (await readFile(audit, "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((r) => r.type === "approval");
+    expect(steps).toEqual([
+      expect.objectContaining({
+        step: "expired",
+        approvalId: "00000000-0000-4000-8000-000000000001",
+        tool: "Bash",
+        toolUseId: "call-1",
+        decision: "deny",
+        decidedBy: "(deadline)",
+        reason: "deadline passed",
+        edited: false,
+      }),
+      expect.objectContaining({ step: "resumed", decidedBy: "(deadline)", outcome: "denied" }),
+    ]);
     expect(denied[0]).toMatchObject({
       tool: "Bash",
       toolUseId: "call-1",

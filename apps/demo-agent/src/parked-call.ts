@@ -61,7 +61,7 @@ export type ParkCall = (request: {
   /** Who may decide and by when, as the deferring hooks said (their deadline is a duration). */
   routing?: DeferRouting;
   context: ParkedContext;
-}) => Promise<{ id: string }>;
+}) => Promise<{ id: string; deadline?: string | undefined }>;
 
 const toolCallSchema = z.object({
   id: z.string().min(1),

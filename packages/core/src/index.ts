@@ -101,6 +101,7 @@ export type {
 // ── For hosts: the engine, the tool flow, the audit stream, limits ─────────────
 
 export type {
+  ApprovalAuditStep,
   AuditEvent,
   AuditEventOf,
   AuditEventType,
