@@ -103,7 +103,7 @@ export async function runToolCalls(
     // Parked before the call's result is written: the saved conversation ends where it waits.
     const parked =
       outcome.stopTurn?.deferred && deps.park
-        ? await parkCall(deps.park, session, call, rest, text, outcome)
+        ? await parkCall(deps, deps.park, session, call, rest, text, outcome)
         : undefined;
     session.messages.push({ role: "tool", content: outcome.output, toolCallId: call.id });
     if (outcome.stopTurn) {
@@ -125,6 +125,7 @@ export async function runToolCalls(
 
 /** Park a deferred call with what resuming it needs; resolves once the store has it. */
 async function parkCall(
+  deps: LoopDeps,
   park: ParkCall,
   session: Session,
   call: ToolCall,
@@ -133,12 +134,14 @@ async function parkCall(
   outcome: ToolCallOutcome,
 ): Promise<ParkedCall> {
   const reason = outcome.stopTurn?.reason ?? "a hook deferred the call";
-  const { id } = await park({
+  const routing = outcome.stopTurn?.routing;
+  const { id, deadline } = await park({
     sessionId: session.id,
     toolName: call.name,
     toolUseId: call.id,
     toolInput: call.args,
     reason,
+    ...(routing ? { routing } : {}),
     context: {
       version: PARKED_CONTEXT_VERSION,
       sessionId: session.id,
@@ -152,6 +155,19 @@ async function parkCall(
       usage: { ...session.usage },
       metadata: session.metadata,
     },
+  });
+  deps.engine.recordApproval({
+    step: "parked",
+    approvalId: id,
+    sessionId: session.id,
+    tool: call.name,
+    toolUseId: call.id,
+    reason,
+    ...(routing?.deciders?.length ? { deciders: routing.deciders } : {}),
+    ...(deadline !== undefined ? { deadline } : {}),
+    ...(routing?.onDeadline !== undefined || deadline !== undefined
+      ? { onDeadline: routing?.onDeadline ?? "deny" }
+      : {}),
   });
   return { approvalId: id, sessionId: session.id, tool: call.name, toolUseId: call.id, reason };
 }

@@ -16,6 +16,7 @@ import { type LoopDeps, type LoopResult, runLoop, runToolCalls } from "./agent-l
 import type {
   AgentOptions,
   CreateSessionOptions,
+  ProgressUpdate,
   Reply,
   RespondOptions,
   SessionEnv,
@@ -310,18 +311,30 @@ export class Agent {
     const before = { ...session.usage };
     try {
       const deps = this.#loopDeps(session);
+      const audit = approvalAudit(this.engine, session, context.call, decision);
+      audit?.decided();
       let ran: LoopResult | undefined;
       if (decision.status === "allowed") {
         const call =
           decision.editedInput === undefined
             ? context.call
             : { ...context.call, args: decision.editedInput };
-        ran = await runToolCalls(deps, session, [call, ...context.rest], context.text, options, {
+        const onProgress = (update: ProgressUpdate) => {
+          if (update.kind === "tool_result" && update.toolUseId === call.id) {
+            audit?.resumed(
+              update.status === "ok" || update.status === "failed" ? "ran" : "blocked",
+            );
+          }
+          options.onProgress?.(update);
+        };
+        const first = { ...options, onProgress };
+        ran = await runToolCalls(deps, session, [call, ...context.rest], context.text, first, {
           deferAnsweredBy: decision.decidedBy,
           permission: demoPermissionStep(this.#tools.values(), { defaultAnswer: () => "allow" }),
         });
       } else {
         const output = await this.#denyParked(session, context.call, decision);
+        audit?.resumed("denied");
         session.messages.push({ role: "tool", content: output, toolCallId: context.call.id });
         ran = await runToolCalls(deps, session, context.rest, context.text, options);
       }
@@ -639,8 +652,41 @@ export class Agent {
   }
 }
 
+/**
+ * The audit records of a resumed approval: who decided (or that the deadline did), then what
+ * became of the call. Undefined when the decision does not name its approval.
+ */
+function approvalAudit(
+  engine: HookEngine,
+  session: Session,
+  call: ToolCall,
+  decision: ParkedDecision,
+): { decided(): void; resumed(outcome: "ran" | "denied" | "blocked"): void } | undefined {
+  if (decision.approvalId === undefined) return undefined;
+  const base = {
+    approvalId: decision.approvalId,
+    sessionId: session.id,
+    tool: call.name,
+    toolUseId: call.id,
+    decision: decision.status === "allowed" ? ("allow" as const) : ("deny" as const),
+    decidedBy: decision.decidedBy,
+  };
+  return {
+    decided: () =>
+      engine.recordApproval({
+        ...base,
+        step: decision.byDeadline ? "expired" : "decided",
+        ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+        edited: decision.editedInput !== undefined,
+      }),
+    resumed: (outcome) => engine.recordApproval({ ...base, step: "resumed", outcome }),
+  };
+}
+
 /** How a person (or the deadline) decided a parked call, as {@link Agent.resumeParked} takes it. */
 export interface ParkedDecision {
+  /** The approval decided, for the audit trail. */
+  approvalId?: string | undefined;
   status: "allowed" | "denied";
   /** Who decided: a person's name, or the approval store's deadline marker. */
   decidedBy: string;

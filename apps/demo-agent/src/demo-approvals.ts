@@ -164,6 +164,7 @@ export function decisionOf(approval: Approval): ParkedDecision {
     );
   }
   return {
+    approvalId: approval.id,
     status: approval.status,
     decidedBy: approval.decidedBy ?? "(unknown)",
     byDeadline: approval.decidedBy === DEADLINE_DECIDER,

@@ -48,12 +48,21 @@ function twoCalls(first: string, second: string): Model {
 /** Defers anything that pushes; blocks (exit 2) anything forbidden. */
 const HOOK = `input=$(cat); case "$input" in *forbidden*) echo "forbidden here" >&2; exit 2;; *push*) printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"pushing needs a person"}}';; esac`;
 
-async function agentWith(model: Model, park?: ParkCall) {
+async function agentWith(
+  model: Model,
+  park?: ParkCall,
+  hooks: string[] = [HOOK],
+  auditFile?: string,
+) {
   const settings = path.join(dir, "settings.json");
   await writeFile(
     settings,
     JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: HOOK }] }] },
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: hooks.map((command) => ({ type: "command", command })) },
+        ],
+      },
     }),
   );
   const demo = await setupDemoAgent({
@@ -65,6 +74,7 @@ async function agentWith(model: Model, park?: ParkCall) {
     permission: { defaultAnswer: "deny" },
     hookSources: nodeHookSources(),
     park,
+    auditFile,
   });
   demos.push(demo);
   return demo;
@@ -103,6 +113,63 @@ async function parked(): Promise<ParkedContext> {
   // Through JSON, as a store keeps it.
   return readParkedContext(JSON.parse(JSON.stringify(saved)), "test");
 }
+
+/** A hook that defers pushes with an A3S routing (deciders, a deadline, what it decides). */
+const routed = (routing: object, reason: string) =>
+  `input=$(cat); case "$input" in *push*) printf '%s' '${JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "defer",
+      permissionDecisionReason: reason,
+      a3sRouting: routing,
+    },
+  })}';; esac`;
+
+describe("routing from the deferring hooks (hookSpecificOutput.a3sRouting)", () => {
+  it("parks the call with the hooks' routings combined: deciders intersect, shortest deadline", async () => {
+    const requests: Parameters<ParkCall>[0][] = [];
+    const demo = await agentWith(
+      twoCalls("touch pushed", "touch second"),
+      async (request) => {
+        requests.push(request);
+        return { id: "00000000-0000-4000-8000-000000000002" };
+      },
+      [
+        routed({ deciders: ["alice", "bob"], deadline: "2h", onDeadline: "allow" }, "pushes"),
+        routed({ deciders: ["bob", "carol"], deadline: "30m" }, "main is protected"),
+      ],
+    );
+    const session = await demo.agent.createSession({ workdir: dir });
+    const reply = await demo.agent.respond(session, "push it");
+    await demo.agent.endSession(session);
+    expect(reply.parked?.approvalId).toBe("00000000-0000-4000-8000-000000000002");
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({
+      reason: "pushes\nmain is protected",
+      routing: { deciders: ["bob"], deadline: "30m", onDeadline: "deny" },
+    });
+    expect(await exists("pushed")).toBe(false);
+  });
+
+  it("blocks instead of parking when the hooks name no decider in common", async () => {
+    const requests: unknown[] = [];
+    const demo = await agentWith(
+      twoCalls("touch pushed", "touch second"),
+      async (request) => {
+        requests.push(request);
+        return { id: "00000000-0000-4000-8000-000000000003" };
+      },
+      [routed({ deciders: ["alice"] }, "a"), routed({ deciders: ["bob"] }, "b")],
+    );
+    const session = await demo.agent.createSession({ workdir: dir });
+    const reply = await demo.agent.respond(session, "push it");
+    await demo.agent.endSession(session);
+    expect(reply.parked).toBeUndefined();
+    expect(requests).toEqual([]);
+    expect(await exists("pushed")).toBe(false);
+    expect(reply.text).toContain("no decider in common");
+  });
+});
 
 describe("parking a deferred call (real settings file, real bash hook)", () => {
   it("saves the conversation up to the call, the call and the calls after it; nothing runs", async () => {
@@ -165,7 +232,8 @@ describe("parking a deferred call (real settings file, real bash hook)", () => {
 
   it("denied by the deadline: PermissionDenied says so (decidedBy default); nothing runs", async () => {
     const context = await parked();
-    const demo = await agentWith(twoCalls("unused", "unused"));
+    const audit = path.join(dir, "audit.jsonl");
+    const demo = await agentWith(twoCalls("unused", "unused"), undefined, [HOOK], audit);
     const denied: unknown[] = [];
     onFiring(demo.engine, (f) => {
       if (f.event.eventType === "PermissionDenied") denied.push(f.event);
@@ -176,8 +244,28 @@ describe("parking a deferred call (real settings file, real bash hook)", () => {
       decidedBy: "(deadline)",
       byDeadline: true,
       reason: "deadline passed",
+      approvalId: "00000000-0000-4000-8000-000000000001",
     });
     expect(await exists("pushed")).toBe(false);
+    demo.close();
+    const steps = (await readFile(audit, "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((r) => r.type === "approval");
+    expect(steps).toEqual([
+      expect.objectContaining({
+        step: "expired",
+        approvalId: "00000000-0000-4000-8000-000000000001",
+        tool: "Bash",
+        toolUseId: "call-1",
+        decision: "deny",
+        decidedBy: "(deadline)",
+        reason: "deadline passed",
+        edited: false,
+      }),
+      expect.objectContaining({ step: "resumed", decidedBy: "(deadline)", outcome: "denied" }),
+    ]);
     expect(denied[0]).toMatchObject({
       tool: "Bash",
       toolUseId: "call-1",

@@ -1,4 +1,4 @@
-import type { Message, TokenUsage, ToolCall } from "@a3s-lab/hooks-core";
+import type { DeferRouting, Message, TokenUsage, ToolCall } from "@a3s-lab/hooks-core";
 import * as z from "zod";
 import { AgentError } from "./agent-error.js";
 
@@ -58,8 +58,10 @@ export type ParkCall = (request: {
   toolUseId: string;
   toolInput: unknown;
   reason: string;
+  /** Who may decide and by when, as the deferring hooks said (their deadline is a duration). */
+  routing?: DeferRouting;
   context: ParkedContext;
-}) => Promise<{ id: string }>;
+}) => Promise<{ id: string; deadline?: string | undefined }>;
 
 const toolCallSchema = z.object({
   id: z.string().min(1),

@@ -1,5 +1,6 @@
 import {
   createEvent,
+  type DeferRouting,
   type HookEngine,
   PermissionDeniedError,
   type PermissionStep,
@@ -40,7 +41,7 @@ export interface ToolCallOutcome {
    * Set when a hook ended the turn (`continue: false`) at this call, before or after the tool
    * ran: the agent makes no further call in this turn. `reason` is for the user, not the model.
    */
-  stopTurn?: { reason?: string; deferred?: true };
+  stopTurn?: { reason?: string; deferred?: true; routing?: DeferRouting };
 }
 
 /** How one call runs, beyond the agent's usual way. */
@@ -186,6 +187,7 @@ export async function executeToolCall(
         stopTurn: {
           ...reasonOf(error.stopReason),
           ...(error.result.stopTurn?.deferred ? { deferred: true as const } : {}),
+          ...(error.result.stopTurn?.routing ? { routing: error.result.stopTurn.routing } : {}),
         },
       };
     }

@@ -81,6 +81,16 @@ function detail(record: Record<string, unknown>): string {
     }
     case "warning":
       return text(record.message);
+    case "approval": {
+      const parts = [`${text(record.step)} ${text(record.tool)} ${text(record.approvalId)}`];
+      if (record.decidedBy !== undefined) {
+        parts.push(`${text(record.decision)} by ${text(record.decidedBy)}`);
+      }
+      if (record.edited === true) parts.push("input edited");
+      if (record.outcome !== undefined) parts.push(`call ${text(record.outcome)}`);
+      if (record.reason !== undefined) parts.push(text(record.reason));
+      return parts.join(", ");
+    }
     default:
       // A record type newer than this package: its message or reason, if it has one.
       return record.message !== undefined
@@ -143,6 +153,7 @@ const SEVERITY: Readonly<Record<AuditEventType, keyof AuditConsole>> = {
   unregistered: "info",
   modified: "info",
   fired: "debug",
+  approval: "info",
 };
 
 /**

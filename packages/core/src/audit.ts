@@ -89,12 +89,56 @@ export type AuditEvent = {
       readonly input: HookEvent;
       readonly result: HookResult;
     }
+  | ({ type: "approval" } & ApprovalAuditStep)
   | {
       type: "warning";
       event?: HookEventName;
       eventId?: string;
       hookId?: string;
       message: string;
+    }
+);
+
+/**
+ * One step of a deferred tool call's approval, as the host that parks calls records it (with
+ * `HookEngine.recordApproval`): `parked` (the call waits; the hook's reason and routing),
+ * `decided` (by a person: who, their reason, whether they edited the input), `expired` (the
+ * deadline decided), `resumed` (the agent claimed the decision: the call `ran`, or was
+ * `denied`, or a hook `blocked` it when PreToolUse fired again).
+ */
+export type ApprovalAuditStep = {
+  /** The approval's id. */
+  approvalId: string;
+  sessionId: string;
+  /** The deferred tool. */
+  tool: string;
+  toolUseId?: string;
+} & (
+  | {
+      step: "parked";
+      /** The deferring hooks' reason. */
+      reason: string;
+      /** Who may decide; absent means anyone who may decide at all. */
+      deciders?: string[];
+      /** ISO time the deadline decides. */
+      deadline?: string;
+      onDeadline?: "allow" | "deny";
+    }
+  | {
+      step: "decided" | "expired";
+      decision: "allow" | "deny";
+      /** Who decided: a person's name, or the store's deadline marker. */
+      decidedBy: string;
+      reason?: string;
+      /** True when the decider replaced the tool input. */
+      edited: boolean;
+    }
+  | {
+      step: "resumed";
+      decision: "allow" | "deny";
+      decidedBy: string;
+      /** What became of the call: it `ran`, was `denied`, or a hook `blocked` it on the way. */
+      outcome: "ran" | "denied" | "blocked";
     }
 );
 
@@ -116,6 +160,7 @@ export const auditLevelOf: Readonly<Record<AuditEventType, Exclude<AuditLevel, "
     responded: "info",
     modified: "info",
     fired: "verbose",
+    approval: "info",
     warning: "info",
   });
 

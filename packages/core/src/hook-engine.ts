@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditEventType, AuditLevel } from "./audit.js";
+import type { ApprovalAuditStep, AuditEvent, AuditEventType, AuditLevel } from "./audit.js";
 import { type AuditEvents, AuditStream } from "./audit-stream.js";
 import { hasCheckedAnswers } from "./checked-answers.js";
 import { randomId } from "./create-event.js";
@@ -466,6 +466,22 @@ export class HookEngine {
     about: { event?: HookEventName; eventId?: string; hookId?: string } = {},
   ): void {
     this.#audit.warn(message, about);
+  }
+
+  /**
+   * Put a step of a deferred call's approval in the audit stream (an `approval` record, at
+   * level `info`), for hosts that park deferred calls: parked, decided, expired, resumed.
+   *
+   * @example
+   * ```ts
+   * engine.recordApproval({ step: "decided", approvalId, sessionId, tool: "Bash",
+   *   decision: "allow", decidedBy: "alice", edited: false });
+   * ```
+   */
+  recordApproval(step: ApprovalAuditStep): void {
+    if (this.#audit.wants("approval")) {
+      this.#audit.emit({ type: "approval", time: Date.now(), ...step });
+    }
   }
 
   /**

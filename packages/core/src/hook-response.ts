@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { type DeferRouting, deferRoutingSchema } from "./defer-routing.js";
 import { jsonObjectSchema } from "./event-schemas.js";
 import { HookError } from "./hook-error.js";
 import { copyJsonData, errorText, type MAX_JSON_DEPTH } from "./json-limits.js";
@@ -26,6 +27,11 @@ const common = {
        * turn without running it, as Claude Code does in non-interactive use.
        */
       deferred: z.optional(z.literal(true)),
+      /**
+       * Who may decide the deferred call and by when (an A3S extension; read only with
+       * `deferred`). See {@link DeferRouting}.
+       */
+      routing: z.optional(deferRoutingSchema),
     }),
   ),
 };
@@ -156,6 +162,29 @@ export function block(
 
 /** A permission deny: the same as {@link block}. */
 export const deny = block;
+
+/**
+ * Defer a tool call (Claude Code's `permissionDecision: "defer"`): the call does not run now; a
+ * host that parks calls keeps it for a person, routed as `routing` says, and resumes it once
+ * someone decides. `reason` is shown to whoever decides.
+ *
+ * @example
+ * ```ts
+ * engine.register({ event: "PreToolUse",
+ *   matcher: { tool: "Bash", commandPattern: "^git push" },
+ *   handler: () => defer("pushing needs a person", { deciders: ["alice"], deadline: "30m" }) });
+ * ```
+ */
+export function defer(reason?: string, routing?: DeferRouting): ContinueResponse {
+  return {
+    action: "continue",
+    stopTurn: {
+      ...(reason !== undefined ? { reason } : {}),
+      deferred: true,
+      ...(routing !== undefined ? { routing } : {}),
+    },
+  };
+}
 
 /** Go on, and tell the host no permission prompt is needed. */
 export function allow(

@@ -11,6 +11,7 @@ export type { ClaudeCodeEventMap } from "./claude-code-events.js";
 export { claudeCodeEvents } from "./claude-code-events.js";
 export type { EventInit } from "./create-event.js";
 export { createEvent, safeCreateEvent, validateEvent } from "./create-event.js";
+export type { DeferRouting } from "./defer-routing.js";
 export type {
   ContextWarningEvent,
   GenerateEndEvent,
@@ -76,6 +77,7 @@ export {
   block,
   CONTINUE,
   continueWith,
+  defer,
   deny,
   hookResponseSchema,
   MAX_DELAY_MS,
@@ -102,6 +104,7 @@ export type {
 // ── For hosts: the engine, the tool flow, the audit stream, limits ─────────────
 
 export type {
+  ApprovalAuditStep,
   AuditEvent,
   AuditEventOf,
   AuditEventType,

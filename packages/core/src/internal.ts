@@ -7,6 +7,7 @@
 export { stdoutAnswerField } from "./answer-fields.js";
 export { CLAUDE_CODE_INPUT_KEY, claudeCodeExtraInput } from "./claude-code-input.js";
 export { randomId } from "./create-event.js";
+export { deferDeadlineMs } from "./defer-routing.js";
 export { Emitter } from "./emitter.js";
 export { isBuiltinEvent, matcherSubject, snakeCase, specOf } from "./event-spec.js";
 export { hasMiddleware, mayRunForTool, type ToolProbe } from "./hook-engine.js";

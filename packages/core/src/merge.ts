@@ -1,4 +1,5 @@
 import { unionOf } from "./answer-fields.js";
+import { combineRoutings, type DeferRouting } from "./defer-routing.js";
 import type { HookEvent } from "./event-schemas.js";
 import { specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
@@ -83,6 +84,12 @@ export interface TurnStop {
    * call did not run; a host that can park it resumes it once someone decides.
    */
   deferred?: true;
+  /**
+   * Who may decide the deferred call and by when. With several deferring hooks every hook's
+   * condition holds: deciders intersect, the shortest deadline stands, and the deadline allows
+   * only when each hook that gave one says so. Absent when no deferring hook gave a routing.
+   */
+  routing?: DeferRouting;
 }
 
 /** A hook answered a tool call in place of the tool (a PreToolUse `respond`). */
@@ -271,6 +278,7 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
     }
     if (response.systemMessage) (this.#systemMessages ??= []).push(response.systemMessage);
     if (response.suppressOutput) this.#suppress = true;
+    if (response.stopTurn?.deferred) return this.#defer(outcome, input, response.stopTurn);
     if (response.stopTurn) {
       // Claude Code stops processing once such an answer is in: nothing after it counts.
       this.#stop = {
@@ -358,6 +366,45 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
         return false;
       }
     }
+  }
+
+  /**
+   * A `defer`. Claude Code folds PreToolUse decisions as deny > defer > ask > allow, so the fold
+   * goes on: a later block (or `continue: false`) still wins, and a later defer adds its routing
+   * (see {@link combineRoutings}); deferring hooks whose deciders have nothing in common block.
+   */
+  #defer(
+    outcome: HookOutcome,
+    input: OutcomeInput,
+    stop: NonNullable<HookResponse["stopTurn"]>,
+  ): boolean {
+    outcome.reason = stop.reason ?? "deferred the call";
+    if (this.#stopBlocks()) outcome.action = "block";
+    const earlier = this.#stop;
+    if (earlier === undefined) {
+      this.#stop = {
+        hookId: input.hookId,
+        ...(stop.reason ? { reason: stop.reason } : {}),
+        deferred: true,
+        ...(stop.routing !== undefined ? { routing: stop.routing } : {}),
+      };
+      return false;
+    }
+    const combined = combineRoutings(earlier.routing, stop.routing);
+    if ("refused" in combined) {
+      this.#stop = undefined;
+      this.#blocked = { reason: combined.refused, hookId: input.hookId };
+      this.#done = true;
+      return true;
+    }
+    const reason = [earlier.reason, stop.reason].filter(Boolean).join("\n");
+    this.#stop = {
+      hookId: earlier.hookId,
+      ...(reason ? { reason } : {}),
+      deferred: true,
+      ...(combined.routing !== undefined ? { routing: combined.routing } : {}),
+    };
+    return false;
   }
 
   /** A stopped turn also blocks the operation where a block means "do not do it". */
@@ -475,7 +522,9 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
       conflicts: this.#conflicts ?? EMPTY,
       warnings: this.#warnings ?? EMPTY,
     };
-    if (this.#stop) {
+    // A block (or a respond, which merges as one) after a defer wins (deny > defer); a
+    // `continue: false` ends the fold at once.
+    if (this.#stop && !(this.#stop.deferred && (this.#blocked || this.#respond))) {
       result.stopTurn = this.#stop;
       if (this.#stopBlocks()) {
         result.action = "block";

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { readAnswerFields } from "./answer-fields.js";
+import { deferRoutingSchema } from "./defer-routing.js";
 import type { HookEvent } from "./event-schemas.js";
 import { specOf } from "./event-spec.js";
 import { HookError } from "./hook-error.js";
@@ -55,6 +56,8 @@ const dialectSchema = z.object({
       hookEventName: opt(str),
       permissionDecision: opt(z.enum(["allow", "deny", "ask", "defer"])),
       permissionDecisionReason: opt(str),
+      // A3S's extension of `defer`: who may decide and by when; other agents ignore it.
+      a3sRouting: opt(deferRoutingSchema),
       updatedInput: opt(obj),
       additionalContext: opt(str),
       // PostToolUse: replaces the tool's output before the model reads it (any value: a string,
@@ -191,7 +194,11 @@ export function safeNormalizeHookOutput(
       success: true,
       data: {
         action: "continue",
-        stopTurn: { ...(why ? { reason: why } : {}), deferred: true },
+        stopTurn: {
+          ...(why ? { reason: why } : {}),
+          deferred: true,
+          ...(hso.a3sRouting !== undefined ? { routing: hso.a3sRouting } : {}),
+        },
         ...extras,
       },
     };

@@ -5,6 +5,7 @@ import type { HookEvent } from "./event-schemas.js";
 import { HookEngine } from "./hook-engine.js";
 import {
   block,
+  defer,
   MAX_RESPOND_OUTPUT_CHARS,
   respond,
   safeParseHookResponse,
@@ -76,6 +77,22 @@ describe("respond: a PreToolUse hook answers in place of the tool", () => {
     expect(result.action).toBe("block");
     expect(result.reason).toBe("no");
     expect(result.respond).toBeUndefined();
+  });
+
+  it("a respond after a defer wins, as a block does; a defer after a respond is not read", () => {
+    const event = createEvent("PreToolUse", call);
+    const deferFirst = mergeOutcomes(event, [
+      { ...ok("a", respond("x")), response: defer("a person decides") },
+      ok("b", respond("x")),
+    ]);
+    expect(deferFirst).toMatchObject({ action: "block", respond: { hookId: "b", output: "x" } });
+    expect(deferFirst.stopTurn).toBeUndefined();
+    const respondFirst = mergeOutcomes(event, [
+      ok("a", respond("x")),
+      { ...ok("b", respond("x")), response: defer("a person decides") },
+    ]);
+    expect(respondFirst).toMatchObject({ action: "block", respond: { hookId: "a", output: "x" } });
+    expect(respondFirst.stopTurn).toBeUndefined();
   });
 
   it("on any other event a respond is the hook's failure, under its fail behaviour", () => {

@@ -35,6 +35,7 @@ export type {
   ApprovalStore,
   ApprovalStoreOptions,
 } from "./approvals/approval-store.js";
+export type { InboxDecider } from "./approvals/inbox-deciders.js";
 export type { InboxServer, InboxServerOptions } from "./approvals/inbox-server.js";
 export { INBOX_MAX_BODY_BYTES, startInboxServer } from "./approvals/inbox-server.js";
 export { openApprovalStore } from "./approvals/open-approval-store.js";

@@ -131,6 +131,14 @@ describe.each([embedded(), postgres()])("approval store: $name", (kind) => {
     expect(read.toolUseId).toBe("toolu_1");
   });
 
+  it("counts a hook's duration deadline from the park, on the store's clock", async () => {
+    const a = await store.park(call({ routing: { deadline: "30m", onDeadline: "allow" } }));
+    expect(a.deadline).toBe(new Date(clock + 30 * 60_000).toISOString());
+    expect(a.onDeadline).toBe("allow");
+    const b = await store.park(call({ routing: { deadline: "2d" } }));
+    expect(b.deadline).toBe(new Date(clock + 2 * 86_400_000).toISOString());
+  });
+
   it("lists by session and status, oldest first", async () => {
     const sessionId = "list-session";
     const first = await store.park(call({ sessionId }));

@@ -176,7 +176,7 @@ export async function createSqlApprovalStore(
 
   const store: ApprovalStore = {
     async park(request) {
-      const checked = checkPark(request);
+      const checked = checkPark(request, now());
       const { request: r } = checked;
       // The NOTIFY goes out with the commit, so an open inbox shows the call at once.
       const rows = await driver.query(

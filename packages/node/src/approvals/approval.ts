@@ -1,3 +1,4 @@
+import { deferDeadlineMs } from "@a3s-lab/hooks-core/internal";
 import * as z from "zod";
 import { ApprovalError } from "./approval-error.js";
 
@@ -25,7 +26,11 @@ const parkSchema = z.strictObject({
   routing: z
     .strictObject({
       deciders: z.array(text(256)).max(100).optional(),
-      deadline: z.union([z.date(), z.iso.datetime({ offset: true })]).optional(),
+      deadline: z
+        .union([z.date(), z.iso.datetime({ offset: true }), z.string().refine(isDuration)], {
+          error: 'expected a Date, an ISO time with offset, or a duration such as "30m"',
+        })
+        .optional(),
       onDeadline: z.enum(["allow", "deny"]).optional(),
     })
     .optional(),
@@ -44,15 +49,23 @@ export interface ParkRequest {
   toolInput: unknown;
   /** The hook's reason for deferring, shown to whoever decides. */
   reason: string;
-  /** Who may decide and by when; without a deadline an approval waits for ever. */
-  routing?: {
-    /** Names allowed to decide; empty or absent means any token holder. */
-    deciders?: string[];
-    /** When the approval stops waiting. */
-    deadline?: Date | string;
-    /** What the deadline decides; `"deny"` unless the hook said otherwise. */
-    onDeadline?: DeadlineAction;
-  };
+  /**
+   * Who may decide and by when; without a deadline an approval waits for ever. A hook's
+   * `defer` routing (`DeferRouting` of hooks-core) fits as it is.
+   */
+  routing?:
+    | {
+        /** Names allowed to decide; empty or absent means any token holder. */
+        deciders?: string[] | undefined;
+        /**
+         * When the approval stops waiting: a time, or a duration from now (`"90s"`, `"30m"`,
+         * `"2h"`, `"7d"`) as a deferring hook gives it.
+         */
+        deadline?: Date | string | undefined;
+        /** What the deadline decides; `"deny"` unless the hook said otherwise. */
+        onDeadline?: DeadlineAction | undefined;
+      }
+    | undefined;
   /** What the agent needs to resume (the conversation or a pointer to it), any JSON. */
   context?: unknown;
 }
@@ -162,21 +175,34 @@ export interface CheckedPark {
   deadline: Date | null;
 }
 
-/** Check a park request; throws `INVALID_INPUT` naming the field. */
-export function checkPark(value: unknown): CheckedPark {
+/**
+ * Check a park request; throws `INVALID_INPUT` naming the field. A duration deadline counts
+ * from `now`.
+ */
+export function checkPark(value: unknown, now: Date = new Date()): CheckedPark {
   const parsed = parkSchema.safeParse(value);
   if (!parsed.success) throw invalid(parsed.error, "request");
   const request = parsed.data as ParkRequest;
   const toolInputJson = jsonSize(request.toolInput, "toolInput", MAX_TOOL_INPUT_BYTES);
   const contextJson =
     request.context === undefined ? null : jsonSize(request.context, "context", MAX_CONTEXT_BYTES);
-  const raw = request.routing?.deadline;
   return {
     request,
     toolInputJson,
     contextJson,
-    deadline: raw === undefined ? null : new Date(raw),
+    deadline: deadlineOf(request.routing?.deadline, now),
   };
+}
+
+function isDuration(text: string): boolean {
+  return deferDeadlineMs(text) !== undefined;
+}
+
+/** A duration counts from the park, on the store's clock. */
+function deadlineOf(raw: Date | string | undefined, now: Date): Date | null {
+  if (raw === undefined) return null;
+  const ms = typeof raw === "string" ? deferDeadlineMs(raw) : undefined;
+  return ms === undefined ? new Date(raw) : new Date(now.getTime() + ms);
 }
 
 /** Check a decision; throws `INVALID_INPUT` naming the field. */

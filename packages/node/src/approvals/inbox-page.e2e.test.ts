@@ -126,6 +126,32 @@ it("tells the second decider who decided first", async () => {
   }
 }, 60_000);
 
+it("with a decider's own token, decides as that person: the name is the token's, not typed", async () => {
+  const BOB = "bob-page-token-0123456789";
+  const people = await startInboxServer({
+    store,
+    deciders: [{ name: "bob", token: BOB }],
+    pollIntervalMs: 200,
+  });
+  try {
+    const parked = await park("s-decider", "git push --tags");
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto(`${people.url}#token=${BOB}`);
+    await page.locator('body[data-decider="bob"]').waitFor();
+    expect(await page.inputValue("#name")).toBe("bob");
+    expect(await page.locator("#name").getAttribute("readonly")).not.toBeNull();
+    const card = page.locator(`article[data-id="${parked.id}"]`);
+    await card.waitFor();
+    await card.getByRole("button", { name: "Deny" }).click();
+    await page.locator(`#decided article[data-id="${parked.id}"]`).waitFor();
+    expect(await store.get(parked.id)).toMatchObject({ status: "denied", decidedBy: "bob" });
+    await page.close();
+  } finally {
+    await people.close();
+  }
+}, 60_000);
+
 it("says so when the token is wrong", async () => {
   const page = await browser.context.newPage();
   await page.goto(`${inbox.url}#token=wrong`);

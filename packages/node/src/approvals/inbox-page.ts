@@ -231,8 +231,22 @@ async function follow() {
   }
 }
 
+// A token of one's own proves who decides: the name is the token's, not typed.
+async function whoAmI() {
+  try {
+    const { status, body } = await api("/api/me");
+    if (status !== 200 || !body || typeof body.name !== "string") return;
+    nameInput.value = body.name;
+    nameInput.readOnly = true;
+    nameInput.title = "This token is " + body.name + "'s";
+    document.body.dataset.decider = body.name;
+  } catch {
+    // The list's own requests say when the inbox is unreachable.
+  }
+}
+
 if (!token) { say(WRONG_TOKEN); document.body.dataset.state = "unauthorized"; }
-else follow();
+else { whoAmI(); follow(); }
 `;
 
 /** The inbox page, its inline style and script carrying `nonce`. */

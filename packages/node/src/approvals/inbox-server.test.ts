@@ -221,3 +221,89 @@ describe("the inbox's API", () => {
     expect(answer.approvals.map((a) => a.id)).toContain(parked.id);
   });
 });
+
+describe("per-person tokens (deciders)", () => {
+  const ALICE = "alice-token-0123456789abcdef";
+  const BOB = "bob-token-0123456789abcdef";
+  let people: InboxServer;
+  beforeAll(async () => {
+    people = await startInboxServer({
+      store,
+      token: TOKEN,
+      deciders: [
+        { name: "alice", token: ALICE },
+        { name: "bob", token: BOB },
+      ],
+      pollIntervalMs: 100,
+      longPollMs: 5000,
+    });
+  }, 120_000);
+  afterAll(() => people?.close());
+
+  const as = (token: string, path: string, init: RequestInit = {}) =>
+    fetch(new URL(path, people.url), {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    });
+  const decideAs = (token: string, id: string, body: unknown) =>
+    as(token, `/api/approvals/${id}/decision`, { method: "POST", body: JSON.stringify(body) });
+
+  it("tells the page who a token belongs to; the shared token belongs to nobody", async () => {
+    expect(await (await as(ALICE, "/api/me")).json()).toEqual({ name: "alice" });
+    expect(await (await as(TOKEN, "/api/me")).json()).toEqual({ name: null });
+    expect((await as("alice-token-0123456789abcdeX", "/api/me")).status).toBe(401);
+  });
+
+  it("records the token's name as the decider, without a typed name", async () => {
+    const parked = await park({ routing: { deciders: ["bob"] } });
+    const res = await decideAs(BOB, parked.id, { decision: "allow" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "allowed", decidedBy: "bob" });
+  });
+
+  it("refuses a typed name that is not the token's, naming decision.by", async () => {
+    const parked = await park();
+    const res = await decideAs(ALICE, parked.id, { decision: "allow", by: "bob" });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({
+      error: { code: "NOT_ALLOWED", path: ["decision", "by"] },
+    });
+    expect((await store.get(parked.id)).status).toBe("pending");
+  });
+
+  it("enforces the hook's routing on the proven name: NOT_ALLOWED for anyone else", async () => {
+    const parked = await park({ routing: { deciders: ["bob"] } });
+    const res = await decideAs(ALICE, parked.id, { decision: "allow" });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: { code: "NOT_ALLOWED" } });
+    // The shared token still works, with its self-declared name.
+    const shared = await decideAs(TOKEN, parked.id, { decision: "deny", by: "bob" });
+    expect(shared.status).toBe(200);
+    expect(await shared.json()).toMatchObject({ status: "denied", decidedBy: "bob" });
+  });
+
+  it("refuses bad deciders, naming the field and never showing a token", async () => {
+    const start = (deciders: unknown, token?: string) =>
+      startInboxServer({ store, token, deciders: deciders as never });
+    await expect(start([{ name: "a", token: "short" }])).rejects.toThrow(
+      /^deciders\[0\]\.token: at least 16 characters$/,
+    );
+    await expect(
+      start([
+        { name: "a", token: ALICE },
+        { name: "a", token: BOB },
+      ]),
+    ).rejects.toThrow("deciders[1].name: a is listed twice");
+    await expect(
+      start([
+        { name: "a", token: ALICE },
+        { name: "b", token: ALICE },
+      ]),
+    ).rejects.toThrow(/^deciders\[1\]\.token: the same token/);
+    await expect(start([{ name: "a", token: ALICE, role: "x" }])).rejects.toThrow(/deciders\[0\]/);
+    await expect(start([{ name: "a", token: ALICE }], ALICE)).rejects.toThrow(
+      "deciders: a decider's token is the shared token",
+    );
+    await expect(start(undefined)).rejects.toThrow("token: a shared token or deciders is required");
+  });
+});

@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import type { Approval } from "./approval.js";
 import { ApprovalError, type ApprovalErrorReason } from "./approval-error.js";
 import type { ApprovalStore } from "./approval-store.js";
+import { checkDeciders, type InboxDecider } from "./inbox-deciders.js";
 import { inboxPage } from "./inbox-page.js";
 
 /** The largest JSON body the inbox reads; a bigger one gets 413. */
@@ -13,8 +14,17 @@ export const INBOX_MAX_BODY_BYTES = 300 * 1024;
 export interface InboxServerOptions {
   /** The store to serve; the server never closes it. */
   store: ApprovalStore;
-  /** The bearer token every API call must carry. */
-  token: string;
+  /**
+   * A shared bearer token. Whoever holds it may list and decide, under whatever name they type:
+   * the name is self-declared, not proven. Required unless `deciders` are given.
+   */
+  token?: string | undefined;
+  /**
+   * Per-person tokens. A call with one of them decides as that person: the name recorded (and
+   * checked against a hook's `routing.deciders`) is the token's, never typed text. With both
+   * this and `token`, either kind of token works.
+   */
+  deciders?: readonly InboxDecider[] | undefined;
   /** The address to bind; `127.0.0.1` unless given. */
   host?: string;
   /** The port; 0 (any free one) unless given. */
@@ -128,6 +138,25 @@ function readBody(req: IncomingMessage, max: number): Promise<string | HttpError
 }
 
 /**
+ * A decision made with a decider's own token is theirs: `by` is the token's name. A different
+ * `by` is refused rather than silently replaced.
+ */
+function asDecider(decision: unknown, name: string): unknown {
+  if (typeof decision !== "object" || decision === null || Array.isArray(decision)) {
+    return decision; // the store refuses it, naming the field
+  }
+  const by = (decision as { by?: unknown }).by;
+  if (by !== undefined && by !== name) {
+    throw new ApprovalError(
+      "NOT_ALLOWED",
+      `decision.by: this token decides as ${name}, not ${JSON.stringify(String(by).slice(0, 100))}`,
+      { path: ["decision", "by"] },
+    );
+  }
+  return { ...decision, by: name };
+}
+
+/**
  * Serve the approvals inbox: one page (`/`) and a JSON API under `/api/`, every API call
  * needing `Authorization: Bearer <token>`.
  *
@@ -153,11 +182,27 @@ function readBody(req: IncomingMessage, max: number): Promise<string | HttpError
  */
 export async function startInboxServer(options: InboxServerOptions): Promise<InboxServer> {
   const { store, token } = options;
-  if (token.length === 0) throw new TypeError("startInboxServer: an empty token");
+  if (token !== undefined && token.length === 0) {
+    throw new ApprovalError("INVALID_INPUT", "token: empty", { path: ["token"] });
+  }
+  const deciders = options.deciders === undefined ? [] : checkDeciders(options.deciders);
+  if (token === undefined && deciders.length === 0) {
+    throw new ApprovalError("INVALID_INPUT", "token: a shared token or deciders is required", {
+      path: ["token"],
+    });
+  }
+  if (token !== undefined && deciders.some((d) => d.token === token)) {
+    throw new ApprovalError(
+      "INVALID_INPUT",
+      "deciders: a decider's token is the shared token; it would prove nothing",
+      { path: ["deciders"] },
+    );
+  }
+  const deciderDigests = deciders.map((d) => ({ name: d.name, digest: digest(d.token) }));
   const host = options.host ?? "127.0.0.1";
   const pollIntervalMs = options.pollIntervalMs ?? 10_000;
   const longPollMs = options.longPollMs ?? 25_000;
-  const tokenDigest = digest(token);
+  const tokenDigest = token === undefined ? undefined : digest(token);
   const boundName = host.replace(/^\[|\]$/g, "").toLowerCase();
   let port = options.port ?? 0;
 
@@ -226,11 +271,20 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
     return isIP(parsed.name) !== 0 || isLoopbackName(parsed.name) || parsed.name === boundName;
   };
 
-  const authorized = (req: IncomingMessage): boolean => {
+  /**
+   * Who calls: `{}` for the shared token (a name they type), `{ name }` for a decider's own
+   * token, undefined for neither. Every token is compared, in constant time.
+   */
+  const authenticate = (req: IncomingMessage): { name?: string } | undefined => {
     const header = req.headers.authorization;
     const m = header === undefined ? null : /^Bearer (.+)$/i.exec(header);
     const given = digest(m?.[1] ?? "");
-    return timingSafeEqual(given, tokenDigest) && m !== null;
+    let caller: { name?: string } | undefined;
+    if (tokenDigest !== undefined && timingSafeEqual(given, tokenDigest)) caller = {};
+    for (const d of deciderDigests) {
+      if (timingSafeEqual(given, d.digest)) caller ??= { name: d.name };
+    }
+    return m === null ? undefined : caller;
   };
 
   const listFor = (status: string | null): Approval[] | HttpError => {
@@ -259,7 +313,16 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
       req.socket.once("close", done);
     });
 
-  const api = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+  const api = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    caller: { name?: string },
+  ) => {
+    if (url.pathname === "/api/me" && req.method === "GET") {
+      // The page shows a decider's proven name instead of asking for one.
+      return send(res, 200, { name: caller.name ?? null });
+    }
     const parts = url.pathname.split("/").slice(3); // ["", "api", "approvals", ...]
     if (url.pathname === "/api/approvals" && req.method === "GET") {
       const sinceText = url.searchParams.get("since");
@@ -308,6 +371,7 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
           path: ["body"],
         });
       }
+      if (caller.name !== undefined) decision = asDecider(decision, caller.name);
       const decided = await store.decide(id, decision as never);
       await refresh().catch(() => {});
       return send(res, 200, decided);
@@ -362,7 +426,8 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
         message: `Origin ${JSON.stringify(origin.slice(0, 100))} may not call this inbox`,
       });
     }
-    if (!authorized(req)) {
+    const caller = authenticate(req);
+    if (caller === undefined) {
       return fail(
         res,
         {
@@ -374,7 +439,7 @@ export async function startInboxServer(options: InboxServerOptions): Promise<Inb
       );
     }
     try {
-      await api(req, res, url);
+      await api(req, res, url, caller);
     } catch (error) {
       if (ApprovalError.isReason(error)) {
         return fail(res, {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import type { Approval } from "../approvals/approval.js";
 import type { ApprovalStore } from "../approvals/approval-store.js";
+import { readDecidersFile } from "../approvals/inbox-deciders.js";
 import { openApprovalStore } from "../approvals/open-approval-store.js";
 import type { CliIo } from "./cli-context.js";
 import { CliError } from "./cli-error.js";
@@ -20,6 +21,7 @@ export interface ApprovalsArgs {
   host?: string;
   port?: string;
   token?: string;
+  deciders?: string;
 }
 
 export type ApprovalsAction = "list" | "show" | "approve" | "deny" | "serve";
@@ -142,7 +144,9 @@ function stopSignal(): { stopped: Promise<void>; dispose(): void } {
 
 /**
  * `a3s-hooks approvals serve`: the web inbox over the store until SIGINT or SIGTERM. The token
- * is `--token`, else `A3S_TOKEN`, else a new random one shown only in the URL's fragment.
+ * is `--token`, else `A3S_TOKEN`, else a new random one shown only in the URL's fragment. With
+ * `--deciders FILE`, each person has their own token and there is no shared one unless
+ * `--token` or `A3S_TOKEN` gives it.
  */
 async function serveInbox(args: ApprovalsArgs, io: CliIo): Promise<number> {
   const port = args.port === undefined ? 0 : Number(args.port);
@@ -152,7 +156,9 @@ async function serveInbox(args: ApprovalsArgs, io: CliIo): Promise<number> {
   const host = args.host ?? "127.0.0.1";
   const given = args.token ?? io.env.A3S_TOKEN;
   if (given !== undefined && given.length === 0) throw new CliError("USAGE", "--token: empty");
-  const token = given ?? randomBytes(24).toString("base64url");
+  const people = args.deciders === undefined ? undefined : await readDecidersFile(args.deciders);
+  if (people?.warning !== undefined) io.stderr.write(`warning: ${people.warning}\n`);
+  const token = given ?? (people === undefined ? randomBytes(24).toString("base64url") : undefined);
   const where = location(args, io);
   const embedded = !/^postgres(ql)?:\/\//i.test(where);
   // Listen for the signals before the slow open, so a stop during it is not lost.
@@ -164,11 +170,17 @@ async function serveInbox(args: ApprovalsArgs, io: CliIo): Promise<number> {
       const inbox = await startInboxServer({
         store,
         token,
+        deciders: people?.deciders,
         host,
         port,
         log: (text) => io.stderr.write(`${text}\n`),
       });
-      const shown = given === undefined ? `${inbox.url}#token=${token}` : inbox.url;
+      const shown =
+        people !== undefined
+          ? `${inbox.url} (${people.deciders.length} decider(s) from ${args.deciders}: each opens ${inbox.url}#token=<their token>)`
+          : given === undefined
+            ? `${inbox.url}#token=${token}`
+            : inbox.url;
       const lock = embedded
         ? ` (embedded store ${where}: agents cannot park while this inbox holds it; share a postgres:// store to run both)`
         : "";

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
@@ -68,6 +68,67 @@ it(
 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
+  },
+  SLOW,
+);
+
+it(
+  "serves with --deciders FILE: no shared token, each person's token proves their name",
+  async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.A3S_TOKEN;
+    const file = join(storeDir, "deciders.json");
+    const alice = "alice-serve-token-0123456789";
+    writeFileSync(file, JSON.stringify([{ name: "alice", token: alice }]));
+    chmodSync(file, 0o644);
+    const child = spawn(
+      process.execPath,
+      [bin, "approvals", "serve", "--store", join(storeDir, "store2"), "--deciders", file],
+      { cwd: packageDir, env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    let stderr = "";
+    const line = await new Promise<string>((done, fail) => {
+      child.stderr.setEncoding("utf8").on("data", (s: string) => {
+        stderr += s;
+        const m = /^inbox: .*$/m.exec(stderr);
+        if (m) done(m[0]);
+      });
+      child.on("close", (code) => fail(new Error(`exited ${code} before the URL: ${stderr}`)));
+    });
+    // Other users could read the tokens: said so. No token of anyone's is printed.
+    expect(stderr).toContain(`warning: ${file} holds tokens and other users can read it`);
+    expect(stderr).not.toContain(alice);
+    expect(line).not.toMatch(/#token=[\w-]/);
+    expect(line).toContain("#token=<their token>");
+    expect(line).toContain(`1 decider(s) from ${file}`);
+    const url = /^inbox: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(line)?.[1] as string;
+    const me = await fetch(new URL("/api/me", url), {
+      headers: { authorization: `Bearer ${alice}` },
+    });
+    expect(await me.json()).toEqual({ name: "alice" });
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  },
+  SLOW,
+);
+
+it(
+  "refuses a deciders file with a bad entry, naming the field",
+  async () => {
+    const file = join(storeDir, "bad-deciders.json");
+    writeFileSync(file, JSON.stringify([{ name: "bob", token: "short" }]), { mode: 0o600 });
+    const child = spawn(
+      process.execPath,
+      [bin, "approvals", "serve", "--store", join(storeDir, "store3"), "--deciders", file],
+      { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    expect(code).toBe(1);
+    expect(stderr).toContain("deciders[0].token: at least 16 characters");
+    expect(stderr).not.toContain("short");
   },
   SLOW,
 );

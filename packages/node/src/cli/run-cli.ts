@@ -173,6 +173,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option("--host <address>", "the address to listen on", "127.0.0.1")
     .option("--port <port>", "the port (0: any free one)", "0")
     .option("--token <token>", "the bearer token (default $A3S_TOKEN, else a new random one)")
+    .option(
+      "--deciders <file>",
+      'per-person tokens, a JSON file [{"name","token"}]: the decider\'s name is the token\'s (no shared token unless --token or $A3S_TOKEN)',
+    )
     .action((options) => runApprovals("serve", undefined, options));
 
   settingsOptions(

@@ -45,6 +45,23 @@ export const hookOutputSchema = z
           "PreToolUse decision; defer ends the turn without running the call unless the host parks it.",
         ),
         permissionDecisionReason: d(z.string(), "Why."),
+        a3sRouting: d(
+          z.strictObject({
+            deciders: d(
+              z.array(z.string().min(1).max(256)).max(100),
+              "Names allowed to decide; absent or empty means anyone who may decide.",
+            ),
+            deadline: d(
+              z.string().regex(/^[1-9][0-9]{0,5}[smhd]$/),
+              'How long the call waits once parked: "90s", "30m", "2h", "7d" (at most 366d).',
+            ),
+            onDeadline: d(
+              z.enum(["allow", "deny"]),
+              "What the deadline decides; deny unless allow is given.",
+            ),
+          }),
+          "A3S, with permissionDecision defer: who may decide the deferred call and by when. Other agents ignore it.",
+        ),
         updatedInput: d(obj, "Replacement tool arguments (whole object)."),
         additionalContext: d(z.string(), "Text added to the model's context."),
         updatedToolOutput: d(

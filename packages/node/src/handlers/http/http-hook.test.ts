@@ -122,6 +122,35 @@ describe("http hooks against a real server", () => {
     });
   });
 
+  it("a defer answer carries its A3S routing (hookSpecificOutput.a3sRouting)", async () => {
+    const server = await serve((_, res) =>
+      json(res, 200, {
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "defer",
+          permissionDecisionReason: "pushing needs a person",
+          a3sRouting: { deciders: ["alice"], deadline: "2h" },
+        },
+      }),
+    );
+    expect(await run({ url: server.url }, bash("git push"))).toEqual({
+      action: "continue",
+      stopTurn: {
+        reason: "pushing needs a person",
+        deferred: true,
+        routing: { deciders: ["alice"], deadline: "2h" },
+      },
+    });
+    const bad = await serve((_, res) =>
+      json(res, 200, {
+        hookSpecificOutput: { permissionDecision: "defer", a3sRouting: { deadline: "soon" } },
+      }),
+    );
+    expect((await failure(run({ url: bad.url }, bash("git push")))).message).toContain(
+      "hookSpecificOutput.a3sRouting.deadline",
+    );
+  });
+
   it("an allow answer with updatedInput rewrites the tool input", async () => {
     const server = await serve((_, res) =>
       json(res, 200, {
