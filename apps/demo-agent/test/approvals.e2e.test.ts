@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { openApprovalStore } from "@a3s-lab/hooks-node/approvals";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../../test-support/chromium.ts";
 import { startPostgres } from "../../../test-support/postgres-server.ts";
 import type { EventLogRecord } from "../src/event-log.js";
 import type { ParkedContext } from "../src/parked-call.js";
@@ -15,6 +16,7 @@ import { APP_DIR, type CliRun, LineWaiter, readJsonl, runCli, startCli } from ".
 // journey uses as few processes as it can.
 const SLOW = 300_000;
 const A3S_HOOKS = path.resolve(APP_DIR, "../../packages/node/src/cli/main.ts");
+const INBOX_TOKEN = "demo-inbox-token-0123456789";
 
 /** The PreToolUse hook: a bash command that defers anything that pushes. */
 const DEFER_PUSH = `input=$(cat); case "$input" in *"git push"*) printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"pushing needs a person"}}';; esac`;
@@ -405,6 +407,92 @@ describe.each(kinds)("a3s-demo-agent parks deferred calls ($name store)", (kind)
       expect([await pushes(j), await count("second.txt"), await count("third.txt")]).toEqual([
         1, 1, 1,
       ]);
+    },
+    SLOW,
+  );
+
+  it(
+    kind.name === "PostgreSQL"
+      ? "a person approves in the web inbox (Chromium): the agent waiting in another process runs the call"
+      : "a person approves in the web inbox (Chromium); once it closes, resume in a new process runs the call",
+    async () => {
+      const j = await journey("inbox");
+      const { approvalId, sessionId } = await parkPush(j, store);
+      expect(await pushes(j)).toBe(0);
+
+      // PostgreSQL serves a fleet: a second agent process waits while the inbox is open.
+      const waiter =
+        kind.name === "PostgreSQL"
+          ? startCli(
+              [
+                "resume",
+                sessionId,
+                "--settings",
+                j.settings,
+                "--store",
+                store,
+                "--no-color",
+              ].concat("--wait"),
+              { env: { HOME: j.home } },
+            )
+          : undefined;
+      const waiterOut = waiter ? new LineWaiter(waiter.stdout!) : undefined;
+      const waiterExit = waiter
+        ? new Promise<number | null>((done) => waiter.on("close", done))
+        : undefined;
+      waiter?.stdin?.end();
+      await waiterOut?.next(new RegExp(`waiting for a decision on approval ${approvalId}`));
+
+      // The real `a3s-hooks approvals serve`, its token from the environment.
+      const inbox = startCli(["approvals", "serve", "--store", store], {
+        file: A3S_HOOKS,
+        env: { A3S_TOKEN: INBOX_TOKEN },
+      });
+      inbox.stdin?.end();
+      const inboxExit = new Promise<number | null>((done) => inbox.on("close", done));
+      let inboxErr = "";
+      const url = await new Promise<string>((done, fail) => {
+        inbox.stderr!.setEncoding("utf8").on("data", (c: string) => {
+          inboxErr += c;
+          const m = /^inbox: (http:\/\/127\.0\.0\.1:\d+\/)/m.exec(inboxErr);
+          if (m) done(m[1] as string);
+        });
+        inbox.on("close", (code) => fail(new Error(`inbox exited ${code}: ${inboxErr}`)));
+      });
+
+      const browser = await launchChromium();
+      try {
+        const page = await browser.context.newPage();
+        await page.setViewportSize({ width: 375, height: 740 });
+        await page.goto(`${url}#token=${INBOX_TOKEN}`);
+        const card = page.locator(`#pending article[data-id="${approvalId}"]`);
+        await card.waitFor();
+        expect(await card.locator("pre.input").textContent()).toContain("git push origin main");
+        await page.fill("#name", "alice");
+        await card.locator("input.reason").fill("release day");
+        await card.getByRole("button", { name: "Approve" }).click();
+        await page.locator(`#decided article[data-id="${approvalId}"]`).waitFor();
+      } finally {
+        await browser.close();
+      }
+
+      let resumed: { code: number | null; stdout: string };
+      if (waiter && waiterOut && waiterExit) {
+        const code = await waiterExit;
+        resumed = { code, stdout: waiterOut.lines.join("\n") };
+        inbox.kill("SIGTERM");
+        expect(await inboxExit).toBe(0);
+      } else {
+        // The embedded store is one process's at a time: the inbox lets it go first.
+        inbox.kill("SIGTERM");
+        expect(await inboxExit).toBe(0);
+        resumed = await resume(j, sessionId, store);
+      }
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toContain(
+        `▶ resuming approval ${approvalId}: Bash allowed by alice (release day)`,
+      );
+      expect(await pushes(j)).toBe(1);
     },
     SLOW,
   );
