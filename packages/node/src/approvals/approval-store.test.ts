@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -379,3 +380,38 @@ describe.each([embedded(), postgres()])("approval store: $name", (kind) => {
     for (const d of drivers) await d.close();
   });
 });
+
+it("keeps a resume recorded before completions were as finished, when version 2 arrives", async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "a3s-approvals-v1-"));
+  const driver = await pgliteDriver(path.join(dir, "store"));
+  try {
+    // A store as version 1 left it: one call resumed, one decided and not yet resumed.
+    await driver.transaction(async (query) => {
+      for (const statement of MIGRATIONS[0]!.sql.split(";").map((s) => s.trim())) {
+        if (statement !== "") await query(statement);
+      }
+      await query(
+        "CREATE TABLE a3s_approvals_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+      );
+      await query("INSERT INTO a3s_approvals_migrations (version) VALUES (1)");
+      const row = `'s1', 'Bash', '{"command":"git push"}', 'needs a person', '[]', 'deny', now(), 'allowed', 'alice', now()`;
+      await query(
+        `INSERT INTO a3s_approvals (id, session_id, tool_name, tool_input, reason, deciders, on_deadline, created_at, status, decided_by, decided_at, resumed_at) VALUES ('${randomUUID()}', ${row}, now() + interval '1 second')`,
+      );
+      await query(
+        `INSERT INTO a3s_approvals (id, session_id, tool_name, tool_input, reason, deciders, on_deadline, created_at, status, decided_by, decided_at) VALUES ('${randomUUID()}', ${row})`,
+      );
+    });
+    expect(await migrate(driver)).toBe(MIGRATIONS.length);
+    const rows = await driver.query<{ resumed: boolean; same: boolean | null }>(
+      "SELECT resumed_at IS NOT NULL AS resumed, completed_at = resumed_at AS same FROM a3s_approvals ORDER BY resumed_at NULLS LAST",
+    );
+    expect(rows).toEqual([
+      { resumed: true, same: true },
+      { resumed: false, same: null },
+    ]);
+  } finally {
+    await driver.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -33,12 +33,14 @@ CREATE INDEX a3s_approvals_by_status ON a3s_approvals (status, created_at);
 CREATE INDEX a3s_approvals_by_session ON a3s_approvals (session_id, created_at);`,
   },
   {
-    // When the resumed call finished: a claim without it is a resume that crashed part-way.
+    // When the resumed call finished: a claim without it is a resume that crashed part-way. A
+    // resume recorded before this version meant "done", and keeps that meaning.
     version: 2,
     sql: `
 ALTER TABLE a3s_approvals ADD COLUMN completed_at timestamptz;
 ALTER TABLE a3s_approvals ADD CONSTRAINT a3s_approvals_completed_after_resumed
-  CHECK (completed_at IS NULL OR resumed_at IS NOT NULL);`,
+  CHECK (completed_at IS NULL OR resumed_at IS NOT NULL);
+UPDATE a3s_approvals SET completed_at = resumed_at WHERE resumed_at IS NOT NULL;`,
   },
 ];
 
