@@ -83,3 +83,42 @@ def test_respond_output_is_checked_and_capped() -> None:
     with pytest.raises(A3sError, match="at most"):
         HookResponse.respond("😀" * (MAX_RESPOND_OUTPUT_CHARS // 2 + 1))
     assert HookResponse.respond("x" * MAX_RESPOND_OUTPUT_CHARS).output is not None
+
+
+def test_defer_carries_its_reason_and_routing_on_the_wire() -> None:
+    routing = {"deciders": ["alice", "bob"], "deadline": "30m", "on_deadline": "allow"}
+    response = HookResponse.defer("pushing needs a person", routing, system_message="parked")
+    assert (response.action, response.reason, response.routing) == ("defer", "pushing needs a person", routing)
+    message = to_proto_response("h", "e", response)
+    assert message.action == pb.DEFER
+    assert message.reason == "pushing needs a person"
+    assert list(message.routing.deciders) == ["alice", "bob"]
+    assert (message.routing.deadline, message.routing.on_deadline) == ("30m", "allow")
+    assert message.system_message == "parked"
+    # A bare defer sends no routing; every other action leaves the field unset.
+    assert not to_proto_response("h", "e", HookResponse.defer()).HasField("routing")
+    assert not to_proto_response("h", "e", HookResponse.block("no")).HasField("routing")
+
+
+@pytest.mark.parametrize(
+    ("routing", "field"),
+    [
+        ({"deadline": "soon"}, "HookResponse.routing.deadline"),
+        ({"deadline": "367d"}, "HookResponse.routing.deadline"),
+        ({"on_deadline": "maybe"}, "HookResponse.routing.on_deadline"),
+        ({"deciders": "alice"}, "HookResponse.routing.deciders"),
+        ({"deciders": [""]}, "HookResponse.routing.deciders[0]"),
+        ({"decider": ["alice"]}, "HookResponse.routing.decider"),
+        (["alice"], "HookResponse.routing"),
+    ],
+)
+def test_a_malformed_routing_fails_where_it_is_made_naming_the_field(routing: Any, field: str) -> None:
+    with pytest.raises(A3sError) as caught:
+        HookResponse.defer("why", routing)
+    assert caught.value.code == "INVALID_OUTPUT"
+    assert caught.value.message.startswith(f"{field}:")
+
+
+def test_only_a_defer_carries_routing() -> None:
+    with pytest.raises(A3sError, match=r"HookResponse\.routing: only a defer can carry it"):
+        HookResponse(action="continue", routing={"deadline": "1h"})

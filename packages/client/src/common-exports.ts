@@ -8,6 +8,7 @@
 
 export type {
   ContextWarningEvent,
+  DeferRouting,
   ExecuteToolResponse,
   FailBehavior,
   GenerateEndEvent,

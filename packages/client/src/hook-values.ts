@@ -6,6 +6,7 @@ import {
   type HookEvent as CoreHookEvent,
   type HookResponse as CoreHookResponse,
   continueWith,
+  defer,
   deny,
   hookEventNames,
   isHookEventName,
@@ -18,7 +19,7 @@ import {
 } from "@a3s-lab/hooks-core";
 
 /**
- * A hook's answer (`continue`, `block`, `retry`, `skip`, `respond`), and the helpers that build one,
+ * A hook's answer (`continue`, `block`, `retry`, `skip`, `respond`, a defer), and the helpers that build one,
  * under one name, the way the A3S SDKs spell it: `HookResponse.block("reason")`.
  *
  * @example
@@ -44,6 +45,13 @@ export const HookResponse = Object.freeze({
    * `output` as its result. `HookResponse.respond("cached page")`.
    */
   respond,
+  /**
+   * Defer a PreToolUse (Claude Code's permission decision `defer`): the agent parks the call for
+   * a person, routed as `routing` says (who may decide, by when, what the deadline decides).
+   * `HookResponse.defer("pushing needs a person", { deciders: ["alice"], deadline: "30m" })`.
+   * A malformed routing is the hook's failure, naming the field; so is a defer on another event.
+   */
+  defer,
   addContext,
 });
 

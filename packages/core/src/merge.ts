@@ -369,7 +369,7 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
   }
 
   /**
-   * A `defer`. Claude Code folds PreToolUse decisions as deny > defer > ask > allow, so the fold
+   * A `defer` (PreToolUse only: elsewhere it is the hook's failure). Claude Code folds PreToolUse decisions as deny > defer > ask > allow, so the fold
    * goes on: a later block (or `continue: false`) still wins, and a later defer adds its routing
    * (see {@link combineRoutings}); deferring hooks whose deciders have nothing in common block.
    */
@@ -378,6 +378,17 @@ export class ResultFolder<E extends HookEvent = HookEvent> {
     input: OutcomeInput,
     stop: NonNullable<HookResponse["stopTurn"]>,
   ): boolean {
+    if (this.#event.eventType !== "PreToolUse") {
+      return this.#fail(
+        outcome,
+        input,
+        new HookError(
+          "INVALID_OUTPUT",
+          `response.stopTurn.deferred: only a PreToolUse answer may defer a tool call; ${this.#event.eventType} cannot`,
+          { path: ["response", "stopTurn", "deferred"] },
+        ),
+      );
+    }
     outcome.reason = stop.reason ?? "deferred the call";
     if (this.#stopBlocks()) outcome.action = "block";
     const earlier = this.#stop;

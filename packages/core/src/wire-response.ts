@@ -1,6 +1,7 @@
 import { HookError } from "./hook-error.js";
 import {
   CONTINUE,
+  defer,
   type HookResponse,
   hookResponseSchema,
   MAX_RESPOND_OUTPUT_CHARS,
@@ -137,6 +138,9 @@ function responseOf(message: HookResponseMessage, check: boolean): ValidationRes
     case "respond":
       response = { action: "respond", output: message.output ?? "", ...extra };
       break;
+    case "defer":
+      response = { ...defer(message.reason || undefined, message.routing), ...extra };
+      break;
     default:
       response = { action: "skip", ...extra };
   }
@@ -147,6 +151,16 @@ function responseOf(message: HookResponseMessage, check: boolean): ValidationRes
         "INVALID_OUTPUT",
         `HookResponse.output: only a respond may carry output, got action ${JSON.stringify(message.action)}`,
         { path: ["HookResponse", "output"] },
+      ),
+    };
+  }
+  if (message.action !== "defer" && message.routing !== undefined) {
+    return {
+      success: false,
+      error: new HookError(
+        "INVALID_OUTPUT",
+        `HookResponse.routing: only a defer may carry routing, got action ${JSON.stringify(message.action)}`,
+        { path: ["HookResponse", "routing"] },
       ),
     };
   }
@@ -281,9 +295,17 @@ export function fromHookResponse(
   eventId: string,
   response: HookResponse,
 ): HookResponseMessage {
-  const message: HookResponseMessage = { hookId, eventId, action: response.action };
+  // A defer is its own action on the wire; what else the answer held does not count.
+  const deferred = response.stopTurn?.deferred ? response.stopTurn : undefined;
+  const action = deferred !== undefined ? "defer" : response.action;
+  const message: HookResponseMessage = { hookId, eventId, action };
   if (response.systemMessage !== undefined) message.systemMessage = response.systemMessage;
   if (response.suppressOutput) message.suppressOutput = true;
+  if (deferred !== undefined) {
+    if (deferred.reason !== undefined) message.reason = deferred.reason;
+    if (deferred.routing !== undefined) message.routing = deferred.routing;
+    return message;
+  }
   switch (response.action) {
     case "continue":
       if (response.modified !== undefined) message.modified = response.modified;

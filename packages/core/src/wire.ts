@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { deferRoutingSchema } from "./defer-routing.js";
 import { jsonObjectSchema } from "./event-schemas.js";
 import { MAX_DELAY_MS, MAX_RESPOND_OUTPUT_CHARS } from "./hook-response.js";
 
@@ -175,11 +176,12 @@ export const hookResponseMessageSchema = z.object({
   /** The firing it answers. */
   eventId: z.string().check(z.minLength(1), z.maxLength(256)),
   /**
-   * `continue`, `block`, `retry`, `skip`, or `respond` (a PreToolUse answered in place of the
-   * tool: `output` is its result).
+   * `continue`, `block`, `retry`, `skip`, `respond` (a PreToolUse answered in place of the
+   * tool: `output` is its result) or `defer` (a PreToolUse parked for a person: `reason` says
+   * why, `routing` who may decide and by when).
    */
-  action: zero(z.enum(["continue", "block", "retry", "skip", "respond"]), "continue"),
-  /** Why it blocks (or retries). */
+  action: zero(z.enum(["continue", "block", "retry", "skip", "respond", "defer"]), "continue"),
+  /** Why it blocks (or retries, or defers). */
   reason: z.optional(text(65_536)),
   /** A JSON merge patch of the event's modifiable fields. */
   modified: z.optional(jsonObjectSchema),
@@ -197,6 +199,11 @@ export const hookResponseMessageSchema = z.object({
   error: z.optional(text(65_536)),
   /** `respond` only: the tool result the model reads; the tool does not run. */
   output: z.optional(text(MAX_RESPOND_OUTPUT_CHARS)),
+  /**
+   * `defer` only: who may decide the deferred call and by when, checked as core's
+   * `DeferRouting` is (a misspelt field is an error naming it).
+   */
+  routing: z.optional(deferRoutingSchema),
 });
 
 export const createSessionRequestSchema = z.object({

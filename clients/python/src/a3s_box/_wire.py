@@ -32,7 +32,14 @@ def clip_text(text: str, limit: int = MAX_ANSWER_TEXT_CHARS) -> str:
     return f"{text[:limit]}… ({len(text) - limit} more characters)"
 
 
-_ACTION = {"continue": "CONTINUE", "block": "BLOCK", "retry": "RETRY", "skip": "SKIP", "respond": "RESPOND"}
+_ACTION = {
+    "continue": "CONTINUE",
+    "block": "BLOCK",
+    "retry": "RETRY",
+    "skip": "SKIP",
+    "respond": "RESPOND",
+    "defer": "DEFER",
+}
 _PERMISSION = {"allow": "PERMISSION_ALLOW", "ask": "PERMISSION_ASK"}
 _FAIL = {"continue": "FAIL_BEHAVIOR_CONTINUE", "block": "FAIL_BEHAVIOR_BLOCK"}
 
@@ -54,6 +61,8 @@ def to_proto_response(hook_id: str, event_id: str, response: HookResponse) -> An
         message.modified = json.dumps(response.modified, allow_nan=False, separators=(",", ":")).encode()
     if response.output is not None:
         message.output = response.output
+    if response.routing is not None:
+        message.routing.CopyFrom(pb.DeferRouting(**response.routing))
     if response.permission is not None:
         message.permission = pb.Permission.Value(_PERMISSION[response.permission])
     return message

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from .errors import A3sError
 
-Action = Literal["continue", "block", "retry", "skip", "respond"]
+Action = Literal["continue", "block", "retry", "skip", "respond", "defer"]
 Permission = Literal["allow", "ask"]
 
 #: The longest retry delay the agent accepts, in milliseconds (a signed 32-bit int).
@@ -23,6 +24,56 @@ MAX_RESPOND_OUTPUT_CHARS = 1_048_576
 
 def _utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+#: The longest deadline a deferring hook may give: 366 days, in seconds.
+MAX_DEFER_DEADLINE_S = 366 * 86_400
+
+_DURATION = re.compile(r"([1-9][0-9]{0,5})(s|m|h|d)")
+_UNIT_S = {"s": 1, "m": 60, "h": 3_600, "d": 86_400}
+_ROUTING_FIELDS = ("deciders", "deadline", "on_deadline")
+
+
+def _check_routing(routing: object) -> dict[str, Any]:
+    """A defer's routing checked as the agent checks it; the error names the field."""
+    where = "HookResponse.routing"
+    if not isinstance(routing, Mapping):
+        raise A3sError("INVALID_OUTPUT", f"{where}: expected a dict of deciders, deadline, on_deadline")
+    for key in routing:
+        if key not in _ROUTING_FIELDS:
+            raise A3sError(
+                "INVALID_OUTPUT",
+                f"{where}.{key}: unknown field (expected deciders, deadline or on_deadline)",
+            )
+    checked: dict[str, Any] = {}
+    deciders = routing.get("deciders")
+    if deciders is not None:
+        if isinstance(deciders, str) or not isinstance(deciders, Sequence) or len(deciders) > 100:
+            raise A3sError("INVALID_OUTPUT", f"{where}.deciders: expected a list of at most 100 names")
+        for i, name in enumerate(deciders):
+            if not isinstance(name, str) or not 1 <= _utf16_length(name) <= 256:
+                raise A3sError(
+                    "INVALID_OUTPUT", f"{where}.deciders[{i}]: expected a name of 1 to 256 characters"
+                )
+        checked["deciders"] = list(deciders)
+    deadline = routing.get("deadline")
+    if deadline is not None:
+        match = _DURATION.fullmatch(deadline) if isinstance(deadline, str) else None
+        if match is None or int(match[1]) * _UNIT_S[match[2]] > MAX_DEFER_DEADLINE_S:
+            raise A3sError(
+                "INVALID_OUTPUT",
+                f'{where}.deadline: expected a duration such as "90s", "30m", "2h" or "7d" '
+                f"(at most 366d), got {deadline!r}",
+            )
+        checked["deadline"] = deadline
+    on_deadline = routing.get("on_deadline")
+    if on_deadline is not None:
+        if on_deadline not in ("allow", "deny"):
+            raise A3sError(
+                "INVALID_OUTPUT", f"{where}.on_deadline: expected 'allow' or 'deny', got {on_deadline!r}"
+            )
+        checked["on_deadline"] = on_deadline
+    return checked
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,7 +90,7 @@ class HookResponse:
     """
 
     action: Action = "continue"
-    #: Required for ``block``; may explain a ``retry``.
+    #: Required for ``block``; may explain a ``retry`` or a ``defer``.
     reason: str | None = None
     #: ``continue`` only: a JSON merge patch (RFC 7386) of the event's modifiable fields.
     modified: Mapping[str, Any] | None = None
@@ -55,9 +106,13 @@ class HookResponse:
     suppress_output: bool = False
     #: ``respond`` only: the tool result the model reads; the tool does not run.
     output: str | None = None
+    #: ``defer`` only: who may decide the deferred call and by when, a dict of ``deciders``
+    #: (names), ``deadline`` (``"90s"``, ``"30m"``, ``"2h"``, ``"7d"``; at most 366 days) and
+    #: ``on_deadline`` (``"allow"`` or ``"deny"``, the default), each optional.
+    routing: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        if self.action not in ("continue", "block", "retry", "skip", "respond"):
+        if self.action not in ("continue", "block", "retry", "skip", "respond", "defer"):
             raise A3sError("INVALID_OUTPUT", f"HookResponse.action: unknown action {self.action!r}")
         if self.action == "block" and (not isinstance(self.reason, str) or not self.reason):
             raise A3sError("INVALID_OUTPUT", "HookResponse.reason: a block needs a non-empty reason")
@@ -67,6 +122,10 @@ class HookResponse:
                     raise A3sError("INVALID_OUTPUT", f"HookResponse.{name}: only a continue can carry it")
         if self.output is not None and self.action != "respond":
             raise A3sError("INVALID_OUTPUT", "HookResponse.output: only a respond can carry it")
+        if self.routing is not None:
+            if self.action != "defer":
+                raise A3sError("INVALID_OUTPUT", "HookResponse.routing: only a defer can carry it")
+            object.__setattr__(self, "routing", _check_routing(self.routing))
         if self.action == "respond":
             if not isinstance(self.output, str):
                 raise A3sError("INVALID_OUTPUT", "HookResponse.output: a respond needs a string output")
@@ -157,6 +216,28 @@ class HookResponse:
         on any other event the agent counts it as the hook's failure."""
         return cls(
             action="respond", output=output, system_message=system_message, suppress_output=suppress_output
+        )
+
+    @classmethod
+    def defer(
+        cls,
+        reason: str | None = None,
+        routing: Mapping[str, Any] | None = None,
+        *,
+        system_message: str | None = None,
+        suppress_output: bool = False,
+    ) -> HookResponse:
+        """Defer a PreToolUse (Claude Code's permission decision ``defer``): the agent parks the
+        call for a person, who sees ``reason``; ``routing`` says who may decide and by when:
+        ``HookResponse.defer("pushing needs a person", {"deciders": ["alice"], "deadline": "30m"})``.
+        A malformed routing raises here, naming the field; on any other event the agent counts
+        a defer as the hook's failure."""
+        return cls(
+            action="defer",
+            reason=reason,
+            routing=routing,
+            system_message=system_message,
+            suppress_output=suppress_output,
         )
 
     @classmethod

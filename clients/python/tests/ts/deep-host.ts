@@ -2,7 +2,7 @@
  * A host with a hook server and nothing else: it fires a PreToolUse for Bash whose args nest as
  * deep as asked, so a test can send a client what no agent tool would. Prints
  * "listening on <address>", then for each stdin line "<depth> <command>" fires one event and
- * prints its result as one JSON line.
+ * prints its result as one JSON line (action, reason, and the stopTurn of a deferred call).
  * usage: deep-host.ts <token>
  */
 import { createInterface } from "node:readline";
@@ -24,6 +24,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     args: { command: words.join(" "), nested },
   });
   const result = await engine.fire(event, { timeoutMs: 5000 });
-  console.log(JSON.stringify({ action: result.action, reason: result.reason ?? null }));
+  const stop = result.stopTurn ? { stopTurn: result.stopTurn } : {};
+  console.log(JSON.stringify({ action: result.action, reason: result.reason ?? null, ...stop }));
 }
 await server.close();

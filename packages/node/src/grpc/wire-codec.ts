@@ -47,6 +47,7 @@ const FIELDS: ReadonlyMap<string, ReadonlyMap<string, Field>> = new Map(
         RETRY: "retry",
         SKIP: "skip",
         RESPOND: "respond",
+        DEFER: "defer",
       }),
       modified: json,
       permission: enumOf({ PERMISSION_ALLOW: "allow", PERMISSION_ASK: "ask" }),
