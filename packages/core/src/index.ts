@@ -5,13 +5,26 @@
 
 // ── For hook authors: events, responses, registrations ─────────────────────────
 
-export type { AnswerField, AnswerFieldInit, AnswerMerge } from "./answer-fields.js";
-export { MAX_WATCH_PATH_CHARS, MAX_WATCH_PATHS } from "./answer-fields.js";
-export type { ClaudeCodeEventMap } from "./claude-code-events.js";
-export { claudeCodeEvents } from "./claude-code-events.js";
-export type { EventInit } from "./create-event.js";
-export { createEvent, safeCreateEvent, validateEvent } from "./create-event.js";
-export type { DeferRouting } from "./defer-routing.js";
+export type { HookErrorCode, HookErrorOptions } from "./base/hook-error.js";
+export { HookError } from "./base/hook-error.js";
+export type { Matcher, RegexCompiler, RegexTest, ToolMatcher } from "./engine/matcher.js";
+export type {
+  CanonicalEventName,
+  HookContext,
+  HookEventNameInput,
+  HookHandle,
+  HookHandler,
+  HookHandlerResult,
+  HookOptions,
+  HookRegistration,
+  MultiEventHook,
+} from "./engine/registration.js";
+export type { AnswerField, AnswerFieldInit, AnswerMerge } from "./events/answer-fields.js";
+export { MAX_WATCH_PATH_CHARS, MAX_WATCH_PATHS } from "./events/answer-fields.js";
+export type { ClaudeCodeEventMap } from "./events/claude-code-events.js";
+export { claudeCodeEvents } from "./events/claude-code-events.js";
+export type { EventInit } from "./events/create-event.js";
+export { createEvent, safeCreateEvent, validateEvent } from "./events/create-event.js";
 export type {
   ContextWarningEvent,
   GenerateEndEvent,
@@ -43,13 +56,13 @@ export type {
   ToolContext,
   ToolResult,
   UserPromptSubmitEvent,
-} from "./event-schemas.js";
+} from "./events/event-schemas.js";
 export type {
   DefinedEventSchema,
   EventSpec,
   EventSpecInit,
   MatcherTarget,
-} from "./event-spec.js";
+} from "./events/event-spec.js";
 export {
   defineEvent,
   eventAliases,
@@ -57,9 +70,8 @@ export {
   hookEventNames,
   isHookEventName,
   resolveEventName,
-} from "./event-spec.js";
-export type { HookErrorCode, HookErrorOptions } from "./hook-error.js";
-export { HookError } from "./hook-error.js";
+} from "./events/event-spec.js";
+export type { DeferRouting } from "./merge/defer-routing.js";
 export type {
   BlockResponse,
   ContinueResponse,
@@ -69,7 +81,7 @@ export type {
   RespondResponse,
   RetryResponse,
   SkipResponse,
-} from "./hook-response.js";
+} from "./merge/hook-response.js";
 export {
   addContext,
   allow,
@@ -87,19 +99,7 @@ export {
   retry,
   safeParseHookResponse,
   skip,
-} from "./hook-response.js";
-export type { Matcher, RegexCompiler, RegexTest, ToolMatcher } from "./matcher.js";
-export type {
-  CanonicalEventName,
-  HookContext,
-  HookEventNameInput,
-  HookHandle,
-  HookHandler,
-  HookHandlerResult,
-  HookOptions,
-  HookRegistration,
-  MultiEventHook,
-} from "./registration.js";
+} from "./merge/hook-response.js";
 
 // ── For hosts: the engine, the tool flow, the audit stream, limits ─────────────
 
@@ -111,14 +111,48 @@ export type {
   AuditLevel,
   AuditListener,
   AuditSource,
-} from "./audit.js";
-export { auditLevelOf, auditTypeFilter, onAudit } from "./audit.js";
-export type { AuditConsole, LogAuditOptions } from "./audit-format.js";
-export { formatAuditRecord, logAudit } from "./audit-format.js";
-export type { AuditEvents } from "./audit-stream.js";
-export type { AuditTrailOptions } from "./audit-trail.js";
-export { AuditTrail } from "./audit-trail.js";
-export type { SubscribeOptions, Unsubscribe } from "./emitter.js";
+} from "./audit/audit.js";
+export { auditLevelOf, auditTypeFilter, onAudit } from "./audit/audit.js";
+export type { AuditConsole, LogAuditOptions } from "./audit/audit-format.js";
+export { formatAuditRecord, logAudit } from "./audit/audit-format.js";
+export type { AuditTrailOptions } from "./audit/audit-trail.js";
+export { AuditTrail } from "./audit/audit-trail.js";
+export type { SubscribeOptions, Unsubscribe } from "./base/emitter.js";
+export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./base/json-limits.js";
+export type { Timers } from "./base/timers.js";
+export type { ValidationResult } from "./base/validation.js";
+export type { AuditEvents } from "./engine/audit-stream.js";
+export { runGeneration } from "./engine/generation.js";
+export type {
+  FireOptions,
+  HookEngineOptions,
+  HookInfo,
+  InputSchema,
+} from "./engine/hook-engine.js";
+export { HookEngine } from "./engine/hook-engine.js";
+export type {
+  ContextKey,
+  FireAnswer,
+  GenerateCall,
+  GenerateOutput,
+  HookMiddleware,
+  MiddlewareContext,
+  ToolInvocation,
+  ToolOutput,
+} from "./engine/middleware.js";
+export { contextKey } from "./engine/middleware.js";
+export type {
+  PermissionAnswer,
+  PermissionAnswerer,
+  PermissionCall,
+  PermissionDecider,
+  PermissionOutcome,
+  PermissionQuestion,
+  PermissionStepOptions,
+} from "./engine/permission-step.js";
+export { PermissionDeniedError, PermissionStep } from "./engine/permission-step.js";
+export type { GuardedToolResult, RunToolOptions } from "./engine/tool-guard.js";
+export { runTool, ToolBlockedError, TurnStoppedError } from "./engine/tool-guard.js";
 export {
   eventSchemas,
   hookEventSchema,
@@ -129,11 +163,7 @@ export {
   toolCallSchema,
   toolContextSchema,
   toolResultSchema,
-} from "./event-schemas.js";
-export { runGeneration } from "./generation.js";
-export type { FireOptions, HookEngineOptions, HookInfo, InputSchema } from "./hook-engine.js";
-export { HookEngine } from "./hook-engine.js";
-export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./json-limits.js";
+} from "./events/event-schemas.js";
 export type {
   FailBehavior,
   HookOutcome,
@@ -142,41 +172,13 @@ export type {
   PatchConflict,
   ToolAnswer,
   TurnStop,
-} from "./merge.js";
-export type {
-  ContextKey,
-  FireAnswer,
-  GenerateCall,
-  GenerateOutput,
-  HookMiddleware,
-  MiddlewareContext,
-} from "./middleware.js";
-export { contextKey } from "./middleware.js";
-export type { NormalizeOptions } from "./normalize-output.js";
-export { normalizeHookOutput, safeNormalizeHookOutput } from "./normalize-output.js";
-export type {
-  PermissionAnswer,
-  PermissionAnswerer,
-  PermissionCall,
-  PermissionDecider,
-  PermissionOutcome,
-  PermissionQuestion,
-  PermissionStepOptions,
-} from "./permission-step.js";
-export { PermissionDeniedError, PermissionStep } from "./permission-step.js";
-export type { Timers } from "./timers.js";
-export type {
-  GuardedToolResult,
-  RunToolOptions,
-  ToolInvocation,
-  ToolOutput,
-} from "./tool-guard.js";
-export { runTool, ToolBlockedError, TurnStoppedError } from "./tool-guard.js";
-export type { ValidationResult } from "./validation.js";
+} from "./merge/merge.js";
+export type { NormalizeOptions } from "./merge/normalize-output.js";
+export { normalizeHookOutput, safeNormalizeHookOutput } from "./merge/normalize-output.js";
 
 // ── For transports: the wire form of hooks.proto, and the client's transport seam ──
 
-export { answersChecked } from "./checked-answers.js";
+export { answersChecked } from "./engine/checked-answers.js";
 export type {
   CallOptions,
   HookStream,
@@ -186,7 +188,7 @@ export type {
   TransportOptions,
   UnaryCalls,
   UnaryMethod,
-} from "./transport.js";
+} from "./wire/transport.js";
 export type {
   CancelMessage,
   CreateSessionRequest,
@@ -217,9 +219,14 @@ export type {
   WelcomeMessage,
   WireMessageMap,
   WireMessageType,
-} from "./wire.js";
-export { DEFAULT_HOOK_PORT, isWireId, PROTOCOL, WIRE_HEADERS, wireSchemas } from "./wire.js";
-export type { WireFrame } from "./wire-frame.js";
-export { MAX_FRAME_CHARS, parseWireFrame, parseWireMessage, WS_CLOSE_CODES } from "./wire-frame.js";
-export type { CheckedAnswer } from "./wire-response.js";
-export { fromHookResponse, readHookResponse, toHookResponse } from "./wire-response.js";
+} from "./wire/wire.js";
+export { DEFAULT_HOOK_PORT, isWireId, PROTOCOL, WIRE_HEADERS, wireSchemas } from "./wire/wire.js";
+export type { WireFrame } from "./wire/wire-frame.js";
+export {
+  MAX_FRAME_CHARS,
+  parseWireFrame,
+  parseWireMessage,
+  WS_CLOSE_CODES,
+} from "./wire/wire-frame.js";
+export type { CheckedAnswer } from "./wire/wire-response.js";
+export { fromHookResponse, readHookResponse, toHookResponse } from "./wire/wire-response.js";

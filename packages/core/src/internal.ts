@@ -4,29 +4,14 @@
  * and transports need none of it, and it may change in any release.
  */
 
-export { stdoutAnswerField } from "./answer-fields.js";
-export { CLAUDE_CODE_INPUT_KEY, claudeCodeExtraInput } from "./claude-code-input.js";
-export { randomId } from "./create-event.js";
-export { deferDeadlineMs } from "./defer-routing.js";
-export { Emitter } from "./emitter.js";
-export { isBuiltinEvent, matcherSubject, snakeCase, specOf } from "./event-spec.js";
-export { hasMiddleware, mayRunForTool, type ToolProbe } from "./hook-engine.js";
-export { describeValue } from "./hook-error.js";
-export { checkHookResponse } from "./hook-response.js";
-export { InvocationContext } from "./invocation-context.js";
-export { copyJsonData, tooDeepField } from "./json-limits.js";
-export { applyMergePatch, patchPaths } from "./json-merge-patch.js";
-export { checkPlaintextHost, isLoopbackHost } from "./loopback.js";
-export type { CompiledMatcher, MatcherOptions, RegexTest } from "./matcher.js";
-export { compileMatcher, compileNameMatcher } from "./matcher.js";
-export type { MergeOptions, OutcomeInput, OutcomeStatus } from "./merge.js";
-export { emptyResult, mergeOutcomes, ResultFolder } from "./merge.js";
-export type { ValidRegistration } from "./registration.js";
-export { normalizeRegistration } from "./registration.js";
-export { suggestEvent, unknownEventMessage } from "./suggest-event.js";
-export type { CompiledTemplate, Escaper, PlaceholderContext } from "./template.js";
-export { compileTemplate, renderTemplate } from "./template.js";
-export { callAborted, defaultTimers, raceAbort, sleep } from "./timers.js";
+export { Emitter } from "./base/emitter.js";
+export { describeValue } from "./base/hook-error.js";
+export { copyJsonData, tooDeepField } from "./base/json-limits.js";
+export { applyMergePatch, patchPaths } from "./base/json-merge-patch.js";
+export { checkPlaintextHost, isLoopbackHost } from "./base/loopback.js";
+export type { CompiledTemplate, Escaper, PlaceholderContext } from "./base/template.js";
+export { compileTemplate, renderTemplate } from "./base/template.js";
+export { callAborted, defaultTimers, raceAbort, sleep } from "./base/timers.js";
 export {
   describeZodIssue,
   formatPath,
@@ -35,10 +20,25 @@ export {
   toHookError,
   validate,
   valueAt,
-} from "./validation.js";
+} from "./base/validation.js";
+export { hasMiddleware, mayRunForTool, type ToolProbe } from "./engine/hook-engine.js";
+export { InvocationContext } from "./engine/invocation-context.js";
+export type { CompiledMatcher, MatcherOptions, RegexTest } from "./engine/matcher.js";
+export { compileMatcher, compileNameMatcher } from "./engine/matcher.js";
+export type { ValidRegistration } from "./engine/registration.js";
+export { normalizeRegistration } from "./engine/registration.js";
+export { stdoutAnswerField } from "./events/answer-fields.js";
+export { CLAUDE_CODE_INPUT_KEY, claudeCodeExtraInput } from "./events/claude-code-input.js";
+export { randomId } from "./events/create-event.js";
+export { isBuiltinEvent, matcherSubject, snakeCase, specOf } from "./events/event-spec.js";
+export { suggestEvent, unknownEventMessage } from "./events/suggest-event.js";
+export { deferDeadlineMs } from "./merge/defer-routing.js";
+export { checkHookResponse } from "./merge/hook-response.js";
+export type { MergeOptions, OutcomeInput, OutcomeStatus } from "./merge/merge.js";
+export { emptyResult, mergeOutcomes, ResultFolder } from "./merge/merge.js";
 export {
   clipText,
   MAX_ANSWER_MODIFIED_BYTES,
   MAX_ANSWER_TEXT_CHARS,
   sendableAnswer,
-} from "./wire-response.js";
+} from "./wire/wire-response.js";
