@@ -165,6 +165,21 @@ export function aborted(signal: AbortSignal): HookError {
  */
 const PASS_END = Number.NaN;
 
+/** Where {@link capture} leaves the resolving functions of the promise it was given. */
+const captured: {
+  resolve: ((value: never) => void) | undefined;
+  reject: ((error: unknown) => void) | undefined;
+} = { resolve: undefined, reject: undefined };
+
+/**
+ * One executor for every firing's promise (it runs synchronously in `new Promise`): no closure
+ * per firing. The caller takes the functions from {@link captured} at once and clears it.
+ */
+function capture(resolve: (value: never) => void, reject: (error: unknown) => void): void {
+  captured.resolve = resolve;
+  captured.reject = reject;
+}
+
 /** Whoever waits for a run's answer. */
 interface RunOwner {
   /** True when several of its runs may answer together (one clock reading can serve them). */
@@ -380,10 +395,10 @@ export class Firing<E extends HookEvent> implements RunOwner {
       host.deadlines.arm();
     }
     this.sharesClock = this.#waiting > 1;
-    const promise = new Promise<HookResult<E>>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
+    const promise = new Promise<HookResult<E>>(capture);
+    this.#resolve = captured.resolve as (result: HookResult<E>) => void;
+    this.#reject = captured.reject;
+    captured.resolve = captured.reject = undefined;
     // Aborted already: a handler aborted the firing while it started.
     if (signal?.aborted) this.#abort();
     else if (signal !== undefined) {
