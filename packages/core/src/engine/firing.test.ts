@@ -5,7 +5,7 @@ import type { AuditEvent } from "../audit/audit.js";
 import type { HookError } from "../base/hook-error.js";
 import { createEvent } from "../events/create-event.js";
 import type { PreToolUseEvent } from "../events/event-schemas.js";
-import { modify } from "../merge/hook-response.js";
+import { block, modify } from "../merge/hook-response.js";
 import { HookEngine } from "./hook-engine.js";
 
 const bash = (command: string): PreToolUseEvent =>
@@ -118,6 +118,65 @@ describe("HookEngine timers", () => {
       ["ok", 35],
       ["async", 15],
       ["failed", 15],
+    ]);
+  });
+
+  it("keeps the place, name and duration of a continue answered within a pass among answers that say more", async () => {
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t });
+    const later = gate();
+    const pass = (ms: number, answer: unknown) => () => {
+      t.advance(ms);
+      return answer as undefined;
+    };
+    engine.register({ id: "a", name: "first", event: "PreToolUse", handler: pass(2, undefined) });
+    engine.register({ id: "b", event: "PreToolUse", handler: pass(3, block("no")) });
+    engine.register({ id: "c", name: "third", event: "PreToolUse", handler: () => later.promise });
+    engine.register({
+      id: "d",
+      event: "PreToolUse",
+      failBehavior: "block",
+      handler: pass(4, { action: "continue" }),
+    });
+    const pending = engine.fire(bash("ls"));
+    await Promise.resolve();
+    t.advance(10);
+    later.open(undefined);
+    const result = await pending;
+    expect(result).toMatchObject({ action: "block", blockedBy: "b", reason: "no" });
+    expect(result.outcomes.map((o) => [o.hookId, o.name, o.status, o.action, o.duration])).toEqual([
+      ["a", "first", "ok", "continue", 9],
+      ["b", undefined, "ok", "block", 9],
+      ["c", "third", "ok", "continue", 19],
+      ["d", undefined, "ok", "continue", 9],
+    ]);
+    expect(engine.list().map((h) => [h.id, h.stats.runs, h.stats.blocks])).toEqual([
+      ["a", 1, 0],
+      ["b", 1, 1],
+      ["c", 1, 0],
+      ["d", 1, 0],
+    ]);
+  });
+
+  it("gives every continue answered within a pass its own outcome, in order, with no extra fields", async () => {
+    const t = new ManualTimers();
+    const engine = new HookEngine({ timers: t });
+    for (const id of ["x", "y"]) {
+      engine.register({
+        id,
+        ...(id === "y" ? { name: "why" } : {}),
+        event: "PreToolUse",
+        handler: () => {
+          t.advance(1);
+          return undefined;
+        },
+      });
+    }
+    const result = await engine.fire(bash("ls"));
+    expect(result.action).toBe("continue");
+    expect(result.outcomes).toStrictEqual([
+      { hookId: "x", status: "ok", action: "continue", duration: 2 },
+      { hookId: "y", status: "ok", action: "continue", duration: 2, name: "why" },
     ]);
   });
 

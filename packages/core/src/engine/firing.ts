@@ -63,6 +63,37 @@ export interface FiringHost {
   warn(message: string, about: { hookId: string; eventId: string }): void;
 }
 
+/** A handler's answer as the fold takes it: checked, or a `HookError` saying what is wrong. */
+function checkedAnswer(hook: StoredHook, value: unknown): HookResponse | HookError {
+  return hook.checkedAnswers ? (value as HookResponse) : checkHookResponse(value);
+}
+
+/**
+ * The outcome of a hook that answered a bare continue within a parallel pass: already the
+ * `HookOutcome` the result reports (no run object), its duration set when the pass ends.
+ */
+function continued(hook: StoredHook): HookOutcome {
+  const outcome: HookOutcome = {
+    hookId: hook.id,
+    status: "ok",
+    action: "continue",
+    duration: PASS_END,
+  };
+  if (hook.name !== undefined) outcome.name = hook.name;
+  return outcome;
+}
+
+/**
+ * A slot of a parallel firing's outcomes: a run, a fire-and-forget hook's input, or
+ * {@link continued}.
+ */
+type Slot = OutcomeInput | HookOutcome;
+
+/** True for a {@link continued} outcome (the only slot with an `action`). */
+function isContinued(slot: Slot): slot is HookOutcome {
+  return (slot as HookOutcome).action !== undefined;
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   // A thenable check rather than instanceof, so promises from other realms work too.
   return (
@@ -134,6 +165,21 @@ export function aborted(signal: AbortSignal): HookError {
  */
 const PASS_END = Number.NaN;
 
+/** Where {@link capture} leaves the resolving functions of the promise it was given. */
+const captured: {
+  resolve: ((value: never) => void) | undefined;
+  reject: ((error: unknown) => void) | undefined;
+} = { resolve: undefined, reject: undefined };
+
+/**
+ * One executor for every firing's promise (it runs synchronously in `new Promise`): no closure
+ * per firing. The caller takes the functions from {@link captured} at once and clears it.
+ */
+function capture(resolve: (value: never) => void, reject: (error: unknown) => void): void {
+  captured.resolve = resolve;
+  captured.reject = reject;
+}
+
 /** Whoever waits for a run's answer. */
 interface RunOwner {
   /** True when several of its runs may answer together (one clock reading can serve them). */
@@ -170,19 +216,15 @@ class HookRun implements OutcomeInput, Expirable {
   constructor(
     host: FiringHost,
     hook: StoredHook,
-    event: HookEvent,
-    owner: RunOwner,
+    ctx: InvocationContext,
+    owner: RunOwner | undefined,
     start: number,
-    values: ContextValues | undefined,
   ) {
     this.#host = host;
     this.hook = hook;
     this.owner = owner;
     this.start = start;
-    this.ctx =
-      values === undefined
-        ? new InvocationContext(hook.id, event)
-        : new ValuedContext(hook.id, event, values);
+    this.ctx = ctx;
   }
 
   // Read from the hook rather than copied: four fields less per run.
@@ -204,12 +246,11 @@ class HookRun implements OutcomeInput, Expirable {
     if (this.settled) return;
     const end = this.#clock(async);
     // Fire and forget (no owner): nobody reads the answer.
-    const response =
-      this.owner === undefined
-        ? undefined
-        : this.hook.checkedAnswers
-          ? (value as HookResponse)
-          : checkHookResponse(value);
+    this.took(this.owner === undefined ? undefined : checkedAnswer(this.hook, value), end);
+  }
+
+  /** Settle with an answer already checked, the handler having returned at `end`. */
+  took(response: HookResponse | HookError | undefined, end: number): void {
     if (response instanceof HookError) this.#settle("failed", undefined, response, end);
     else this.#settle("ok", response, undefined, end);
   }
@@ -298,7 +339,9 @@ export class Firing<E extends HookEvent> implements RunOwner {
   /** What the engine's middleware set for this firing, for the hooks' `ctx.get`. */
   readonly #values: ContextValues | undefined;
   /** Parallel mode: every hook's outcome, in execution order. */
-  readonly #outcomes: OutcomeInput[];
+  readonly #outcomes: Slot[];
+  /** Parallel mode: how many hooks answered a bare continue within the pass ({@link continued}). */
+  #continued = 0;
   /** Sequential mode: the fold so far, and the next hook to start. */
   readonly #folder: ResultFolder<E> | undefined;
   #next = 0;
@@ -352,10 +395,10 @@ export class Firing<E extends HookEvent> implements RunOwner {
       host.deadlines.arm();
     }
     this.sharesClock = this.#waiting > 1;
-    const promise = new Promise<HookResult<E>>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
+    const promise = new Promise<HookResult<E>>(capture);
+    this.#resolve = captured.resolve as (result: HookResult<E>) => void;
+    this.#reject = captured.reject;
+    captured.resolve = captured.reject = undefined;
     // Aborted already: a handler aborted the firing while it started.
     if (signal?.aborted) this.#abort();
     else if (signal !== undefined) {
@@ -415,44 +458,62 @@ export class Firing<E extends HookEvent> implements RunOwner {
     }
   }
 
-  #start(hook: StoredHook, event: HookEvent): OutcomeInput {
+  #start(hook: StoredHook, event: HookEvent): Slot {
     hook.stats.runs++;
-    const run = new HookRun(this.#host, hook, event, this, this.#now, this.#values);
+    const values = this.#values;
+    const ctx =
+      values === undefined
+        ? new InvocationContext(hook.id, event)
+        : new ValuedContext(hook.id, event, values);
     if (this.#auditStarts) this.#host.started(hook, event);
     let value: unknown;
     let thenable: boolean;
     try {
-      value = hook.handler(event as never, run.ctx);
+      value = hook.handler(event as never, ctx);
       // Inside the try: reading `then` of a hostile answer may throw.
       thenable = isThenable(value);
     } catch (error) {
-      if (hook.async) run.owner = undefined;
+      const run = this.#run(hook, ctx, hook.async ? undefined : this);
       run.threw(error, false);
       if (!hook.async) return run;
       thenable = false;
     }
     if (hook.async) {
       // Fire and forget: keep the timeout (so a runaway hook is aborted) but never wait.
-      if (thenable) {
-        run.owner = undefined;
-        this.#await(run, value as PromiseLike<unknown>);
-      }
+      if (thenable) this.#await(this.#run(hook, ctx, undefined), value as PromiseLike<unknown>);
       return {
         hookId: hook.id,
         name: hook.name,
         status: "async",
         response: CONTINUE,
         failBehavior: hook.failBehavior,
-        duration: this.inPass ? PASS_END : this.#host.timers.now() - run.start,
+        duration: this.inPass ? PASS_END : this.#host.timers.now() - this.#now,
       };
     }
     if (!thenable) {
-      run.answered(value, false);
+      if (!this.inPass) {
+        const run = this.#run(hook, ctx, this);
+        run.answered(value, false);
+        return run;
+      }
+      // Answered within the pass: a bare continue needs no run, only its outcome.
+      const response = checkedAnswer(hook, value);
+      if (response === CONTINUE) {
+        this.#continued++;
+        return continued(hook);
+      }
+      const run = this.#run(hook, ctx, this);
+      run.took(response, PASS_END);
       return run;
     }
+    const run = this.#run(hook, ctx, this);
     this.#waiting++;
     this.#await(run, value as PromiseLike<unknown>);
     return run;
+  }
+
+  #run(hook: StoredHook, ctx: InvocationContext, owner: RunOwner | undefined): HookRun {
+    return new HookRun(this.#host, hook, ctx, owner, this.#now);
   }
 
   #await(run: HookRun, value: PromiseLike<unknown>): void {
@@ -484,7 +545,8 @@ export class Firing<E extends HookEvent> implements RunOwner {
         });
         continue;
       }
-      const outcome = this.#start(hook, folder.event);
+      // Outside a pass every hook gets a run (or a fire-and-forget input): never continued().
+      const outcome = this.#start(hook, folder.event) as OutcomeInput;
       if (this.#waiting > 0) {
         this.#outcomes[0] = outcome;
         return;
@@ -508,14 +570,47 @@ export class Firing<E extends HookEvent> implements RunOwner {
     try {
       const folder = this.#folder;
       result =
-        folder === undefined
-          ? mergeOutcomes(this.#event, this.#outcomes, this.#host.mergeOptions)
-          : folder.finish();
+        folder !== undefined
+          ? folder.finish()
+          : this.#continued === this.#outcomes.length
+            ? this.#allContinued()
+            : mergeOutcomes(this.#event, this.#inputs(), this.#host.mergeOptions);
     } catch (error) {
       return this.#crashed(error);
     }
     this.#report(result);
     return result;
+  }
+
+  /** Every hook answered a bare continue within the pass: the outcomes are the result's already. */
+  #allContinued(): HookResult<E> {
+    const result = emptyResult(this.#event);
+    result.outcomes = this.#outcomes as HookOutcome[];
+    return result;
+  }
+
+  /** The parallel outcomes as the fold takes them. */
+  #inputs(): OutcomeInput[] {
+    const slots = this.#outcomes;
+    if (this.#continued === 0) return slots as OutcomeInput[];
+    const hooks = this.#hooks;
+    const inputs: OutcomeInput[] = new Array(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      // A slot is empty when the firing crashed while it started its hooks.
+      inputs[i] =
+        slot !== undefined && isContinued(slot)
+          ? {
+              hookId: slot.hookId,
+              name: slot.name,
+              status: "ok",
+              response: CONTINUE,
+              failBehavior: hooks[i]!.failBehavior,
+              duration: slot.duration,
+            }
+          : slot;
+    }
+    return inputs;
   }
 
   #crashed(error: unknown): HookResult<E> {
@@ -529,7 +624,7 @@ export class Firing<E extends HookEvent> implements RunOwner {
         blockedBy = this.#hooks[0]?.id;
       }
     }
-    const outcomes = folder === undefined ? this.#outcomes : [];
+    const outcomes = folder === undefined ? this.#inputs() : [];
     const result = crashedResult(this.#event, this.#hooks, outcomes, error, blockedBy);
     this.#report(result);
     return result;
