@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { watchPathsSchema } from "./answer-fields.js";
+import type { ClaudeCodeEventName } from "./claude-code-names.js";
 import { jsonObjectSchema } from "./event-schemas.js";
 import { readyEventDefinition } from "./event-spec.js";
 
@@ -247,7 +248,8 @@ export const claudeCodeEvents = Object.freeze({
     }),
     matcherTarget: "source",
   }),
-});
+  // `satisfies` refuses a name missing from, or extra to, the list error messages read.
+} satisfies Record<ClaudeCodeEventName, unknown>);
 
 /** The event types of {@link claudeCodeEvents}, to extend `HookEventMap` with. */
 export type ClaudeCodeEventMap = {

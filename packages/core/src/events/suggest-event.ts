@@ -1,4 +1,4 @@
-import { claudeCodeEvents } from "./claude-code-events.js";
+import { claudeCodeEventNames } from "./claude-code-names.js";
 import { hookEventNames } from "./event-spec.js";
 
 const flat = (s: string) => s.toLowerCase().replaceAll(/[_\-\s]/g, "");
@@ -13,7 +13,7 @@ let ready: Map<string, string> | undefined;
 export function unknownEventMessage(name: unknown): string {
   const quoted = JSON.stringify(name) ?? String(name);
   if (typeof name !== "string") return `unknown event name ${quoted}`;
-  ready ??= new Map(Object.keys(claudeCodeEvents).map((n) => [flat(n), n]));
+  ready ??= new Map(claudeCodeEventNames.map((n) => [flat(n), n]));
   const claude = ready.get(flat(name));
   if (claude !== undefined) {
     return `unknown event name ${quoted}: Claude Code's ${claude} has a ready definition this host has not opted in to (the host adds it with defineEvent(claudeCodeEvents.${claude}) from @a3s-lab/hooks-core)`;
