@@ -131,7 +131,7 @@ export const remoteGrpcSuite: Suite = {
               ),
               goal: goals.ratioAtMost(1.5, "≤ 1.5× the echo's"),
               smoke: profile.smoke,
-              note: `As the 1 KB CPU row, with a ${size.label} event (a Write of a large file), ${LARGE_LANES} firings in flight. The echo sends bytes made once; the agent turns each event into JSON, which no echo does.`,
+              note: `As the 1 KB CPU row, with a ${size.label} event (a Write of a large file), ${LARGE_LANES} firings in flight. The echo sends bytes made once and reads the same bytes back; the agent turns each event into JSON, which no echo does, and reads a short answer.`,
             }),
           );
         }
