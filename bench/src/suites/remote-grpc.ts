@@ -1,10 +1,11 @@
+import type { PreToolUseEvent } from "@a3s-lab/hooks-core";
 import { loadHooksProto } from "@a3s-lab/hooks-node";
 import { BenchError } from "../bench-error.js";
 import { alternate } from "../cross/alternate.js";
 import { type LoadResult, pipelined, startEcho } from "../cross/echo-host.js";
 import { startRawGrpcHost } from "../cross/raw-grpc.js";
 import { eventOfSize } from "../payload.js";
-import { goals, makeRow, type Side, side } from "../row.js";
+import { goals, makeRow, type Row, type Side, side } from "../row.js";
 import { summarize } from "../stats.js";
 import type { Suite } from "../suite.js";
 import { checkedRoundTrip, firing, probe, startOurs } from "./remote-peers.js";
@@ -12,19 +13,32 @@ import { checkedRoundTrip, firing, probe, startOurs } from "./remote-peers.js";
 /** Lanes firing at once in the pipelined rows: 16 sessions, each waiting for its answer. */
 const SESSIONS = 16;
 
+/**
+ * Lanes in the large-event rows: 4 firings of 1 MB in flight stay under the hook server's
+ * default 8 MiB a client may have waiting before it counts as not reading.
+ */
+const LARGE_LANES = 4;
+
+/** The large events' sizes, and how many fewer of them each side sends than of 1 KB ones. */
+const LARGE_EVENTS = [
+  { id: "100kb", label: "100 KB", bytes: 100 * 1024, fewer: 100 },
+  { id: "1mb", label: "1 MB", bytes: 1024 * 1024, fewer: 500 },
+] as const;
+
 /** Pipelined runs of ours and the baseline in alternating blocks, merged. */
 async function pipelinedPair(
   ours: () => Promise<unknown>,
   raw: () => Promise<unknown>,
   total: number,
+  lanes = SESSIONS,
 ): Promise<{ ours: LoadResult; raw: LoadResult }> {
   const blocks = 4;
   const parts: { ours: LoadResult[]; raw: LoadResult[] } = { ours: [], raw: [] };
-  const each = Math.max(SESSIONS, Math.ceil(total / blocks));
+  const each = Math.max(lanes, Math.ceil(total / blocks));
   for (let b = 0; b < blocks; b++) {
     // Swap who goes first every block.
     for (const name of b % 2 === 0 ? (["raw", "ours"] as const) : (["ours", "raw"] as const)) {
-      parts[name].push(await pipelined(name === "ours" ? ours : raw, each, SESSIONS));
+      parts[name].push(await pipelined(name === "ours" ? ours : raw, each, lanes));
     }
   }
   const merge = (list: LoadResult[]): LoadResult => ({
@@ -34,6 +48,30 @@ async function pipelinedPair(
     cpuPerMessage: list.reduce((s, l) => s + l.cpuPerMessage, 0) / list.length,
   });
   return { ours: merge(parts.ours), raw: merge(parts.raw) };
+}
+
+/** The agent's CPU per event, as a row's side (the goal reads `cpu`; the median shows it). */
+function cpuSide(label: string, load: LoadResult): Side {
+  return { label, unit: "ns", median: load.cpuPerMessage, cpu: load.cpuPerMessage };
+}
+
+/** The HookEvent message our server sends for `event`, as protobuf bytes. */
+function hookEventBytes(event: PreToolUseEvent): Uint8Array {
+  // The bytes our server sends for this event: a HookEvent message carrying the JSON.
+  const serialize = loadHooksProto().HookService.HookStream?.responseSerialize;
+  if (!serialize)
+    throw new BenchError("TASK_FAILED", "hooks.proto: HookService.HookStream not found");
+  return new Uint8Array(
+    serialize({
+      hookId: "bench-hook-0001",
+      eventType: event.eventType,
+      sessionId: event.sessionId,
+      timestamp: event.timestamp,
+      payload: Buffer.from(JSON.stringify(event)),
+      eventId: event.eventId,
+      deadlineMs: Date.now() + 5000,
+    }),
+  );
 }
 
 function loadSide(label: string, load: LoadResult): Side {
@@ -50,21 +88,7 @@ export const remoteGrpcSuite: Suite = {
   title: "remote hooks over gRPC",
   async run({ profile }) {
     const template = eventOfSize(1024);
-    // The bytes our server sends for this event: a HookEvent message carrying the JSON.
-    const serialize = loadHooksProto().HookService.HookStream?.responseSerialize;
-    if (!serialize)
-      throw new BenchError("TASK_FAILED", "hooks.proto: HookService.HookStream not found");
-    const bytes = new Uint8Array(
-      serialize({
-        hookId: "bench-hook-0001",
-        eventType: template.eventType,
-        sessionId: template.sessionId,
-        timestamp: template.timestamp,
-        payload: Buffer.from(JSON.stringify(template)),
-        eventId: template.eventId,
-        deadlineMs: Date.now() + 5000,
-      }),
-    );
+    const bytes = hookEventBytes(template);
     const raw = await startEcho(startRawGrpcHost, "grpc-echo-client");
     try {
       const ours = await startOurs("grpc");
@@ -85,6 +109,32 @@ export const remoteGrpcSuite: Suite = {
           () => raw.host.roundTrip(bytes),
           profile.pipelined,
         );
+        const large: Row[] = [];
+        for (const size of LARGE_EVENTS) {
+          const event = eventOfSize(size.bytes);
+          const eventBytes = hookEventBytes(event);
+          await checkedRoundTrip(raw.host, eventBytes);
+          const pair = await pipelinedPair(
+            () => ours.engine.fire(firing(event, n++, `session-${lane++ % LARGE_LANES}`)),
+            () => raw.host.roundTrip(eventBytes),
+            Math.max(2 * LARGE_LANES, Math.round(profile.pipelined / size.fewer)),
+            LARGE_LANES,
+          );
+          large.push(
+            makeRow({
+              id: `remote.grpc.cpu.${size.id}`,
+              what: `agent CPU per remote event, ${size.label}`,
+              ours: cpuSide(`hook server, agent process, ${LARGE_LANES} in flight`, pair.ours),
+              baseline: cpuSide(
+                `raw grpc-js echo of the same ${eventBytes.byteLength.toLocaleString("en-US")} bytes`,
+                pair.raw,
+              ),
+              goal: goals.ratioAtMost(1.5, "≤ 1.5× the echo's"),
+              smoke: profile.smoke,
+              note: `As the 1 KB CPU row, with a ${size.label} event (a Write of a large file), ${LARGE_LANES} firings in flight. The echo sends bytes made once and reads the same bytes back; the agent turns each event into JSON, which no echo does, and reads a short answer.`,
+            }),
+          );
+        }
         const rawLoad = loadSide(`raw grpc-js echo, ${SESSIONS} in flight`, load.raw);
         const oursLoad = loadSide(`server + client, ${SESSIONS} sessions`, load.ours);
         const note = `One PreToolUse hook in an A3sClient in another process; the echo sends the same ${bytes.byteLength.toLocaleString("en-US")}-byte HookEvent message both ways.`;
@@ -112,23 +162,14 @@ export const remoteGrpcSuite: Suite = {
               id: "remote.grpc.cpu",
               what: "agent CPU per remote event",
               // The goal reads `cpu`; the median shows the same number in the table.
-              ours: {
-                label: "hook server, agent process",
-                unit: "ns",
-                median: load.ours.cpuPerMessage,
-                cpu: load.ours.cpuPerMessage,
-              },
-              baseline: {
-                label: "raw grpc-js echo, agent process",
-                unit: "ns",
-                median: load.raw.cpuPerMessage,
-                cpu: load.raw.cpuPerMessage,
-              },
+              ours: cpuSide("hook server, agent process", load.ours),
+              baseline: cpuSide("raw grpc-js echo, agent process", load.raw),
               // The echo's CPU, measured in the same run, not a fixed number: machines differ.
               goal: goals.ratioAtMost(1.5, "≤ 1.5× the echo's"),
               smoke: profile.smoke,
               note: "CPU time (user + system) of the agent process over the pipelined run, per event; the client's CPU is in its own process and not counted.",
             }),
+            ...large,
           ],
           pending: [],
         };

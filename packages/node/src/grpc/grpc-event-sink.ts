@@ -1,8 +1,10 @@
 import { HookError, type HookEventMessage } from "@a3s-lab/hooks-core";
 import type { ServerDuplexStream } from "@grpc/grpc-js";
-import { payloadBytes } from "../hub/encoded-payload.js";
+import { payloadJson } from "../hub/encoded-payload.js";
 import { checkBacklog, type OutboundOptions } from "../hub/outbound-backlog.js";
 import type { HookEventSink } from "../hub/remote-client.js";
+import { encodeHookEvent, type PayloadJson } from "./hook-event-encoder.js";
+import { loadHooksProto } from "./hooks-proto.js";
 import { toProto } from "./wire-codec.js";
 
 /** What the sink needs of the HookStream call that owns it. */
@@ -15,12 +17,18 @@ export interface GrpcSinkOwner {
   overflow(error: HookError): void;
 }
 
-/** A HookEvent's fields besides the payload, in protobuf: a bound, not a measure. */
-const FIELD_BYTES = 512;
+/** A HookEvent the fast encoder leaves to protobufjs (a negative or huge timestamp). */
+function slowFrame(message: HookEventMessage, payload: PayloadJson | undefined): Buffer {
+  const stream = loadHooksProto().HookService.HookStream;
+  if (!stream) throw new HookError("INTERNAL", "hooks.proto: HookService.HookStream not found");
+  const bytes = payload && Buffer.from(payload.json, "utf8");
+  return stream.responseSerialize(toProto("HookEvent", { ...message, payload: bytes as never }));
+}
 
 /**
  * How the hub reaches one gRPC HookStream: HookEvent messages out (each event's JSON encoded
- * once, however many hooks and clients it goes to). An event over `maxMessageBytes` fails
+ * once, however many hooks and clients it goes to, and written with the other fields straight
+ * into the message's bytes). An event over `maxMessageBytes` fails
  * that hook and leaves the stream up; a client with more than `maxQueuedBytes` waiting (a
  * write completes once HTTP/2 flow control let it out) is ended as not reading.
  */
@@ -38,10 +46,13 @@ export function grpcEventSink(
       const payload =
         message.payload === undefined
           ? undefined
-          : payloadBytes(message.payload, message.eventId, limits.maxMessageBytes);
-      const bytes = (payload?.length ?? 0) + FIELD_BYTES;
+          : payloadJson(message.payload, message.eventId, limits.maxMessageBytes);
+      // The service's HookStream serializer passes these bytes through (see
+      // withEncodedHookEvents).
+      const frame = encodeHookEvent(message, payload) ?? slowFrame(message, payload);
+      const bytes = frame.length;
       waiting += bytes;
-      call.write(toProto("HookEvent", { ...message, payload: payload as never }), () => {
+      call.write(frame, () => {
         waiting -= bytes;
       });
     },

@@ -1,8 +1,8 @@
 import { HookError } from "@a3s-lab/hooks-core";
 import { describe, expect, it } from "vitest";
-import { payloadBytes, payloadText } from "./encoded-payload.js";
+import { payloadJson, payloadText } from "./encoded-payload.js";
 
-describe("payloadText and payloadBytes", () => {
+describe("payloadText and payloadJson", () => {
   it("encode a payload object once, whichever transport asks first", () => {
     const payload = { tool: "Bash", note: "caf\u00e9" };
     const text = payloadText(payload, "e1", 1000);
@@ -10,9 +10,10 @@ describe("payloadText and payloadBytes", () => {
     // The cache is keyed on the object: a later change is not seen, the first encoding is.
     payload.note = "changed";
     expect(payloadText(payload, "e1", 1000)).toBe(text);
-    const bytes = payloadBytes(payload, "e1", 1000);
-    expect(bytes.toString("utf8")).toBe(text);
-    expect(payloadBytes(payload, "e1", 1000)).toBe(bytes);
+    const json = payloadJson(payload, "e1", 1000);
+    expect(json).toEqual({ json: text, bytes: Buffer.byteLength(text, "utf8") });
+    expect(json.bytes).toBe(text.length + 1); // é is two bytes in UTF-8
+    expect(payloadJson(payload, "e1", 1000)).toBe(json);
     // An equal but distinct object is encoded on its own.
     expect(payloadText({ tool: "Bash", note: "changed" }, "e2", 1000)).toContain("changed");
   });
@@ -28,7 +29,7 @@ describe("payloadText and payloadBytes", () => {
     );
     let thrown: unknown;
     try {
-      payloadBytes(payload, "e3", 30);
+      payloadJson(payload, "e3", 30);
     } catch (error) {
       thrown = error;
     }
@@ -41,9 +42,8 @@ describe("payloadText and payloadBytes", () => {
 
   it("check the size for each limit, though the encoding is cached", () => {
     const payload = { a: "x".repeat(50) };
-    const bytes = payloadBytes(payload, "e4", 100);
-    expect(bytes.length).toBe(58);
-    expect(() => payloadBytes(payload, "e4", 57)).toThrow(/58 bytes of JSON/);
+    expect(payloadJson(payload, "e4", 100).bytes).toBe(58);
+    expect(() => payloadJson(payload, "e4", 57)).toThrow(/58 bytes of JSON/);
     expect(() => payloadText(payload, "e4", 57)).toThrow(/58 bytes of JSON/);
   });
 });

@@ -4,8 +4,6 @@ interface Encoded {
   readonly json: string;
   /** UTF-8 length of `json`; -1 until a transport first needs it. */
   bytes: number;
-  /** `json` as bytes, made the first time a gRPC stream sends it. */
-  buffer: Buffer | undefined;
 }
 
 // Keyed on the payload object the hub hands every sink: one firing reaches many hooks and
@@ -15,7 +13,7 @@ const cache = new WeakMap<object, Encoded>();
 function encoded(payload: object): Encoded {
   let entry = cache.get(payload);
   if (!entry) {
-    entry = { json: JSON.stringify(payload), bytes: -1, buffer: undefined };
+    entry = { json: JSON.stringify(payload), bytes: -1 };
     cache.set(payload, entry);
   }
   return entry;
@@ -37,19 +35,20 @@ function checkSize(entry: Encoded, eventId: string, maxBytes: number): void {
  * fails that hook instead of breaking the client's stream.
  */
 export function payloadText(payload: object, eventId: string, maxBytes: number): string {
+  return payloadJson(payload, eventId, maxBytes).json;
+}
+
+/**
+ * {@link payloadText} with its UTF-8 length (also counted once per payload), for a transport
+ * that writes the text straight into the message's bytes.
+ */
+export function payloadJson(
+  payload: object,
+  eventId: string,
+  maxBytes: number,
+): { readonly json: string; readonly bytes: number } {
   const entry = encoded(payload);
   if (entry.bytes < 0) entry.bytes = Buffer.byteLength(entry.json, "utf8");
   checkSize(entry, eventId, maxBytes);
-  return entry.json;
-}
-
-/** {@link payloadText} as UTF-8 bytes, for a protobuf `bytes` field; also made once. */
-export function payloadBytes(payload: object, eventId: string, maxBytes: number): Buffer {
-  const entry = encoded(payload);
-  if (!entry.buffer) {
-    entry.buffer = Buffer.from(entry.json, "utf8");
-    entry.bytes = entry.buffer.length;
-  }
-  checkSize(entry, eventId, maxBytes);
-  return entry.buffer;
+  return entry;
 }

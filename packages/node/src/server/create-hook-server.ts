@@ -13,6 +13,7 @@ import * as z from "zod/mini";
 import { grpcAgentService } from "../grpc/grpc-agent-service.js";
 import { authInterceptor } from "../grpc/grpc-auth-interceptor.js";
 import { grpcHookService } from "../grpc/grpc-hook-service.js";
+import { withEncodedHookEvents } from "../grpc/hook-event-encoder.js";
 import { loadHooksProto } from "../grpc/hooks-proto.js";
 import type { AgentService } from "../hub/agent-service.js";
 import { createAuthenticator } from "../hub/authenticator.js";
@@ -261,7 +262,7 @@ export async function createHookServer(options: HookServerOptions): Promise<Hook
     interceptors: [authInterceptor(authenticate, (peer) => front.authenticatedPeer(peer))],
   });
   server.addService(
-    proto.HookService,
+    withEncodedHookEvents(proto.HookService),
     grpcHookService(
       hub,
       authenticate,
