@@ -26,7 +26,9 @@ import {
   readPolicyKeys,
 } from "./managed-settings.js";
 import {
+  type LoadedMcpServer,
   loadMcpJson,
+  type McpJsonFile,
   type McpServersBlock,
   mcpToolHookProblems,
   mergeMcpServers,
@@ -40,7 +42,7 @@ import {
   type PluginCandidate,
   readEnabledPlugins,
 } from "./plugins.js";
-import { projectFolders, projectScripts } from "./project-scripts.js";
+import { projectFolders, projectScripts, type TrustedScript } from "./project-scripts.js";
 import { httpPolicyProblems } from "./settings-hook-registration.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import { SETTINGS_OPTION_KEYS } from "./settings-schema.js";
@@ -183,66 +185,18 @@ async function realOrSame(path: string): Promise<string> {
  * ```
  */
 export async function loadHookSettings(options: LoadHookSettingsOptions): Promise<HookSettings> {
-  if (typeof options?.cwd !== "string" || options.cwd === "") {
-    throw new HookError(
-      "INVALID_CONFIG",
-      `cwd: expected a directory, got ${describeValue(options?.cwd)}`,
-    );
-  }
-  const cwd = resolve(options.cwd);
-  const cwdStat = await stat(cwd).catch(() => undefined);
-  if (!cwdStat?.isDirectory()) {
-    throw new HookError("INVALID_CONFIG", `cwd: no such directory ${JSON.stringify(cwd)}`);
-  }
-  const projectDir = await realpath(cwd);
+  const { cwd, projectDir } = await checkCwd(options);
   if (options.fileFormat !== undefined) explicitFormat("", options.fileFormat);
   const home = resolve(options.home ?? homedir());
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_BYTES;
-
   const managed = await managedFiles(
     options.managedSettings ?? (options.defaults !== false ? defaultManagedSettingsFiles() : []),
   );
-  const candidates: Candidate[] = [
-    ...managed.files.map((path) => ({ path, scope: "managed" as const, explicit: false })),
-    ...(options.files ?? []).map((f): Candidate => {
-      const path = resolve(cwd, f);
-      const format = explicitFormat(path, options.fileFormat);
-      return { path, scope: "explicit", explicit: true, ...(format ? { format } : {}) };
-    }),
-  ];
-  if (options.defaults !== false) {
-    const others = options.otherFormats !== false ? Object.values(HOOK_FORMATS) : [];
-    for (const f of PROJECT_SETTINGS_FILES)
-      candidates.push({ path: join(projectDir, f), scope: "project", explicit: false });
-    for (const format of others) {
-      for (const f of format.files.project) {
-        for (const path of await formatFiles(join(projectDir, f)))
-          candidates.push({ path, scope: "project", explicit: false, format });
-      }
-    }
-    for (const f of USER_SETTINGS_FILES)
-      candidates.push({ path: join(home, f), scope: "user", explicit: false });
-    for (const format of others) {
-      for (const f of format.files.user) {
-        for (const path of await formatFiles(join(home, f)))
-          candidates.push({ path, scope: "user", explicit: false, format });
-      }
-    }
-  }
-  // One file, one read: when cwd is the home directory, ~/.claude/settings.json is a user file.
-  const real = await Promise.all(candidates.map((c) => realOrSame(c.path)));
-  const userReal = new Set(real.filter((_, i) => candidates[i]!.scope === "user"));
-  const seen = new Set<string>();
-  const unique: Candidate[] = [];
-  for (const [i, c] of candidates.entries()) {
-    const key = real[i]!;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    unique.push(c.scope === "project" && userReal.has(key) ? { ...c, scope: "user" } : c);
-  }
-
+  const candidates = await oneReadPerFile(
+    await settingsCandidates(options, managed.files, { cwd, projectDir, home }),
+  );
   const [loaded, mcpJson] = await Promise.all([
-    Promise.all(unique.map((c) => loadFile(c, maxBytes))),
+    Promise.all(candidates.map((c) => loadFile(c, maxBytes))),
     options.defaults !== false ? loadMcpJson(projectDir, { maxBytes }) : undefined,
   ]);
   const settings: HookSettings = {
@@ -254,14 +208,142 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     cwd: projectDir,
     home,
   };
+  const trust = await projectTrust(loaded, mcpJson, projectDir, home);
+  settings.project = trust.state;
+  if (trust.storeProblem && trust.hasSettings) {
+    settings.problems.push({
+      file: home,
+      path: "",
+      message: trust.storeProblem,
+      severity: "warning",
+    });
+  }
+  addFiles(settings, loaded, trust);
+  if (mcpJson) addMcpJson(settings, mcpJson, trust.state);
+  const plugins = await loadPlugins(options, loaded, { home, cwd, maxBytes });
+  addPlugins(settings, plugins);
+  settings.mcpServers = mergeServers(loaded, mcpJson, plugins.loaded);
+  markDisabled(settings.hooks, trust.store.disabledHooks);
+  applyPolicy(settings, loaded, managed.problems);
+  if (pluginOnly(settings.managedPolicy, "mcp")) keepPluginServers(settings);
+  settings.problems.push(...(await mcpToolHookProblems(settings)));
+  settings.problems.push(...httpPolicyProblems(settings));
+  return settings;
+}
 
+/** `cwd` checked: a directory that is there, and its real path (the project's). */
+async function checkCwd(
+  options: LoadHookSettingsOptions,
+): Promise<{ cwd: string; projectDir: string }> {
+  if (typeof options?.cwd !== "string" || options.cwd === "") {
+    throw new HookError(
+      "INVALID_CONFIG",
+      `cwd: expected a directory, got ${describeValue(options?.cwd)}`,
+    );
+  }
+  const cwd = resolve(options.cwd);
+  const cwdStat = await stat(cwd).catch(() => undefined);
+  if (!cwdStat?.isDirectory()) {
+    throw new HookError("INVALID_CONFIG", `cwd: no such directory ${JSON.stringify(cwd)}`);
+  }
+  return { cwd, projectDir: await realpath(cwd) };
+}
+
+/** Every file to read, in precedence order: managed, named, project, user (each: ours, then others'). */
+async function settingsCandidates(
+  options: LoadHookSettingsOptions,
+  managed: readonly string[],
+  where: { cwd: string; projectDir: string; home: string },
+): Promise<Candidate[]> {
+  const candidates: Candidate[] = [
+    ...managed.map((path) => ({ path, scope: "managed" as const, explicit: false })),
+    ...(options.files ?? []).map((f): Candidate => {
+      const path = resolve(where.cwd, f);
+      const format = explicitFormat(path, options.fileFormat);
+      return { path, scope: "explicit", explicit: true, ...(format ? { format } : {}) };
+    }),
+  ];
+  if (options.defaults === false) return candidates;
+  const others = options.otherFormats !== false ? Object.values(HOOK_FORMATS) : [];
+  const places = [
+    { scope: "project", dir: where.projectDir, ours: PROJECT_SETTINGS_FILES },
+    { scope: "user", dir: where.home, ours: USER_SETTINGS_FILES },
+  ] as const;
+  for (const { scope, dir, ours } of places) {
+    for (const f of ours) candidates.push({ path: join(dir, f), scope, explicit: false });
+    for (const format of others) {
+      for (const f of format.files[scope]) {
+        for (const path of await formatFiles(join(dir, f)))
+          candidates.push({ path, scope, explicit: false, format });
+      }
+    }
+  }
+  return candidates;
+}
+
+/** One file, one read: when cwd is the home directory, ~/.claude/settings.json is a user file. */
+async function oneReadPerFile(candidates: readonly Candidate[]): Promise<Candidate[]> {
+  const real = await Promise.all(candidates.map((c) => realOrSame(c.path)));
+  const userReal = new Set(real.filter((_, i) => candidates[i]!.scope === "user"));
+  const seen = new Set<string>();
+  const unique: Candidate[] = [];
+  for (const [i, c] of candidates.entries()) {
+    const key = real[i]!;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(c.scope === "project" && userReal.has(key) ? { ...c, scope: "user" } : c);
+  }
+  return unique;
+}
+
+/** What the trust store says of the project's files: trusted or not, and what is asked of it. */
+interface ProjectTrust {
+  state: ProjectTrustState;
+  store: TrustStore;
+  storeProblem: string | undefined;
+  /** The project sets something (hooks, options, servers, plugins): trust is asked for. */
+  hasSettings: boolean;
+  /** The untrusted project hooks the user trusted one by one. */
+  hookTrust: Set<SettingsHook>;
+}
+
+async function projectTrust(
+  loaded: readonly LoadedFile[],
+  mcpJson: McpJsonFile | undefined,
+  projectDir: string,
+  home: string,
+): Promise<ProjectTrust> {
   const project = loaded.filter((f) => f.info.scope === "project" && f.info.loaded);
-  const projectHookList = project.flatMap((f) => f.hooks);
+  const hooks = project.flatMap((f) => f.hooks);
+  const { hash, scripts } = await projectHash(project, hooks, mcpJson, projectDir);
+  const hasSettings = mcpJson?.raw !== undefined || project.some(holdsSettings);
+  const { store, problem } = await readTrustStore(home);
+  const entry = Object.hasOwn(store.projects, projectDir) ? store.projects[projectDir] : undefined;
+  const trusted = !hasSettings || entry?.hash === hash;
+  const state: ProjectTrustState = {
+    dir: projectDir,
+    hash,
+    trusted,
+    hooks: hooks.length,
+    changed: entry !== undefined && entry.hash !== hash,
+    scripts,
+    options: projectOptions(project),
+  };
+  const hookTrust = await trustedOneByOne(store, trusted ? [] : hooks, projectDir);
+  return { state, store, storeProblem: problem, hasSettings, hookTrust };
+}
+
+/** The hash trust records: what the project's files set and what their hooks run. */
+async function projectHash(
+  project: readonly LoadedFile[],
+  hooks: readonly SettingsHook[],
+  mcpJson: McpJsonFile | undefined,
+  projectDir: string,
+): Promise<{ hash: string; scripts: TrustedScript[] }> {
   // Trust covers what the hooks run: the project files their commands name, and the folders
   // holding the settings (a `.claude` swapped for a link to a copy is not what was trusted).
-  const scripts =
-    projectHookList.length > 0 ? await projectScripts(projectHookList, projectDir) : [];
-  const folders = projectHookList.length > 0 ? await projectFolders(projectDir) : undefined;
+  const scripts = hooks.length > 0 ? await projectScripts(hooks, projectDir) : [];
+  const folders = hooks.length > 0 ? await projectFolders(projectDir) : undefined;
   // MCP servers join the hash only when there are some, so trust given before stays valid.
   const hash = hashDefinitions([
     ...(folders ? [{ runs: { scripts, folders } }] : []),
@@ -286,37 +368,35 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
       })),
     ...(mcpJson?.raw !== undefined ? [{ file: ".mcp.json", mcpServers: mcpJson.raw }] : []),
   ]);
-  const projectHooks = project.reduce((n, f) => n + f.hooks.length, 0);
-  const hasProjectSettings =
-    mcpJson?.raw !== undefined ||
-    project.some(
-      (f) =>
-        f.hooks.length > 0 ||
-        Object.keys(f.options).length > 0 ||
-        f.disableAllHooks !== undefined ||
-        f.mcpServersRaw !== undefined ||
-        f.enabledPlugins !== undefined,
-    );
-  const { store, problem: storeProblem } = await readTrustStore(home);
-  const entry = Object.hasOwn(store.projects, projectDir) ? store.projects[projectDir] : undefined;
-  const trusted = !hasProjectSettings || entry?.hash === hash;
-  const state: ProjectTrustState = {
-    dir: projectDir,
-    hash,
-    trusted,
-    hooks: projectHooks,
-    changed: entry !== undefined && entry.hash !== hash,
-    scripts,
-    options: projectOptions(project),
-  };
-  settings.project = state;
-  if (storeProblem && hasProjectSettings) {
-    settings.problems.push({ file: home, path: "", message: storeProblem, severity: "warning" });
-  }
+  return { hash, scripts };
+}
 
-  const hookTrust = await trustedOneByOne(store, trusted ? [] : projectHookList, projectDir);
+/** A file that sets anything trust covers. */
+function holdsSettings(file: LoadedFile): boolean {
+  return (
+    file.hooks.length > 0 ||
+    Object.keys(file.options).length > 0 ||
+    file.disableAllHooks !== undefined ||
+    file.mcpServersRaw !== undefined ||
+    file.enabledPlugins !== undefined
+  );
+}
+
+/** Why an untrusted project's settings are ignored, before what is ignored. */
+function notTrusted(state: ProjectTrustState): string {
+  return state.changed
+    ? "this project's hook settings changed since you trusted them"
+    : "this project's hook settings are not trusted yet";
+}
+
+/** Each file's hooks, problems and options, in precedence order; an untrusted project's are held back. */
+function addFiles(
+  settings: HookSettings,
+  loaded: readonly LoadedFile[],
+  trust: ProjectTrust,
+): void {
   for (const file of loaded) {
-    const untrusted = file.info.scope === "project" && !trusted;
+    const untrusted = file.info.scope === "project" && !trust.state.trusted;
     file.info.trusted = !untrusted;
     // Another agent's file is listed only when it is there: most projects have none.
     if (file.info.format !== undefined && !file.info.exists && file.info.scope !== "explicit")
@@ -325,49 +405,43 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     settings.problems.push(...file.problems);
     let stillUntrusted = 0;
     for (const hook of file.hooks) {
-      hook.trusted = !untrusted || hookTrust.has(hook);
+      hook.trusted = !untrusted || trust.hookTrust.has(hook);
       if (!hook.trusted) stillUntrusted++;
       settings.hooks.push(hook);
     }
     for (const server of file.mcpServers?.servers ?? []) server.trusted = !untrusted;
-    const hasSettings =
-      file.hooks.length > 0 ||
-      Object.keys(file.options).length > 0 ||
-      file.disableAllHooks !== undefined ||
-      file.mcpServersRaw !== undefined ||
-      file.enabledPlugins !== undefined;
-    if (untrusted && hasSettings) {
+    if (untrusted && holdsSettings(file)) {
       settings.problems.push({
         file: file.info.path,
         path: "",
-        message: `${
-          state.changed
-            ? "this project's hook settings changed since you trusted them"
-            : "this project's hook settings are not trusted yet"
-        }: ${stillUntrusted} hook(s) and its options are ignored; review them and run "a3s-hooks trust"`,
+        message: `${notTrusted(trust.state)}: ${stillUntrusted} hook(s) and its options are ignored; review them and run "a3s-hooks trust"`,
         severity: "warning",
       });
       continue;
     }
     mergeOptions(settings, file);
   }
-  if (mcpJson) {
-    for (const server of mcpJson.servers) server.trusted = trusted;
-    settings.problems.push(...mcpJson.problems);
-    if (!trusted && mcpJson.servers.length > 0) {
-      settings.problems.push({
-        file: mcpJson.path,
-        path: "",
-        message: `${
-          state.changed
-            ? "this project's hook settings changed since you trusted them"
-            : "this project's hook settings are not trusted yet"
-        }: its ${mcpJson.servers.length} MCP server(s) are not started; review them and run "a3s-hooks trust"`,
-        severity: "warning",
-      });
-    }
+}
+
+/** The project's `.mcp.json`: its servers start only when the project is trusted. */
+function addMcpJson(settings: HookSettings, mcpJson: McpJsonFile, state: ProjectTrustState): void {
+  for (const server of mcpJson.servers) server.trusted = state.trusted;
+  settings.problems.push(...mcpJson.problems);
+  if (!state.trusted && mcpJson.servers.length > 0) {
+    settings.problems.push({
+      file: mcpJson.path,
+      path: "",
+      message: `${notTrusted(state)}: its ${mcpJson.servers.length} MCP server(s) are not started; review them and run "a3s-hooks trust"`,
+      severity: "warning",
+    });
   }
-  const plugins = await loadPlugins(options, loaded, { home, cwd, maxBytes });
+}
+
+/** The loaded plugins' hooks and problems, and the list of plugins. */
+function addPlugins(
+  settings: HookSettings,
+  plugins: { loaded: readonly LoadedPlugin[]; problems: readonly SettingsProblem[] },
+): void {
   for (const plugin of plugins.loaded) {
     settings.hooks.push(...plugin.hooks);
     settings.problems.push(...plugin.problems);
@@ -381,22 +455,26 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
       dataDir,
     }));
   }
-  // Project servers (settings files and .mcp.json) outrank the user's, as in Claude Code; a
-  // plugin's go by plugin:<name>:<server>, so they never take another's name.
+}
+
+/**
+ * Every MCP server, by precedence. Project servers (settings files and .mcp.json) outrank the
+ * user's, as in Claude Code; a plugin's go by plugin:<name>:<server>, so they never take
+ * another's name.
+ */
+function mergeServers(
+  loaded: readonly LoadedFile[],
+  mcpJson: McpJsonFile | undefined,
+  plugins: readonly LoadedPlugin[],
+): LoadedMcpServer[] {
   const blocks = (scope: (s: string) => boolean) =>
     loaded.filter((f) => scope(f.info.scope)).flatMap((f) => (f.mcpServers ? [f.mcpServers] : []));
-  settings.mcpServers = mergeMcpServers([
+  return mergeMcpServers([
     ...blocks((s) => s !== "user"),
     ...(mcpJson ? [mcpJson] : []),
     ...blocks((s) => s === "user"),
-    ...plugins.loaded.map((p) => ({ servers: p.mcpServers, problems: [] })),
+    ...plugins.map((p) => ({ servers: p.mcpServers, problems: [] })),
   ]);
-  markDisabled(settings.hooks, store.disabledHooks);
-  applyPolicy(settings, loaded, managed.problems);
-  if (pluginOnly(settings.managedPolicy, "mcp")) keepPluginServers(settings);
-  settings.problems.push(...(await mcpToolHookProblems(settings)));
-  settings.problems.push(...httpPolicyProblems(settings));
-  return settings;
 }
 
 /**
@@ -507,12 +585,42 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
     ...(candidate.format ? { format: candidate.format.name } : {}),
   };
   const out: LoadedFile = { info, hooks: [], options: {}, problems: [] };
+  const doc = await readDocument(candidate, maxBytes, info);
+  if (doc === undefined) return out;
+  if ("problem" in doc) {
+    out.problems.push(doc.problem);
+    return out;
+  }
+  info.loaded = true;
+  if (candidate.format) {
+    // Another agent's file: only its hooks are read; the rest configures that agent.
+    const block = candidate.format.read(doc.record, {
+      file: candidate.path,
+      scope: candidate.scope,
+      trusted: info.trusted,
+      basePath: [],
+    });
+    out.hooks = block.hooks;
+    out.problems.push(...block.problems);
+  } else readOwnKeys(doc.record, candidate, out);
+  info.hooks = out.hooks.length;
+  return out;
+}
+
+/**
+ * A settings file's object, or the problem that keeps it from loading; `undefined` for a default
+ * place with no file. Sets `info.exists` when there is a file.
+ */
+async function readDocument(
+  candidate: Candidate,
+  maxBytes: number,
+  info: SettingsFileInfo,
+): Promise<{ record: Record<string, unknown> } | { problem: SettingsProblem } | undefined> {
   const fail = (message: string, at: { line?: number; column?: number } = {}) => {
     const problem: SettingsProblem = { file: candidate.path, path: "", message, severity: "error" };
     if (at.line !== undefined) problem.line = at.line;
     if (at.column !== undefined) problem.column = at.column;
-    out.problems.push(problem);
-    return out;
+    return { problem };
   };
   let text: string;
   try {
@@ -522,7 +630,7 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
     text = read;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && !candidate.explicit) return out;
+    if (code === "ENOENT" && !candidate.explicit) return undefined;
     return fail(code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`);
   }
   // Another agent's file may be in another language (Codex's `config.toml`).
@@ -539,21 +647,12 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
     return fail(`expected a JSON object, got ${describeValue(doc)}`);
   }
-  info.loaded = true;
-  const record = doc as Record<string, unknown>;
-  if (candidate.format) {
-    // Another agent's file: only its hooks are read; the rest configures that agent.
-    const block = candidate.format.read(record, {
-      file: candidate.path,
-      scope: candidate.scope,
-      trusted: info.trusted,
-      basePath: [],
-    });
-    out.hooks = block.hooks;
-    out.problems.push(...block.problems);
-    info.hooks = out.hooks.length;
-    return out;
-  }
+  return { record: doc as Record<string, unknown> };
+}
+
+/** Our own settings file's keys: `disableAllHooks`, the policy keys, `enabledPlugins`, `hooks`, `mcpServers`. */
+function readOwnKeys(record: Record<string, unknown>, candidate: Candidate, out: LoadedFile): void {
+  const where = { file: candidate.path, scope: candidate.scope, trusted: out.info.trusted };
   if (record.disableAllHooks !== undefined) {
     if (typeof record.disableAllHooks === "boolean") out.disableAllHooks = record.disableAllHooks;
     else
@@ -568,27 +667,16 @@ async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedF
   const enabledPlugins = readEnabledPlugins(record.enabledPlugins, candidate.path, out.problems);
   if (enabledPlugins) out.enabledPlugins = enabledPlugins;
   if (record.hooks !== undefined) {
-    const block = parseHooksBlock(record.hooks, {
-      file: candidate.path,
-      scope: candidate.scope,
-      trusted: info.trusted,
-      basePath: ["hooks"],
-    });
+    const block = parseHooksBlock(record.hooks, { ...where, basePath: ["hooks"] });
     out.hooks = block.hooks;
     out.options = block.options;
     out.problems.push(...block.problems);
   }
   if (record.mcpServers !== undefined) {
     out.mcpServersRaw = record.mcpServers;
-    out.mcpServers = readMcpServers(record.mcpServers, {
-      file: candidate.path,
-      scope: candidate.scope,
-      trusted: info.trusted,
-    });
+    out.mcpServers = readMcpServers(record.mcpServers, where);
     out.problems.push(...out.mcpServers.problems);
   }
-  info.hooks = out.hooks.length;
-  return out;
 }
 
 /** `strictPluginOnlyCustomization` with `mcp`: only plugins' and managed files' servers stay. */
