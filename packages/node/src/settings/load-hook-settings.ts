@@ -1,9 +1,8 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
-import { readRegularFile } from "../workspace/read-regular-file.js";
 import type { HookFormat } from "./formats/hook-format.js";
 import { detectFormat, HOOK_FORMATS } from "./formats/hook-formats.js";
 import { hookFingerprint } from "./hook-fingerprint.js";
@@ -11,42 +10,34 @@ import type {
   HookFormatName,
   HookSettings,
   ProjectTrustState,
-  SettingsFileInfo,
   SettingsHook,
-  SettingsScope,
 } from "./hook-settings.js";
-import { canonicalJson, parseJsonText } from "./json-text.js";
 import {
   defaultManagedSettingsFiles,
   managedFiles,
   managedPolicy,
-  type PolicyKeys,
   pluginOnly,
   policyList,
-  readPolicyKeys,
 } from "./managed-settings.js";
 import {
   type LoadedMcpServer,
   loadMcpJson,
   type McpJsonFile,
-  type McpServersBlock,
   mcpToolHookProblems,
   mergeMcpServers,
-  readMcpServers,
 } from "./mcp-servers.js";
-import { type ParsedHooksBlock, parseHooksBlock } from "./parse-hooks-block.js";
 import {
   enabledPluginCandidates,
   type LoadedPlugin,
   loadPlugin,
   type PluginCandidate,
-  readEnabledPlugins,
 } from "./plugins.js";
-import { projectFolders, projectScripts, type TrustedScript } from "./project-scripts.js";
+import { notTrusted, type ProjectTrust, projectTrust } from "./project-trust-state.js";
+import { type Candidate, holdsSettings, type LoadedFile, loadFile } from "./settings-file.js";
 import { httpPolicyProblems } from "./settings-hook-registration.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import { SETTINGS_OPTION_KEYS } from "./settings-schema.js";
-import { hashDefinitions, readTrustStore, type TrustStore } from "./trust-store.js";
+import type { TrustStore } from "./trust-store.js";
 
 /** Options of `loadHookSettings`: where to look. */
 export interface LoadHookSettingsOptions {
@@ -103,14 +94,6 @@ export const USER_SETTINGS_FILES = [
   ".claude/settings.json",
 ] as const;
 
-interface Candidate {
-  path: string;
-  scope: SettingsScope;
-  explicit: boolean;
-  /** Another agent's format; absent for ours. */
-  format?: HookFormat;
-}
-
 /** A format's location: the file itself, or each `*.json` of a folder (`.github/hooks/*.json`), by name. */
 async function formatFiles(location: string): Promise<string[]> {
   if (!location.endsWith("/*.json")) return [location];
@@ -140,17 +123,6 @@ function explicitFormat(
     return HOOK_FORMATS[asked];
   }
   return detectFormat(path);
-}
-
-interface LoadedFile extends ParsedHooksBlock {
-  info: SettingsFileInfo;
-  disableAllHooks?: boolean;
-  policy?: PolicyKeys;
-  /** Its `mcpServers`, as written (for the trust hash) and as read. */
-  mcpServersRaw?: unknown;
-  mcpServers?: McpServersBlock;
-  /** Its `enabledPlugins`, as read. */
-  enabledPlugins?: Record<string, boolean>;
 }
 
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -296,99 +268,6 @@ async function oneReadPerFile(candidates: readonly Candidate[]): Promise<Candida
   return unique;
 }
 
-/** What the trust store says of the project's files: trusted or not, and what is asked of it. */
-interface ProjectTrust {
-  state: ProjectTrustState;
-  store: TrustStore;
-  storeProblem: string | undefined;
-  /** The project sets something (hooks, options, servers, plugins): trust is asked for. */
-  hasSettings: boolean;
-  /** The untrusted project hooks the user trusted one by one. */
-  hookTrust: Set<SettingsHook>;
-}
-
-async function projectTrust(
-  loaded: readonly LoadedFile[],
-  mcpJson: McpJsonFile | undefined,
-  projectDir: string,
-  home: string,
-): Promise<ProjectTrust> {
-  const project = loaded.filter((f) => f.info.scope === "project" && f.info.loaded);
-  const hooks = project.flatMap((f) => f.hooks);
-  const { hash, scripts } = await projectHash(project, hooks, mcpJson, projectDir);
-  const hasSettings = mcpJson?.raw !== undefined || project.some(holdsSettings);
-  const { store, problem } = await readTrustStore(home);
-  const entry = Object.hasOwn(store.projects, projectDir) ? store.projects[projectDir] : undefined;
-  const trusted = !hasSettings || entry?.hash === hash;
-  const state: ProjectTrustState = {
-    dir: projectDir,
-    hash,
-    trusted,
-    hooks: hooks.length,
-    changed: entry !== undefined && entry.hash !== hash,
-    scripts,
-    options: projectOptions(project),
-  };
-  const hookTrust = await trustedOneByOne(store, trusted ? [] : hooks, projectDir);
-  return { state, store, storeProblem: problem, hasSettings, hookTrust };
-}
-
-/** The hash trust records: what the project's files set and what their hooks run. */
-async function projectHash(
-  project: readonly LoadedFile[],
-  hooks: readonly SettingsHook[],
-  mcpJson: McpJsonFile | undefined,
-  projectDir: string,
-): Promise<{ hash: string; scripts: TrustedScript[] }> {
-  // Trust covers what the hooks run: the project files their commands name, and the folders
-  // holding the settings (a `.claude` swapped for a link to a copy is not what was trusted).
-  const scripts = hooks.length > 0 ? await projectScripts(hooks, projectDir) : [];
-  const folders = hooks.length > 0 ? await projectFolders(projectDir) : undefined;
-  // MCP servers join the hash only when there are some, so trust given before stays valid.
-  const hash = hashDefinitions([
-    ...(folders ? [{ runs: { scripts, folders } }] : []),
-    // Another agent's file that holds no hooks runs nothing (a Codex `config.toml` that only
-    // sets a model): its mere presence does not ask for trust again.
-    ...project
-      .filter((f) => f.info.format === undefined || f.hooks.length > 0)
-      .map((f) => ({
-        file: relative(projectDir, f.info.path),
-        hooks: f.hooks.map((h) => ({
-          event: h.event,
-          matcher: h.matcher ?? null,
-          path: h.path,
-          definition: h.definition,
-          // Another agent's event and matcher decide when it runs: a change is a change.
-          ...(h.origin ? { origin: h.origin } : {}),
-        })),
-        options: f.options,
-        disableAllHooks: f.disableAllHooks ?? null,
-        ...(f.mcpServersRaw !== undefined ? { mcpServers: f.mcpServersRaw } : {}),
-        ...(f.enabledPlugins !== undefined ? { enabledPlugins: f.enabledPlugins } : {}),
-      })),
-    ...(mcpJson?.raw !== undefined ? [{ file: ".mcp.json", mcpServers: mcpJson.raw }] : []),
-  ]);
-  return { hash, scripts };
-}
-
-/** A file that sets anything trust covers. */
-function holdsSettings(file: LoadedFile): boolean {
-  return (
-    file.hooks.length > 0 ||
-    Object.keys(file.options).length > 0 ||
-    file.disableAllHooks !== undefined ||
-    file.mcpServersRaw !== undefined ||
-    file.enabledPlugins !== undefined
-  );
-}
-
-/** Why an untrusted project's settings are ignored, before what is ignored. */
-function notTrusted(state: ProjectTrustState): string {
-  return state.changed
-    ? "this project's hook settings changed since you trusted them"
-    : "this project's hook settings are not trusted yet";
-}
-
 /** Each file's hooks, problems and options, in precedence order; an untrusted project's are held back. */
 function addFiles(
   settings: HookSettings,
@@ -477,26 +356,6 @@ function mergeServers(
   ]);
 }
 
-/**
- * The untrusted project hooks the user trusted one by one (`a3s-hooks trust --hook ID`): the id
- * is recorded, and the project files the hook runs are still what they were then.
- */
-async function trustedOneByOne(
-  store: TrustStore,
-  hooks: readonly SettingsHook[],
-  projectDir: string,
-): Promise<Set<SettingsHook>> {
-  const out = new Set<SettingsHook>();
-  const entries = store.trustedHooks ?? {};
-  for (const hook of hooks) {
-    const id = hookFingerprint(hook);
-    if (!Object.hasOwn(entries, id)) continue;
-    const scripts = await projectScripts([hook], projectDir);
-    if (canonicalJson(scripts) === canonicalJson(entries[id]!.scripts)) out.add(hook);
-  }
-  return out;
-}
-
 /** Mark the hooks the user turned off (`a3s-hooks disable ID`); a managed hook stays on. */
 function markDisabled(
   hooks: readonly SettingsHook[],
@@ -507,20 +366,6 @@ function markDisabled(
     if (hook.scope !== "managed" && Object.hasOwn(disabled, hookFingerprint(hook)))
       hook.disabled = true;
   }
-}
-
-/** The options the project's files set, each from the first that sets it (what trust covers). */
-function projectOptions(files: readonly LoadedFile[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const file of files) {
-    for (const [key, value] of Object.entries(file.options)) {
-      if (value !== undefined && out[key] === undefined) out[key] = value;
-    }
-    if (file.disableAllHooks !== undefined && out.disableAllHooks === undefined) {
-      out.disableAllHooks = file.disableAllHooks;
-    }
-  }
-  return out;
 }
 
 /** The plugins to load: the folders named, then those a trusted file's `enabledPlugins` turns on. */
@@ -571,111 +416,6 @@ function mergeOptions(settings: HookSettings, file: LoadedFile): void {
   if (file.disableAllHooks !== undefined && settings.options.disableAllHooks === undefined) {
     settings.options.disableAllHooks = file.disableAllHooks;
     settings.optionSources.disableAllHooks = file.info.path;
-  }
-}
-
-async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedFile> {
-  const info: SettingsFileInfo = {
-    path: candidate.path,
-    scope: candidate.scope,
-    exists: false,
-    loaded: false,
-    trusted: candidate.scope !== "project",
-    hooks: 0,
-    ...(candidate.format ? { format: candidate.format.name } : {}),
-  };
-  const out: LoadedFile = { info, hooks: [], options: {}, problems: [] };
-  const doc = await readDocument(candidate, maxBytes, info);
-  if (doc === undefined) return out;
-  if ("problem" in doc) {
-    out.problems.push(doc.problem);
-    return out;
-  }
-  info.loaded = true;
-  if (candidate.format) {
-    // Another agent's file: only its hooks are read; the rest configures that agent.
-    const block = candidate.format.read(doc.record, {
-      file: candidate.path,
-      scope: candidate.scope,
-      trusted: info.trusted,
-      basePath: [],
-    });
-    out.hooks = block.hooks;
-    out.problems.push(...block.problems);
-  } else readOwnKeys(doc.record, candidate, out);
-  info.hooks = out.hooks.length;
-  return out;
-}
-
-/**
- * A settings file's object, or the problem that keeps it from loading; `undefined` for a default
- * place with no file. Sets `info.exists` when there is a file.
- */
-async function readDocument(
-  candidate: Candidate,
-  maxBytes: number,
-  info: SettingsFileInfo,
-): Promise<{ record: Record<string, unknown> } | { problem: SettingsProblem } | undefined> {
-  const fail = (message: string, at: { line?: number; column?: number } = {}) => {
-    const problem: SettingsProblem = { file: candidate.path, path: "", message, severity: "error" };
-    if (at.line !== undefined) problem.line = at.line;
-    if (at.column !== undefined) problem.column = at.column;
-    return { problem };
-  };
-  let text: string;
-  try {
-    const read = await readRegularFile(candidate.path, maxBytes);
-    info.exists = true;
-    if (typeof read !== "string") return fail(read.problem);
-    text = read;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && !candidate.explicit) return undefined;
-    return fail(code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`);
-  }
-  // Another agent's file may be in another language (Codex's `config.toml`).
-  const own = candidate.format?.parse?.(text, candidate.path);
-  if (own && !own.ok) return fail(own.message, own);
-  const parsed = own ?? parseJsonText(text);
-  if (!parsed.ok) {
-    return fail(
-      `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,
-      parsed,
-    );
-  }
-  const doc = parsed.value;
-  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
-    return fail(`expected a JSON object, got ${describeValue(doc)}`);
-  }
-  return { record: doc as Record<string, unknown> };
-}
-
-/** Our own settings file's keys: `disableAllHooks`, the policy keys, `enabledPlugins`, `hooks`, `mcpServers`. */
-function readOwnKeys(record: Record<string, unknown>, candidate: Candidate, out: LoadedFile): void {
-  const where = { file: candidate.path, scope: candidate.scope, trusted: out.info.trusted };
-  if (record.disableAllHooks !== undefined) {
-    if (typeof record.disableAllHooks === "boolean") out.disableAllHooks = record.disableAllHooks;
-    else
-      out.problems.push({
-        file: candidate.path,
-        path: "disableAllHooks",
-        message: `expected true or false, got ${describeValue(record.disableAllHooks)}`,
-        severity: "error",
-      });
-  }
-  out.policy = readPolicyKeys(record, candidate.path, candidate.scope, out.problems);
-  const enabledPlugins = readEnabledPlugins(record.enabledPlugins, candidate.path, out.problems);
-  if (enabledPlugins) out.enabledPlugins = enabledPlugins;
-  if (record.hooks !== undefined) {
-    const block = parseHooksBlock(record.hooks, { ...where, basePath: ["hooks"] });
-    out.hooks = block.hooks;
-    out.options = block.options;
-    out.problems.push(...block.problems);
-  }
-  if (record.mcpServers !== undefined) {
-    out.mcpServersRaw = record.mcpServers;
-    out.mcpServers = readMcpServers(record.mcpServers, where);
-    out.problems.push(...out.mcpServers.problems);
   }
 }
 
