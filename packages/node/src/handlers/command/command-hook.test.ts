@@ -18,6 +18,7 @@ import {
   runTool,
 } from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expectCachedFetch } from "../../../../../test-support/cached-fetch.ts";
 import { isAlive } from "../../../../../test-support/process-alive.ts";
 import type { CommandRunReport } from "./command-hook.js";
 import {
@@ -184,16 +185,9 @@ describe("exit codes and output, through the engine", () => {
         command: `if grep -q '"url":"https://example.com"'; then printf '%s' '${answer}'; fi`,
       }),
     );
-    let fetched = 0;
-    const fetch = (url: string) =>
-      runTool(engine, { sessionId: "s", tool: "WebFetch", args: { url } }, () => {
-        fetched++;
-        return { output: `fetched ${url}` };
-      });
-    expect((await fetch("https://example.com")).output).toBe("<h1>cached</h1>");
-    expect(fetched).toBe(0);
-    expect((await fetch("https://example.org")).output).toBe("fetched https://example.org");
-    expect(fetched).toBe(1);
+    await expectCachedFetch((url, tool) =>
+      runTool(engine, { sessionId: "s", tool: "WebFetch", args: { url } }, tool),
+    );
   });
 
   it("fails a hook whose a3sRespond is bad, naming the field, and the tool runs", async () => {

@@ -9,6 +9,7 @@ import {
 import type { AddressInfo, LookupFunction } from "node:net";
 import { createEvent, HookEngine, HookError, type HookEvent, runTool } from "@a3s-lab/hooks-core";
 import { afterEach, describe, expect, it } from "vitest";
+import { expectCachedFetch } from "../../../../../test-support/cached-fetch.ts";
 import { toHookInput } from "../hook-input.js";
 import {
   checkHttpHook,
@@ -175,16 +176,9 @@ describe("http hooks against a real server", () => {
       handler: (event, ctx) =>
         handler({ event, input: toHookInput(event, { cwd: "/repo" }), signal: ctx.signal }),
     });
-    let fetched = 0;
-    const fetch = (url: string) =>
-      runTool(engine, { sessionId: "s", tool: "WebFetch", args: { url } }, () => {
-        fetched++;
-        return { output: `fetched ${url}` };
-      });
-    expect((await fetch("https://example.com")).output).toBe("<h1>cached</h1>");
-    expect(fetched).toBe(0);
-    expect((await fetch("https://example.org")).output).toBe("fetched https://example.org");
-    expect(fetched).toBe(1);
+    await expectCachedFetch((url, tool) =>
+      runTool(engine, { sessionId: "s", tool: "WebFetch", args: { url } }, tool),
+    );
     const bad = await serve((_, res) =>
       json(res, 200, { hookSpecificOutput: { a3sRespond: { output: "x", exitCode: 0 } } }),
     );
