@@ -338,3 +338,82 @@ describe("Claude Code's newer answer fields", () => {
     ).toEqual({ action: "continue" });
   });
 });
+
+// Claude Code's hooks reference has no field that answers in place of a tool (issues asking for
+// one, anthropics/claude-code#48452 and #52045, were closed without it): this is A3S's own.
+describe("hookSpecificOutput.a3sRespond (A3S: answer in place of the tool)", () => {
+  const respondWith = (a3sRespond: unknown, extra: Record<string, unknown> = {}) => ({
+    hookSpecificOutput: { hookEventName: "PreToolUse", a3sRespond, ...extra },
+  });
+
+  it("is a respond answer on PreToolUse: the model reads its output, the tool does not run", () => {
+    expect(normalizeHookOutput(respondWith({ output: "cached page" }), { event })).toEqual({
+      action: "respond",
+      output: "cached page",
+    });
+    expect(
+      normalizeHookOutput(
+        { ...respondWith({ output: "" }), systemMessage: "served from cache" },
+        { event },
+      ),
+    ).toEqual({ action: "respond", output: "", systemMessage: "served from cache" });
+  });
+
+  it("loses to anything that stops the call: a deny, a block, a defer, continue: false", () => {
+    const deny = respondWith(
+      { output: "x" },
+      { permissionDecision: "deny", permissionDecisionReason: "no" },
+    );
+    expect(normalizeHookOutput(deny, { event })).toMatchObject({ action: "block", reason: "no" });
+    expect(
+      normalizeHookOutput({ decision: "block", ...respondWith({ output: "x" }) }, { event }),
+    ).toMatchObject({
+      action: "block",
+    });
+    expect(
+      normalizeHookOutput(respondWith({ output: "x" }, { permissionDecision: "defer" }), { event }),
+    ).toMatchObject({ action: "continue", stopTurn: { deferred: true } });
+    expect(
+      normalizeHookOutput({ continue: false, ...respondWith({ output: "x" }) }, { event }),
+    ).toMatchObject({
+      action: "continue",
+      stopTurn: {},
+    });
+  });
+
+  it("refuses a bad one with an error that names the field", () => {
+    const cases: [unknown, string][] = [
+      [{ output: 42 }, "hookSpecificOutput.a3sRespond.output"],
+      [{}, "hookSpecificOutput.a3sRespond.output"],
+      ["text", "hookSpecificOutput.a3sRespond"],
+      [{ output: "x", exitCode: 0 }, "hookSpecificOutput.a3sRespond"],
+      [{ output: "x".repeat(1_048_577) }, "hookSpecificOutput.a3sRespond.output"],
+    ];
+    for (const [value, field] of cases) {
+      const result = safeNormalizeHookOutput(respondWith(value), { event });
+      expect(result.success).toBe(false);
+      if (!result.success) {
+        expect(result.error.code).toBe("INVALID_OUTPUT");
+        expect(result.error.message).toContain(field);
+      }
+    }
+  });
+
+  it("is refused on any event but PreToolUse, naming the field and the event", () => {
+    const post = createEvent("PostToolUse", {
+      sessionId: "s",
+      tool: "Bash",
+      args: {},
+      result: { success: true, output: "ran", duration: 1 },
+    });
+    const result = safeNormalizeHookOutput(
+      { hookSpecificOutput: { a3sRespond: { output: "x" } } },
+      { event: post },
+    );
+    expect(result.success).toBe(false);
+    if (!result.success) {
+      expect(result.error.message).toContain("hookSpecificOutput.a3sRespond");
+      expect(result.error.message).toContain("PostToolUse");
+    }
+  });
+});

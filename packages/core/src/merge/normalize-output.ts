@@ -11,6 +11,7 @@ import {
   type ContinueResponse,
   type HookResponse,
   hookResponseSchema,
+  MAX_RESPOND_OUTPUT_CHARS,
 } from "./hook-response.js";
 
 const opt = z.optional;
@@ -58,6 +59,20 @@ const dialectSchema = z.object({
       permissionDecisionReason: opt(str),
       // A3S's extension of `defer`: who may decide and by when; other agents ignore it.
       a3sRouting: opt(deferRoutingSchema),
+      // A3S's answer in place of the tool (PreToolUse): the tool does not run, the model reads
+      // `output`. Claude Code has no such field; other agents ignore it.
+      a3sRespond: opt(
+        z.strictObject({
+          output: z
+            .string()
+            .check(
+              z.maxLength(
+                MAX_RESPOND_OUTPUT_CHARS,
+                `at most ${MAX_RESPOND_OUTPUT_CHARS} characters`,
+              ),
+            ),
+        }),
+      ),
       updatedInput: opt(obj),
       additionalContext: opt(str),
       // PostToolUse: replaces the tool's output before the model reads it (any value: a string,
@@ -107,6 +122,10 @@ function replaceArgs(
  * - the CLI-agent format: `{ continue, decision: "approve" | "block" | "modify", reason, modified_args }`
  * - Claude Code: `{ continue, stopReason, decision, reason, systemMessage, suppressOutput,
  *   hookSpecificOutput: { permissionDecision, permissionDecisionReason, updatedInput, additionalContext } }`
+ * - A3S's extensions of Claude Code's output, which other agents ignore:
+ *   `hookSpecificOutput.a3sRouting` (who decides a deferred call, by when) and
+ *   `hookSpecificOutput.a3sRespond: { output }` (PreToolUse: the tool does not run, the model
+ *   reads `output`; a block or a defer in the same answer wins over it)
  *
  * With `options.event`, the event's answer fields in `hookSpecificOutput` (`watchPaths`,
  * `worktreePath`, `displayContent`, …: see `EventSpecInit.answers`) are checked by the event's
@@ -228,6 +247,20 @@ export function safeNormalizeHookOutput(
       },
     };
   }
+  // 2. A3S's answer in place of the tool: nothing stopped the call, and the tool does not run.
+  if (hso?.a3sRespond !== undefined) {
+    const eventType = options.event?.eventType ?? hso.hookEventName;
+    if (eventType !== undefined && eventType !== "PreToolUse") {
+      return {
+        success: false,
+        error: new HookError(
+          "INVALID_OUTPUT",
+          `hookSpecificOutput.a3sRespond: only a PreToolUse answer may answer in place of the tool, got one for ${eventType}`,
+        ),
+      };
+    }
+    return { success: true, data: { action: "respond", output: hso.a3sRespond.output, ...extras } };
+  }
   if (action === "retry") {
     const delay = out.delay ?? out.retry_delay_ms ?? out.retryDelay;
     const parsed = validate(
@@ -244,7 +277,7 @@ export function safeNormalizeHookOutput(
   }
   if (action === "skip") return { success: true, data: { action: "skip", ...extras } };
 
-  // 2. Continue, with whatever the dialects add.
+  // 3. Continue, with whatever the dialects add.
   const response: ContinueResponse = { action: "continue", ...extras };
   const replacement =
     hso?.decision?.updatedInput ??

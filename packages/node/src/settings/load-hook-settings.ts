@@ -1,9 +1,8 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { HookError } from "@a3s-lab/hooks-core";
 import { describeValue } from "@a3s-lab/hooks-core/internal";
-import { readRegularFile } from "../workspace/read-regular-file.js";
 import type { HookFormat } from "./formats/hook-format.js";
 import { detectFormat, HOOK_FORMATS } from "./formats/hook-formats.js";
 import { hookFingerprint } from "./hook-fingerprint.js";
@@ -11,40 +10,34 @@ import type {
   HookFormatName,
   HookSettings,
   ProjectTrustState,
-  SettingsFileInfo,
   SettingsHook,
-  SettingsScope,
 } from "./hook-settings.js";
-import { canonicalJson, parseJsonText } from "./json-text.js";
 import {
   defaultManagedSettingsFiles,
   managedFiles,
   managedPolicy,
-  type PolicyKeys,
   pluginOnly,
   policyList,
-  readPolicyKeys,
 } from "./managed-settings.js";
 import {
+  type LoadedMcpServer,
   loadMcpJson,
-  type McpServersBlock,
+  type McpJsonFile,
   mcpToolHookProblems,
   mergeMcpServers,
-  readMcpServers,
 } from "./mcp-servers.js";
-import { type ParsedHooksBlock, parseHooksBlock } from "./parse-hooks-block.js";
 import {
   enabledPluginCandidates,
   type LoadedPlugin,
   loadPlugin,
   type PluginCandidate,
-  readEnabledPlugins,
 } from "./plugins.js";
-import { projectFolders, projectScripts } from "./project-scripts.js";
+import { notTrusted, type ProjectTrust, projectTrust } from "./project-trust-state.js";
+import { type Candidate, holdsSettings, type LoadedFile, loadFile } from "./settings-file.js";
 import { httpPolicyProblems } from "./settings-hook-registration.js";
 import type { SettingsProblem } from "./settings-problem.js";
 import { SETTINGS_OPTION_KEYS } from "./settings-schema.js";
-import { hashDefinitions, readTrustStore, type TrustStore } from "./trust-store.js";
+import type { TrustStore } from "./trust-store.js";
 
 /** Options of `loadHookSettings`: where to look. */
 export interface LoadHookSettingsOptions {
@@ -101,14 +94,6 @@ export const USER_SETTINGS_FILES = [
   ".claude/settings.json",
 ] as const;
 
-interface Candidate {
-  path: string;
-  scope: SettingsScope;
-  explicit: boolean;
-  /** Another agent's format; absent for ours. */
-  format?: HookFormat;
-}
-
 /** A format's location: the file itself, or each `*.json` of a folder (`.github/hooks/*.json`), by name. */
 async function formatFiles(location: string): Promise<string[]> {
   if (!location.endsWith("/*.json")) return [location];
@@ -138,17 +123,6 @@ function explicitFormat(
     return HOOK_FORMATS[asked];
   }
   return detectFormat(path);
-}
-
-interface LoadedFile extends ParsedHooksBlock {
-  info: SettingsFileInfo;
-  disableAllHooks?: boolean;
-  policy?: PolicyKeys;
-  /** Its `mcpServers`, as written (for the trust hash) and as read. */
-  mcpServersRaw?: unknown;
-  mcpServers?: McpServersBlock;
-  /** Its `enabledPlugins`, as read. */
-  enabledPlugins?: Record<string, boolean>;
 }
 
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -183,66 +157,18 @@ async function realOrSame(path: string): Promise<string> {
  * ```
  */
 export async function loadHookSettings(options: LoadHookSettingsOptions): Promise<HookSettings> {
-  if (typeof options?.cwd !== "string" || options.cwd === "") {
-    throw new HookError(
-      "INVALID_CONFIG",
-      `cwd: expected a directory, got ${describeValue(options?.cwd)}`,
-    );
-  }
-  const cwd = resolve(options.cwd);
-  const cwdStat = await stat(cwd).catch(() => undefined);
-  if (!cwdStat?.isDirectory()) {
-    throw new HookError("INVALID_CONFIG", `cwd: no such directory ${JSON.stringify(cwd)}`);
-  }
-  const projectDir = await realpath(cwd);
+  const { cwd, projectDir } = await checkCwd(options);
   if (options.fileFormat !== undefined) explicitFormat("", options.fileFormat);
   const home = resolve(options.home ?? homedir());
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_BYTES;
-
   const managed = await managedFiles(
     options.managedSettings ?? (options.defaults !== false ? defaultManagedSettingsFiles() : []),
   );
-  const candidates: Candidate[] = [
-    ...managed.files.map((path) => ({ path, scope: "managed" as const, explicit: false })),
-    ...(options.files ?? []).map((f): Candidate => {
-      const path = resolve(cwd, f);
-      const format = explicitFormat(path, options.fileFormat);
-      return { path, scope: "explicit", explicit: true, ...(format ? { format } : {}) };
-    }),
-  ];
-  if (options.defaults !== false) {
-    const others = options.otherFormats !== false ? Object.values(HOOK_FORMATS) : [];
-    for (const f of PROJECT_SETTINGS_FILES)
-      candidates.push({ path: join(projectDir, f), scope: "project", explicit: false });
-    for (const format of others) {
-      for (const f of format.files.project) {
-        for (const path of await formatFiles(join(projectDir, f)))
-          candidates.push({ path, scope: "project", explicit: false, format });
-      }
-    }
-    for (const f of USER_SETTINGS_FILES)
-      candidates.push({ path: join(home, f), scope: "user", explicit: false });
-    for (const format of others) {
-      for (const f of format.files.user) {
-        for (const path of await formatFiles(join(home, f)))
-          candidates.push({ path, scope: "user", explicit: false, format });
-      }
-    }
-  }
-  // One file, one read: when cwd is the home directory, ~/.claude/settings.json is a user file.
-  const real = await Promise.all(candidates.map((c) => realOrSame(c.path)));
-  const userReal = new Set(real.filter((_, i) => candidates[i]!.scope === "user"));
-  const seen = new Set<string>();
-  const unique: Candidate[] = [];
-  for (const [i, c] of candidates.entries()) {
-    const key = real[i]!;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    unique.push(c.scope === "project" && userReal.has(key) ? { ...c, scope: "user" } : c);
-  }
-
+  const candidates = await oneReadPerFile(
+    await settingsCandidates(options, managed.files, { cwd, projectDir, home }),
+  );
   const [loaded, mcpJson] = await Promise.all([
-    Promise.all(unique.map((c) => loadFile(c, maxBytes))),
+    Promise.all(candidates.map((c) => loadFile(c, maxBytes))),
     options.defaults !== false ? loadMcpJson(projectDir, { maxBytes }) : undefined,
   ]);
   const settings: HookSettings = {
@@ -254,69 +180,102 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     cwd: projectDir,
     home,
   };
-
-  const project = loaded.filter((f) => f.info.scope === "project" && f.info.loaded);
-  const projectHookList = project.flatMap((f) => f.hooks);
-  // Trust covers what the hooks run: the project files their commands name, and the folders
-  // holding the settings (a `.claude` swapped for a link to a copy is not what was trusted).
-  const scripts =
-    projectHookList.length > 0 ? await projectScripts(projectHookList, projectDir) : [];
-  const folders = projectHookList.length > 0 ? await projectFolders(projectDir) : undefined;
-  // MCP servers join the hash only when there are some, so trust given before stays valid.
-  const hash = hashDefinitions([
-    ...(folders ? [{ runs: { scripts, folders } }] : []),
-    // Another agent's file that holds no hooks runs nothing (a Codex `config.toml` that only
-    // sets a model): its mere presence does not ask for trust again.
-    ...project
-      .filter((f) => f.info.format === undefined || f.hooks.length > 0)
-      .map((f) => ({
-        file: relative(projectDir, f.info.path),
-        hooks: f.hooks.map((h) => ({
-          event: h.event,
-          matcher: h.matcher ?? null,
-          path: h.path,
-          definition: h.definition,
-          // Another agent's event and matcher decide when it runs: a change is a change.
-          ...(h.origin ? { origin: h.origin } : {}),
-        })),
-        options: f.options,
-        disableAllHooks: f.disableAllHooks ?? null,
-        ...(f.mcpServersRaw !== undefined ? { mcpServers: f.mcpServersRaw } : {}),
-        ...(f.enabledPlugins !== undefined ? { enabledPlugins: f.enabledPlugins } : {}),
-      })),
-    ...(mcpJson?.raw !== undefined ? [{ file: ".mcp.json", mcpServers: mcpJson.raw }] : []),
-  ]);
-  const projectHooks = project.reduce((n, f) => n + f.hooks.length, 0);
-  const hasProjectSettings =
-    mcpJson?.raw !== undefined ||
-    project.some(
-      (f) =>
-        f.hooks.length > 0 ||
-        Object.keys(f.options).length > 0 ||
-        f.disableAllHooks !== undefined ||
-        f.mcpServersRaw !== undefined ||
-        f.enabledPlugins !== undefined,
-    );
-  const { store, problem: storeProblem } = await readTrustStore(home);
-  const entry = Object.hasOwn(store.projects, projectDir) ? store.projects[projectDir] : undefined;
-  const trusted = !hasProjectSettings || entry?.hash === hash;
-  const state: ProjectTrustState = {
-    dir: projectDir,
-    hash,
-    trusted,
-    hooks: projectHooks,
-    changed: entry !== undefined && entry.hash !== hash,
-    scripts,
-    options: projectOptions(project),
-  };
-  settings.project = state;
-  if (storeProblem && hasProjectSettings) {
-    settings.problems.push({ file: home, path: "", message: storeProblem, severity: "warning" });
+  const trust = await projectTrust(loaded, mcpJson, projectDir, home);
+  settings.project = trust.state;
+  if (trust.storeProblem && trust.hasSettings) {
+    settings.problems.push({
+      file: home,
+      path: "",
+      message: trust.storeProblem,
+      severity: "warning",
+    });
   }
+  addFiles(settings, loaded, trust);
+  if (mcpJson) addMcpJson(settings, mcpJson, trust.state);
+  const plugins = await loadPlugins(options, loaded, { home, cwd, maxBytes });
+  addPlugins(settings, plugins);
+  settings.mcpServers = mergeServers(loaded, mcpJson, plugins.loaded);
+  markDisabled(settings.hooks, trust.store.disabledHooks);
+  applyPolicy(settings, loaded, managed.problems);
+  if (pluginOnly(settings.managedPolicy, "mcp")) keepPluginServers(settings);
+  settings.problems.push(...(await mcpToolHookProblems(settings)));
+  settings.problems.push(...httpPolicyProblems(settings));
+  return settings;
+}
 
-  const hookTrust = await trustedOneByOne(store, trusted ? [] : projectHookList, projectDir);
+/** `cwd` checked: a directory that is there, and its real path (the project's). */
+async function checkCwd(
+  options: LoadHookSettingsOptions,
+): Promise<{ cwd: string; projectDir: string }> {
+  if (typeof options?.cwd !== "string" || options.cwd === "") {
+    throw new HookError(
+      "INVALID_CONFIG",
+      `cwd: expected a directory, got ${describeValue(options?.cwd)}`,
+    );
+  }
+  const cwd = resolve(options.cwd);
+  const cwdStat = await stat(cwd).catch(() => undefined);
+  if (!cwdStat?.isDirectory()) {
+    throw new HookError("INVALID_CONFIG", `cwd: no such directory ${JSON.stringify(cwd)}`);
+  }
+  return { cwd, projectDir: await realpath(cwd) };
+}
+
+/** Every file to read, in precedence order: managed, named, project, user (each: ours, then others'). */
+async function settingsCandidates(
+  options: LoadHookSettingsOptions,
+  managed: readonly string[],
+  where: { cwd: string; projectDir: string; home: string },
+): Promise<Candidate[]> {
+  const candidates: Candidate[] = [
+    ...managed.map((path) => ({ path, scope: "managed" as const, explicit: false })),
+    ...(options.files ?? []).map((f): Candidate => {
+      const path = resolve(where.cwd, f);
+      const format = explicitFormat(path, options.fileFormat);
+      return { path, scope: "explicit", explicit: true, ...(format ? { format } : {}) };
+    }),
+  ];
+  if (options.defaults === false) return candidates;
+  const others = options.otherFormats !== false ? Object.values(HOOK_FORMATS) : [];
+  const places = [
+    { scope: "project", dir: where.projectDir, ours: PROJECT_SETTINGS_FILES },
+    { scope: "user", dir: where.home, ours: USER_SETTINGS_FILES },
+  ] as const;
+  for (const { scope, dir, ours } of places) {
+    for (const f of ours) candidates.push({ path: join(dir, f), scope, explicit: false });
+    for (const format of others) {
+      for (const f of format.files[scope]) {
+        for (const path of await formatFiles(join(dir, f)))
+          candidates.push({ path, scope, explicit: false, format });
+      }
+    }
+  }
+  return candidates;
+}
+
+/** One file, one read: when cwd is the home directory, ~/.claude/settings.json is a user file. */
+async function oneReadPerFile(candidates: readonly Candidate[]): Promise<Candidate[]> {
+  const real = await Promise.all(candidates.map((c) => realOrSame(c.path)));
+  const userReal = new Set(real.filter((_, i) => candidates[i]!.scope === "user"));
+  const seen = new Set<string>();
+  const unique: Candidate[] = [];
+  for (const [i, c] of candidates.entries()) {
+    const key = real[i]!;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(c.scope === "project" && userReal.has(key) ? { ...c, scope: "user" } : c);
+  }
+  return unique;
+}
+
+/** Each file's hooks, problems and options, in precedence order; an untrusted project's are held back. */
+function addFiles(
+  settings: HookSettings,
+  loaded: readonly LoadedFile[],
+  trust: ProjectTrust,
+): void {
   for (const file of loaded) {
-    const untrusted = file.info.scope === "project" && !trusted;
+    const untrusted = file.info.scope === "project" && !trust.state.trusted;
     file.info.trusted = !untrusted;
     // Another agent's file is listed only when it is there: most projects have none.
     if (file.info.format !== undefined && !file.info.exists && file.info.scope !== "explicit")
@@ -325,49 +284,43 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
     settings.problems.push(...file.problems);
     let stillUntrusted = 0;
     for (const hook of file.hooks) {
-      hook.trusted = !untrusted || hookTrust.has(hook);
+      hook.trusted = !untrusted || trust.hookTrust.has(hook);
       if (!hook.trusted) stillUntrusted++;
       settings.hooks.push(hook);
     }
     for (const server of file.mcpServers?.servers ?? []) server.trusted = !untrusted;
-    const hasSettings =
-      file.hooks.length > 0 ||
-      Object.keys(file.options).length > 0 ||
-      file.disableAllHooks !== undefined ||
-      file.mcpServersRaw !== undefined ||
-      file.enabledPlugins !== undefined;
-    if (untrusted && hasSettings) {
+    if (untrusted && holdsSettings(file)) {
       settings.problems.push({
         file: file.info.path,
         path: "",
-        message: `${
-          state.changed
-            ? "this project's hook settings changed since you trusted them"
-            : "this project's hook settings are not trusted yet"
-        }: ${stillUntrusted} hook(s) and its options are ignored; review them and run "a3s-hooks trust"`,
+        message: `${notTrusted(trust.state)}: ${stillUntrusted} hook(s) and its options are ignored; review them and run "a3s-hooks trust"`,
         severity: "warning",
       });
       continue;
     }
     mergeOptions(settings, file);
   }
-  if (mcpJson) {
-    for (const server of mcpJson.servers) server.trusted = trusted;
-    settings.problems.push(...mcpJson.problems);
-    if (!trusted && mcpJson.servers.length > 0) {
-      settings.problems.push({
-        file: mcpJson.path,
-        path: "",
-        message: `${
-          state.changed
-            ? "this project's hook settings changed since you trusted them"
-            : "this project's hook settings are not trusted yet"
-        }: its ${mcpJson.servers.length} MCP server(s) are not started; review them and run "a3s-hooks trust"`,
-        severity: "warning",
-      });
-    }
+}
+
+/** The project's `.mcp.json`: its servers start only when the project is trusted. */
+function addMcpJson(settings: HookSettings, mcpJson: McpJsonFile, state: ProjectTrustState): void {
+  for (const server of mcpJson.servers) server.trusted = state.trusted;
+  settings.problems.push(...mcpJson.problems);
+  if (!state.trusted && mcpJson.servers.length > 0) {
+    settings.problems.push({
+      file: mcpJson.path,
+      path: "",
+      message: `${notTrusted(state)}: its ${mcpJson.servers.length} MCP server(s) are not started; review them and run "a3s-hooks trust"`,
+      severity: "warning",
+    });
   }
-  const plugins = await loadPlugins(options, loaded, { home, cwd, maxBytes });
+}
+
+/** The loaded plugins' hooks and problems, and the list of plugins. */
+function addPlugins(
+  settings: HookSettings,
+  plugins: { loaded: readonly LoadedPlugin[]; problems: readonly SettingsProblem[] },
+): void {
   for (const plugin of plugins.loaded) {
     settings.hooks.push(...plugin.hooks);
     settings.problems.push(...plugin.problems);
@@ -381,42 +334,26 @@ export async function loadHookSettings(options: LoadHookSettingsOptions): Promis
       dataDir,
     }));
   }
-  // Project servers (settings files and .mcp.json) outrank the user's, as in Claude Code; a
-  // plugin's go by plugin:<name>:<server>, so they never take another's name.
-  const blocks = (scope: (s: string) => boolean) =>
-    loaded.filter((f) => scope(f.info.scope)).flatMap((f) => (f.mcpServers ? [f.mcpServers] : []));
-  settings.mcpServers = mergeMcpServers([
-    ...blocks((s) => s !== "user"),
-    ...(mcpJson ? [mcpJson] : []),
-    ...blocks((s) => s === "user"),
-    ...plugins.loaded.map((p) => ({ servers: p.mcpServers, problems: [] })),
-  ]);
-  markDisabled(settings.hooks, store.disabledHooks);
-  applyPolicy(settings, loaded, managed.problems);
-  if (pluginOnly(settings.managedPolicy, "mcp")) keepPluginServers(settings);
-  settings.problems.push(...(await mcpToolHookProblems(settings)));
-  settings.problems.push(...httpPolicyProblems(settings));
-  return settings;
 }
 
 /**
- * The untrusted project hooks the user trusted one by one (`a3s-hooks trust --hook ID`): the id
- * is recorded, and the project files the hook runs are still what they were then.
+ * Every MCP server, by precedence. Project servers (settings files and .mcp.json) outrank the
+ * user's, as in Claude Code; a plugin's go by plugin:<name>:<server>, so they never take
+ * another's name.
  */
-async function trustedOneByOne(
-  store: TrustStore,
-  hooks: readonly SettingsHook[],
-  projectDir: string,
-): Promise<Set<SettingsHook>> {
-  const out = new Set<SettingsHook>();
-  const entries = store.trustedHooks ?? {};
-  for (const hook of hooks) {
-    const id = hookFingerprint(hook);
-    if (!Object.hasOwn(entries, id)) continue;
-    const scripts = await projectScripts([hook], projectDir);
-    if (canonicalJson(scripts) === canonicalJson(entries[id]!.scripts)) out.add(hook);
-  }
-  return out;
+function mergeServers(
+  loaded: readonly LoadedFile[],
+  mcpJson: McpJsonFile | undefined,
+  plugins: readonly LoadedPlugin[],
+): LoadedMcpServer[] {
+  const blocks = (scope: (s: string) => boolean) =>
+    loaded.filter((f) => scope(f.info.scope)).flatMap((f) => (f.mcpServers ? [f.mcpServers] : []));
+  return mergeMcpServers([
+    ...blocks((s) => s !== "user"),
+    ...(mcpJson ? [mcpJson] : []),
+    ...blocks((s) => s === "user"),
+    ...plugins.map((p) => ({ servers: p.mcpServers, problems: [] })),
+  ]);
 }
 
 /** Mark the hooks the user turned off (`a3s-hooks disable ID`); a managed hook stays on. */
@@ -429,20 +366,6 @@ function markDisabled(
     if (hook.scope !== "managed" && Object.hasOwn(disabled, hookFingerprint(hook)))
       hook.disabled = true;
   }
-}
-
-/** The options the project's files set, each from the first that sets it (what trust covers). */
-function projectOptions(files: readonly LoadedFile[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const file of files) {
-    for (const [key, value] of Object.entries(file.options)) {
-      if (value !== undefined && out[key] === undefined) out[key] = value;
-    }
-    if (file.disableAllHooks !== undefined && out.disableAllHooks === undefined) {
-      out.disableAllHooks = file.disableAllHooks;
-    }
-  }
-  return out;
 }
 
 /** The plugins to load: the folders named, then those a trusted file's `enabledPlugins` turns on. */
@@ -494,101 +417,6 @@ function mergeOptions(settings: HookSettings, file: LoadedFile): void {
     settings.options.disableAllHooks = file.disableAllHooks;
     settings.optionSources.disableAllHooks = file.info.path;
   }
-}
-
-async function loadFile(candidate: Candidate, maxBytes: number): Promise<LoadedFile> {
-  const info: SettingsFileInfo = {
-    path: candidate.path,
-    scope: candidate.scope,
-    exists: false,
-    loaded: false,
-    trusted: candidate.scope !== "project",
-    hooks: 0,
-    ...(candidate.format ? { format: candidate.format.name } : {}),
-  };
-  const out: LoadedFile = { info, hooks: [], options: {}, problems: [] };
-  const fail = (message: string, at: { line?: number; column?: number } = {}) => {
-    const problem: SettingsProblem = { file: candidate.path, path: "", message, severity: "error" };
-    if (at.line !== undefined) problem.line = at.line;
-    if (at.column !== undefined) problem.column = at.column;
-    out.problems.push(problem);
-    return out;
-  };
-  let text: string;
-  try {
-    const read = await readRegularFile(candidate.path, maxBytes);
-    info.exists = true;
-    if (typeof read !== "string") return fail(read.problem);
-    text = read;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && !candidate.explicit) return out;
-    return fail(code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`);
-  }
-  // Another agent's file may be in another language (Codex's `config.toml`).
-  const own = candidate.format?.parse?.(text, candidate.path);
-  if (own && !own.ok) return fail(own.message, own);
-  const parsed = own ?? parseJsonText(text);
-  if (!parsed.ok) {
-    return fail(
-      `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,
-      parsed,
-    );
-  }
-  const doc = parsed.value;
-  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {
-    return fail(`expected a JSON object, got ${describeValue(doc)}`);
-  }
-  info.loaded = true;
-  const record = doc as Record<string, unknown>;
-  if (candidate.format) {
-    // Another agent's file: only its hooks are read; the rest configures that agent.
-    const block = candidate.format.read(record, {
-      file: candidate.path,
-      scope: candidate.scope,
-      trusted: info.trusted,
-      basePath: [],
-    });
-    out.hooks = block.hooks;
-    out.problems.push(...block.problems);
-    info.hooks = out.hooks.length;
-    return out;
-  }
-  if (record.disableAllHooks !== undefined) {
-    if (typeof record.disableAllHooks === "boolean") out.disableAllHooks = record.disableAllHooks;
-    else
-      out.problems.push({
-        file: candidate.path,
-        path: "disableAllHooks",
-        message: `expected true or false, got ${describeValue(record.disableAllHooks)}`,
-        severity: "error",
-      });
-  }
-  out.policy = readPolicyKeys(record, candidate.path, candidate.scope, out.problems);
-  const enabledPlugins = readEnabledPlugins(record.enabledPlugins, candidate.path, out.problems);
-  if (enabledPlugins) out.enabledPlugins = enabledPlugins;
-  if (record.hooks !== undefined) {
-    const block = parseHooksBlock(record.hooks, {
-      file: candidate.path,
-      scope: candidate.scope,
-      trusted: info.trusted,
-      basePath: ["hooks"],
-    });
-    out.hooks = block.hooks;
-    out.options = block.options;
-    out.problems.push(...block.problems);
-  }
-  if (record.mcpServers !== undefined) {
-    out.mcpServersRaw = record.mcpServers;
-    out.mcpServers = readMcpServers(record.mcpServers, {
-      file: candidate.path,
-      scope: candidate.scope,
-      trusted: info.trusted,
-    });
-    out.problems.push(...out.mcpServers.problems);
-  }
-  info.hooks = out.hooks.length;
-  return out;
 }
 
 /** `strictPluginOnlyCustomization` with `mcp`: only plugins' and managed files' servers stay. */

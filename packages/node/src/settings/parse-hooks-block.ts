@@ -198,10 +198,9 @@ function readHook(
   ctx: HooksBlockContext,
   sink: Sink,
 ): SettingsHook | undefined {
-  const problem = sink.add;
   const given = typeof entry.raw === "string" ? { command: entry.raw } : entry.raw;
   if (!isObject(given)) {
-    problem(
+    sink.add(
       "error",
       entry.path,
       `expected a command string or a { command } object, got ${describeValue(entry.raw)}`,
@@ -209,14 +208,49 @@ function readHook(
     return undefined;
   }
   const condition = readIfCondition(event, given.if, formatPath([...entry.path, "if"]), (s, m) =>
-    problem(s, [...entry.path, "if"], m),
+    sink.add(s, [...entry.path, "if"], m),
   );
   // Read above: a bad rule is a warning and the hook is kept without it, never dropped.
   const { if: _if, ...raw } = given;
-  if (raw.type !== undefined && raw.type !== "command") {
-    const typed = readTypedHook(event, raw, entry, sink);
-    return typed && finishHook(event, entry, ctx, typed, condition);
+  const read =
+    raw.type !== undefined && raw.type !== "command"
+      ? readTypedHook(event, raw, entry, sink)
+      : readCommandHook(event, raw, entry, ctx, sink);
+  return read && finishHook(event, entry, ctx, read, condition);
+}
+
+/** A `command` hook (the default type): its fields, its shell, its matcher and its template. */
+function readCommandHook(
+  event: HookEventName,
+  raw: Record<string, unknown>,
+  entry: Entry,
+  ctx: HooksBlockContext,
+  sink: Sink,
+): ReadDefinition | undefined {
+  const data = checkCommandFields(raw, entry, ctx, sink);
+  if (data === undefined) return undefined;
+  const definition = toDefinition(data);
+  if (!commonFieldsAgree(definition, entry, sink)) return undefined;
+  if (definition.shell === "powershell") {
+    sink.add(
+      "error",
+      [...entry.path, "shell"],
+      '"powershell" cannot run here: {{variables}} are quoted for POSIX shells only; use "bash" (this hook does not load)',
+    );
+    return undefined;
   }
+  const matcher = readMatcher(event, entry, data.matcher, sink);
+  if (matcher === false || !templateCompiles(definition, entry, sink)) return undefined;
+  return { type: "command", definition, matcher };
+}
+
+/** A command hook's fields checked against its schema; unknown ones and a doubled timeout warned of. */
+function checkCommandFields(
+  raw: Record<string, unknown>,
+  entry: Entry,
+  ctx: HooksBlockContext,
+  sink: Sink,
+): (Record<string, unknown> & { matcher?: unknown }) | undefined {
   const schema = entry.inGroup ? settingsCommandSchema : namedHookSchema;
   const checked = schema.safeParse(raw);
   if (!checked.success) {
@@ -229,47 +263,50 @@ function readHook(
     return undefined;
   }
   const known = entry.inGroup ? GROUP_KEYS : NAMED_KEYS;
-  for (const key of Object.keys(raw)) {
-    if (known.has(key) || key === "if") continue;
-    problem(
-      "warning",
-      [...entry.path, key],
-      key === "matcher"
-        ? "a matcher belongs on the group, not on one of its hooks (ignored)"
-        : `unknown field "${key}" (ignored)`,
-    );
-  }
+  warnUnknownFields(raw, (key) => known.has(key), entry, sink, "");
   const data = checked.data as Record<string, unknown> & { matcher?: unknown };
   if (data.timeout !== undefined && data.timeout_secs !== undefined) {
-    problem(
+    sink.add(
       "warning",
       [...entry.path, "timeout_secs"],
       "both timeout and timeout_secs; timeout wins",
     );
   }
-  const definition = toDefinition(data);
-  if (!commonFieldsAgree(definition, entry, sink)) return undefined;
-  if (definition.shell === "powershell") {
-    problem(
-      "error",
-      [...entry.path, "shell"],
-      '"powershell" cannot run here: {{variables}} are quoted for POSIX shells only; use "bash" (this hook does not load)',
+  return data;
+}
+
+/** Fields a hook does not have, each a warning (a hook's `matcher` is told where it belongs). */
+function warnUnknownFields(
+  raw: Record<string, unknown>,
+  known: (key: string) => boolean,
+  entry: Entry,
+  sink: Sink,
+  ofType: string,
+): void {
+  for (const key of Object.keys(raw)) {
+    if (known(key) || key === "if") continue;
+    sink.add(
+      "warning",
+      [...entry.path, key],
+      key === "matcher"
+        ? "a matcher belongs on the group, not on one of its hooks (ignored)"
+        : `unknown field "${key}"${ofType} (ignored)`,
     );
-    return undefined;
   }
-  const matcher = readMatcher(event, entry, data.matcher, sink);
-  if (matcher === false) return undefined;
+}
+
+/** The schema has checked the fields; compiling the templates catches bad {{variables}} now. */
+function templateCompiles(definition: CommandHookDefinition, entry: Entry, sink: Sink): boolean {
   try {
-    // The schema has checked the fields; compiling the templates catches bad {{variables}} now.
     new CommandTemplate(definition);
+    return true;
   } catch (error) {
     const e = HookError.from(error);
     const field = definition.command !== undefined ? "command" : "args";
     const message = e.message.replace(/^(?:command|args\[\d+\]): /, "");
-    problem("error", typeof entry.raw === "string" ? entry.path : [...entry.path, field], message);
-    return undefined;
+    sink.add("error", typeof entry.raw === "string" ? entry.path : [...entry.path, field], message);
+    return false;
   }
-  return finishHook(event, entry, ctx, { type: "command", definition, matcher }, condition);
 }
 
 interface ReadDefinition {
@@ -325,16 +362,13 @@ function readTypedHook(
     sink.zod(checked.error, raw, entry.path);
     return undefined;
   }
-  for (const key of Object.keys(raw)) {
-    if (Object.hasOwn(schema.shape, key) || key === "if") continue;
-    sink.add(
-      "warning",
-      [...entry.path, key],
-      key === "matcher"
-        ? "a matcher belongs on the group, not on one of its hooks (ignored)"
-        : `unknown field "${key}" for a ${t} hook (ignored)`,
-    );
-  }
+  warnUnknownFields(
+    raw,
+    (key) => Object.hasOwn(schema.shape, key),
+    entry,
+    sink,
+    ` for a ${t} hook`,
+  );
   const { matcher: own, ...definition } = checked.data as Record<string, unknown> & {
     matcher?: unknown;
   };

@@ -10,8 +10,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createEvent, HookEngine, HookError, type HookRegistration } from "@a3s-lab/hooks-core";
+import {
+  createEvent,
+  HookEngine,
+  HookError,
+  type HookRegistration,
+  runTool,
+} from "@a3s-lab/hooks-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expectCachedFetch } from "../../../../../test-support/cached-fetch.ts";
 import { isAlive } from "../../../../../test-support/process-alive.ts";
 import type { CommandRunReport } from "./command-hook.js";
 import {
@@ -162,6 +169,38 @@ describe("exit codes and output, through the engine", () => {
     expect(result.action).toBe("continue");
     expect(result.permission).toBe("allow");
     expect(result.event.args).toEqual({ command: "ls --color=never", timeout: 30000 });
+  });
+
+  it("answers in place of the tool through hookSpecificOutput.a3sRespond: the tool does not run", async () => {
+    const answer = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        a3sRespond: { output: "<h1>cached</h1>" },
+      },
+    });
+    const engine = engineWith(
+      commandHookRegistration({
+        event: "PreToolUse",
+        matcher: "WebFetch",
+        command: `if grep -q '"url":"https://example.com"'; then printf '%s' '${answer}'; fi`,
+      }),
+    );
+    await expectCachedFetch((url, tool) =>
+      runTool(engine, { sessionId: "s", tool: "WebFetch", args: { url } }, tool),
+    );
+  });
+
+  it("fails a hook whose a3sRespond is bad, naming the field, and the tool runs", async () => {
+    const engine = engineWith(
+      commandHookRegistration({
+        event: "PreToolUse",
+        command: `printf '%s' '{"hookSpecificOutput":{"a3sRespond":{"output":7}}}'`,
+      }),
+    );
+    const result = await engine.fire(bash("ls"));
+    expect(result.action).toBe("continue");
+    expect(result.outcomes[0]?.status).not.toBe("ok");
+    expect(result.outcomes[0]?.error?.message).toContain("hookSpecificOutput.a3sRespond.output");
   });
 
   it("turns plain stdout into context for UserPromptSubmit only", async () => {

@@ -1,3 +1,4 @@
+import { MAX_RESPOND_OUTPUT_CHARS } from "@a3s-lab/hooks-core";
 import * as z from "zod";
 
 const obj = z.record(z.string(), z.unknown());
@@ -61,6 +62,15 @@ export const hookOutputSchema = z
             ),
           }),
           "A3S, with permissionDecision defer: who may decide the deferred call and by when. Other agents ignore it.",
+        ),
+        a3sRespond: d(
+          z.strictObject({
+            output: z
+              .string()
+              .max(MAX_RESPOND_OUTPUT_CHARS)
+              .describe("The tool's result as the model reads it (at most 1 MiB of text)."),
+          }),
+          "A3S, PreToolUse: answer in place of the tool, which does not run; PostToolUse hooks and the model read output. A deny, block or defer in the same answer wins. Other agents ignore it.",
         ),
         updatedInput: d(obj, "Replacement tool arguments (whole object)."),
         additionalContext: d(z.string(), "Text added to the model's context."),

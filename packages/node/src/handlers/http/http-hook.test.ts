@@ -7,8 +7,9 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo, LookupFunction } from "node:net";
-import { createEvent, HookError, type HookEvent } from "@a3s-lab/hooks-core";
+import { createEvent, HookEngine, HookError, type HookEvent, runTool } from "@a3s-lab/hooks-core";
 import { afterEach, describe, expect, it } from "vitest";
+import { expectCachedFetch } from "../../../../../test-support/cached-fetch.ts";
 import { toHookInput } from "../hook-input.js";
 import {
   checkHttpHook,
@@ -148,6 +149,41 @@ describe("http hooks against a real server", () => {
     );
     expect((await failure(run({ url: bad.url }, bash("git push")))).message).toContain(
       "hookSpecificOutput.a3sRouting.deadline",
+    );
+  });
+
+  it("an a3sRespond answer is the tool's result: through the engine, the tool does not run", async () => {
+    const server = await serve((req, res) => {
+      const { tool_input } = JSON.parse(req.body) as { tool_input: { url: string } };
+      json(
+        res,
+        200,
+        tool_input.url === "https://example.com"
+          ? {
+              hookSpecificOutput: {
+                hookEventName: "PreToolUse",
+                a3sRespond: { output: "<h1>cached</h1>" },
+              },
+            }
+          : {},
+      );
+    });
+    const handler = createHttpHandler({ type: "http", url: server.url }, {});
+    const engine = new HookEngine();
+    engine.register({
+      event: "PreToolUse",
+      matcher: "WebFetch",
+      handler: (event, ctx) =>
+        handler({ event, input: toHookInput(event, { cwd: "/repo" }), signal: ctx.signal }),
+    });
+    await expectCachedFetch((url, tool) =>
+      runTool(engine, { sessionId: "s", tool: "WebFetch", args: { url } }, tool),
+    );
+    const bad = await serve((_, res) =>
+      json(res, 200, { hookSpecificOutput: { a3sRespond: { output: "x", exitCode: 0 } } }),
+    );
+    expect((await failure(run({ url: bad.url }))).message).toContain(
+      "hookSpecificOutput.a3sRespond",
     );
   });
 
