@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import * as core from "@a3s-lab/hooks-core";
+import * as wire from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import * as box from "./index.js";
 
@@ -9,12 +10,15 @@ import * as box from "./index.js";
  */
 const source = readFileSync(new URL("./common-exports.ts", import.meta.url), "utf8");
 
-/** The names of each `export [type] { … } from "@a3s-lab/hooks-core"` block, by kind. */
+/**
+ * The names of each `export [type] { … } from "@a3s-lab/hooks-core"` block (or from its `/wire`
+ * subpath), by kind.
+ */
 function fromCore(kind: "type" | "value"): string[] {
   const block =
     kind === "type"
-      ? /export type \{([^}]*)\} from "@a3s-lab\/hooks-core";/g
-      : /export \{([^}]*)\} from "@a3s-lab\/hooks-core";/g;
+      ? /export type \{([^}]*)\} from "@a3s-lab\/hooks-core(?:\/wire)?";/g
+      : /export \{([^}]*)\} from "@a3s-lab\/hooks-core(?:\/wire)?";/g;
   return [...source.matchAll(block)].flatMap((match) =>
     (match[1] ?? "")
       .split(",")
@@ -27,6 +31,8 @@ describe("@a3s-lab/box's re-exports of core", () => {
   it("read both kinds of block (a reader that finds nothing would pass everything)", () => {
     expect(fromCore("type")).toContain("PreToolUseEvent");
     expect(fromCore("value")).toContain("HookError");
+    expect(fromCore("type")).toContain("Transport");
+    expect(fromCore("value")).toContain("DEFAULT_HOOK_PORT");
   });
 
   it("name the event type of every event core defines", () => {
@@ -48,7 +54,7 @@ describe("@a3s-lab/box's re-exports of core", () => {
   it("pass on core's own values, not copies", () => {
     const values = fromCore("value");
     expect(values.length).toBeGreaterThan(0);
-    const coreValues = new Map(Object.entries(core));
+    const coreValues = new Map<string, unknown>([...Object.entries(core), ...Object.entries(wire)]);
     const boxValues = new Map(Object.entries(box));
     for (const name of values) {
       expect(coreValues.has(name), `${name} is not a value core exports`).toBe(true);

@@ -1,6 +1,7 @@
 /**
  * @a3s-lab/hooks-core: the platform-free heart of A3S hooks. Runs unchanged in Node and in
- * browsers. Plumbing shared between the A3S packages is in `@a3s-lab/hooks-core/internal`.
+ * browsers. The wire form of hooks.proto, for transports, is in `@a3s-lab/hooks-core/wire`;
+ * plumbing shared between the A3S packages is in `@a3s-lab/hooks-core/internal`.
  */
 
 // ── For hook authors: events, responses, registrations ─────────────────────────
@@ -175,58 +176,3 @@ export type {
 } from "./merge/merge.js";
 export type { NormalizeOptions } from "./merge/normalize-output.js";
 export { normalizeHookOutput, safeNormalizeHookOutput } from "./merge/normalize-output.js";
-
-// ── For transports: the wire form of hooks.proto, and the client's transport seam ──
-
-export { answersChecked } from "./engine/checked-answers.js";
-export type {
-  CallOptions,
-  HookStream,
-  HookStreamHandlers,
-  Transport,
-  TransportFactory,
-  TransportOptions,
-  UnaryCalls,
-  UnaryMethod,
-} from "./wire/transport.js";
-export type {
-  CancelMessage,
-  CreateSessionRequest,
-  CreateSessionResponse,
-  DestroySessionRequest,
-  DestroySessionResponse,
-  ErrorMessage,
-  ExecuteToolRequest,
-  ExecuteToolResponse,
-  GenerateEventMessage,
-  GenerateProgress,
-  GenerateRequest,
-  GenerateResult,
-  HelloMessage,
-  HookConfigMessage,
-  HookCounters,
-  HookEventMessage,
-  HookInfoMessage,
-  HookMatcherMessage,
-  HookResponseMessage,
-  ListHooksRequest,
-  ListHooksResponse,
-  RegisterHookRequest,
-  RegisterHookResponse,
-  TokenUsageMessage,
-  UnregisterHookRequest,
-  UnregisterHookResponse,
-  WelcomeMessage,
-  WireMessageMap,
-  WireMessageType,
-} from "./wire/wire.js";
-export { DEFAULT_HOOK_PORT, isWireId, PROTOCOL, WIRE_HEADERS, wireSchemas } from "./wire/wire.js";
-export type { WireFrame } from "./wire/wire-frame.js";
-export {
-  MAX_FRAME_CHARS,
-  parseWireFrame,
-  parseWireMessage,
-  WS_CLOSE_CODES,
-} from "./wire/wire-frame.js";
-export type { CheckedAnswer } from "./wire/wire-response.js";
-export { fromHookResponse, readHookResponse, toHookResponse } from "./wire/wire-response.js";
