@@ -66,7 +66,6 @@ export type {
 } from "./events/event-spec.js";
 export {
   defineEvent,
-  eventAliases,
   eventSpecs,
   hookEventNames,
   isHookEventName,
@@ -92,7 +91,6 @@ export {
   continueWith,
   defer,
   deny,
-  hookResponseSchema,
   MAX_DELAY_MS,
   MAX_RESPOND_OUTPUT_CHARS,
   modify,
@@ -155,9 +153,6 @@ export { PermissionDeniedError, PermissionStep } from "./engine/permission-step.
 export type { GuardedToolResult, RunToolOptions } from "./engine/tool-guard.js";
 export { runTool, ToolBlockedError, TurnStoppedError } from "./engine/tool-guard.js";
 export {
-  eventSchemas,
-  hookEventSchema,
-  jsonObjectSchema,
   messageSchema,
   modelConfigSchema,
   tokenUsageSchema,
