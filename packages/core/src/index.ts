@@ -4,22 +4,8 @@
  * plumbing shared between the A3S packages is in `@a3s-lab/hooks-core/internal`.
  */
 
-// ── For hook authors: events, responses, registrations ─────────────────────────
+// ── For hook authors: events ─────────────────────────────────────────────────────────────
 
-export type { HookErrorCode, HookErrorOptions } from "./base/hook-error.js";
-export { HookError } from "./base/hook-error.js";
-export type { Matcher, RegexCompiler, RegexTest, ToolMatcher } from "./engine/matcher.js";
-export type {
-  CanonicalEventName,
-  HookContext,
-  HookEventNameInput,
-  HookHandle,
-  HookHandler,
-  HookHandlerResult,
-  HookOptions,
-  HookRegistration,
-  MultiEventHook,
-} from "./engine/registration.js";
 export type { AnswerField, AnswerFieldInit, AnswerMerge } from "./events/answer-fields.js";
 export { MAX_WATCH_PATH_CHARS, MAX_WATCH_PATHS } from "./events/answer-fields.js";
 export type { ClaudeCodeEventMap } from "./events/claude-code-events.js";
@@ -71,6 +57,9 @@ export {
   isHookEventName,
   resolveEventName,
 } from "./events/event-spec.js";
+
+// ── For hook authors: responses ──────────────────────────────────────────────────────────
+
 export type { DeferRouting } from "./merge/defer-routing.js";
 export type {
   BlockResponse,
@@ -100,27 +89,54 @@ export {
   skip,
 } from "./merge/hook-response.js";
 
-// ── For hosts: the engine, the tool flow, the audit stream, limits ─────────────
+// ── For hook authors: registrations, matchers, errors ────────────────────────────────────
+
+export type { HookErrorCode, HookErrorOptions } from "./base/hook-error.js";
+export { HookError } from "./base/hook-error.js";
+export type { Matcher, RegexCompiler, RegexTest, ToolMatcher } from "./engine/matcher.js";
+export type {
+  CanonicalEventName,
+  HookContext,
+  HookEventNameInput,
+  HookHandle,
+  HookHandler,
+  HookHandlerResult,
+  HookOptions,
+  HookRegistration,
+  MultiEventHook,
+} from "./engine/registration.js";
+
+// ── For hosts: the events' parts as zod schemas ──────────────────────────────────────────
+
+export {
+  messageSchema,
+  modelConfigSchema,
+  tokenUsageSchema,
+  toolCallSchema,
+  toolContextSchema,
+  toolResultSchema,
+} from "./events/event-schemas.js";
+
+// ── For hosts: the merged result, other agents' answers read as ours ─────────────────────
 
 export type {
-  ApprovalAuditStep,
-  AuditEvent,
-  AuditEventOf,
-  AuditEventType,
-  AuditLevel,
-  AuditListener,
-  AuditSource,
-} from "./audit/audit.js";
-export { auditLevelOf, auditTypeFilter, onAudit } from "./audit/audit.js";
-export type { AuditConsole, LogAuditOptions } from "./audit/audit-format.js";
-export { formatAuditRecord, logAudit } from "./audit/audit-format.js";
-export type { AuditTrailOptions } from "./audit/audit-trail.js";
-export { AuditTrail } from "./audit/audit-trail.js";
+  FailBehavior,
+  HookOutcome,
+  HookResult,
+  OutcomeStatus,
+  PatchConflict,
+  ToolAnswer,
+  TurnStop,
+} from "./merge/merge.js";
+export type { NormalizeOptions } from "./merge/normalize-output.js";
+export { normalizeHookOutput, safeNormalizeHookOutput } from "./merge/normalize-output.js";
+
+// ── For hosts: the engine, the tool and permission flows, middleware, limits ─────────────
+
 export type { SubscribeOptions, Unsubscribe } from "./base/emitter.js";
 export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./base/json-limits.js";
 export type { Timers } from "./base/timers.js";
 export type { ValidationResult } from "./base/validation.js";
-export type { AuditEvents } from "./engine/audit-stream.js";
 export { runGeneration } from "./engine/generation.js";
 export type {
   FireOptions,
@@ -152,22 +168,21 @@ export type {
 export { PermissionDeniedError, PermissionStep } from "./engine/permission-step.js";
 export type { GuardedToolResult, RunToolOptions } from "./engine/tool-guard.js";
 export { runTool, ToolBlockedError, TurnStoppedError } from "./engine/tool-guard.js";
-export {
-  messageSchema,
-  modelConfigSchema,
-  tokenUsageSchema,
-  toolCallSchema,
-  toolContextSchema,
-  toolResultSchema,
-} from "./events/event-schemas.js";
+
+// ── For hosts: the audit stream ──────────────────────────────────────────────────────────
+
 export type {
-  FailBehavior,
-  HookOutcome,
-  HookResult,
-  OutcomeStatus,
-  PatchConflict,
-  ToolAnswer,
-  TurnStop,
-} from "./merge/merge.js";
-export type { NormalizeOptions } from "./merge/normalize-output.js";
-export { normalizeHookOutput, safeNormalizeHookOutput } from "./merge/normalize-output.js";
+  ApprovalAuditStep,
+  AuditEvent,
+  AuditEventOf,
+  AuditEventType,
+  AuditLevel,
+  AuditListener,
+  AuditSource,
+} from "./audit/audit.js";
+export { auditLevelOf, auditTypeFilter, onAudit } from "./audit/audit.js";
+export type { AuditConsole, LogAuditOptions } from "./audit/audit-format.js";
+export { formatAuditRecord, logAudit } from "./audit/audit-format.js";
+export type { AuditTrailOptions } from "./audit/audit-trail.js";
+export { AuditTrail } from "./audit/audit-trail.js";
+export type { AuditEvents } from "./engine/audit-stream.js";
