@@ -31,12 +31,12 @@ export function entryExports(entry: URL): Groups {
 }
 
 /**
- * The lists under a README's `### Exports` heading: one bullet per audience,
- * `- **For hosts**: \`HookEngine\`, …`, every name in backticks.
+ * The lists under a README's `### Exports` heading (or another, for a subpath's entry): one
+ * bullet per audience, `- **For hosts**: \`HookEngine\`, …`, every name in backticks.
  */
-export function readmeExports(readme: URL): Groups {
+export function readmeExports(readme: URL, heading = "### Exports"): Groups {
   const text = readFileSync(fileURLToPath(readme), "utf8");
-  const section = text.split(/^### Exports\n/m)[1]?.split(/^#/m)[0] ?? "";
+  const section = text.split(`\n${heading}\n`)[1]?.split(/^#/m)[0] ?? "";
   const groups: Groups = {};
   for (const item of section.split(/^- /m).slice(1)) {
     const bullet = item.split("\n\n")[0] ?? "";
@@ -53,10 +53,13 @@ function sorted(groups: Groups): Groups {
   );
 }
 
-/** A test: the README's `### Exports` lists name exactly what the entry exports, by audience. */
-export function itListsTheExports(readme: URL, entry: URL): void {
-  it("lists every export in the README, by audience, and nothing else", () => {
-    const listed = readmeExports(readme);
+/**
+ * A test: the README's `### Exports` lists (or those under `heading`) name exactly what the
+ * entry exports, by audience.
+ */
+export function itListsTheExports(readme: URL, entry: URL, heading?: string): void {
+  it(`lists every export of ${entry.pathname.split("/").pop()} in the README, by audience, and nothing else`, () => {
+    const listed = readmeExports(readme, heading);
     expect(Object.keys(listed).length).toBeGreaterThan(0);
     expect(listed).toEqual(entryExports(entry));
   });

@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/internal.ts"],
+  entry: ["src/index.ts", "src/internal.ts", "src/wire.ts"],
   format: ["esm", "cjs"],
   // Handles are Disposable (`using`): a consumer compiling with an older `lib` (es2022) gets
   // TypeScript's own declarations of Disposable and Symbol.dispose from this reference.

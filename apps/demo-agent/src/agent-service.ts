@@ -1,6 +1,7 @@
 import { realpath } from "node:fs/promises";
 import path from "node:path";
-import { type GenerateEventMessage, HookError, type HookErrorCode } from "@a3s-lab/hooks-core";
+import { HookError, type HookErrorCode } from "@a3s-lab/hooks-core";
+import type { GenerateEventMessage } from "@a3s-lab/hooks-core/wire";
 import type { AgentService } from "@a3s-lab/hooks-node";
 import type { Agent } from "./agent.js";
 import { AgentError, type AgentErrorCode } from "./agent-error.js";

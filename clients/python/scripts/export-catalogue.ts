@@ -7,7 +7,8 @@ import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { eventAliases, eventSchemas, eventSpecs, hookEventNames } from "@a3s-lab/hooks-core";
+import { eventSpecs, hookEventNames } from "@a3s-lab/hooks-core";
+import { eventAliases, eventSchemas } from "@a3s-lab/hooks-core/internal";
 
 // core's own zod (this package does not depend on zod): the same module instance core built
 // its schemas with.

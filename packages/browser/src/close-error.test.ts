@@ -1,4 +1,4 @@
-import { WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
+import { WS_CLOSE_CODES } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import { closeError, toHookErrorCode } from "./close-error.js";
 

@@ -1,4 +1,5 @@
-import { HookError, type HookErrorCode, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
+import { HookError, type HookErrorCode } from "@a3s-lab/hooks-core";
+import { WS_CLOSE_CODES } from "@a3s-lab/hooks-core/wire";
 
 const CODE_OF_CLOSE: Readonly<Record<number, HookErrorCode>> = {
   [WS_CLOSE_CODES.goingAway]: "UNAVAILABLE",

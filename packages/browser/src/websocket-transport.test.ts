@@ -1,11 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  type HookError,
-  type HookEventMessage,
-  type Transport,
-  WS_CLOSE_CODES,
-} from "@a3s-lab/hooks-core";
+import type { HookError } from "@a3s-lab/hooks-core";
+import { type HookEventMessage, type Transport, WS_CLOSE_CODES } from "@a3s-lab/hooks-core/wire";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { type AgentSocket, type Frame, ScriptedAgent } from "../test/scripted-agent.js";

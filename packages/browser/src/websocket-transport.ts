@@ -1,19 +1,18 @@
+import { HookError, type Timers } from "@a3s-lab/hooks-core";
+import { checkPlaintextHost, defaultTimers } from "@a3s-lab/hooks-core/internal";
 import {
   type CallOptions,
   type GenerateEventMessage,
   type GenerateRequest,
-  HookError,
   type HookStream,
   type HookStreamHandlers,
   isWireId,
   PROTOCOL,
-  type Timers,
   type Transport,
   type TransportOptions,
   type UnaryCalls,
   type UnaryMethod,
-} from "@a3s-lab/hooks-core";
-import { checkPlaintextHost, defaultTimers } from "@a3s-lab/hooks-core/internal";
+} from "@a3s-lab/hooks-core/wire";
 import { aborted, raceAbort } from "./abort.js";
 import type { WebSocketConstructor } from "./websocket-like.js";
 import { webSocketUrl } from "./websocket-url.js";

@@ -1,15 +1,14 @@
+import { HookError, type Timers } from "@a3s-lab/hooks-core";
 import {
   type ErrorMessage,
   type HelloMessage,
-  HookError,
   type HookEventMessage,
   PROTOCOL,
   parseWireFrame,
-  type Timers,
   type WelcomeMessage,
   type WireFrame,
   WS_CLOSE_CODES,
-} from "@a3s-lab/hooks-core";
+} from "@a3s-lab/hooks-core/wire";
 import { aborted } from "./abort.js";
 import { closeError, toHookErrorCode } from "./close-error.js";
 import { OPEN, type WebSocketConstructor, type WebSocketLike } from "./websocket-like.js";

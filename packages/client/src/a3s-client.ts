@@ -2,19 +2,21 @@ import {
   type AuditEvent,
   type AuditLevel,
   auditLevelOf,
+  HookError,
+  type HookEventNameInput,
+  type HookHandle,
+  type SubscribeOptions,
+  type Unsubscribe,
+} from "@a3s-lab/hooks-core";
+import { defaultTimers, Emitter, parseOrThrow, randomId } from "@a3s-lab/hooks-core/internal";
+import {
   DEFAULT_HOOK_PORT,
   type ExecuteToolResponse,
   type GenerateEventMessage,
   type GenerateProgress,
   type GenerateResult,
-  HookError,
-  type HookEventNameInput,
-  type HookHandle,
-  type SubscribeOptions,
   type Transport,
-  type Unsubscribe,
-} from "@a3s-lab/hooks-core";
-import { defaultTimers, Emitter, parseOrThrow, randomId } from "@a3s-lab/hooks-core/internal";
+} from "@a3s-lab/hooks-core/wire";
 import { Backoff } from "./backoff.js";
 import { ClientConnection, closedError } from "./client-connection.js";
 import type { A3sClientEventName, A3sClientEvents } from "./client-events.js";

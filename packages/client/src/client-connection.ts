@@ -1,11 +1,6 @@
-import {
-  HookError,
-  type HookResponseMessage,
-  type HookStream,
-  type Timers,
-  type Transport,
-} from "@a3s-lab/hooks-core";
+import { HookError, type Timers } from "@a3s-lab/hooks-core";
 import type { Emitter } from "@a3s-lab/hooks-core/internal";
+import type { HookResponseMessage, HookStream, Transport } from "@a3s-lab/hooks-core/wire";
 import type { Backoff } from "./backoff.js";
 import type { A3sClientEvents } from "./client-events.js";
 import type { HookRunner } from "./hook-runner.js";

@@ -1,4 +1,4 @@
-import { isWireId } from "@a3s-lab/hooks-core";
+import { isWireId } from "@a3s-lab/hooks-core/wire";
 import * as z from "zod/mini";
 
 const delay = z.int().check(z.positive(), z.lte(2_147_483_647));

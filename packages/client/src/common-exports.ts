@@ -9,12 +9,8 @@
 export type {
   ContextWarningEvent,
   DeferRouting,
-  ExecuteToolResponse,
   FailBehavior,
   GenerateEndEvent,
-  GenerateEventMessage,
-  GenerateProgress,
-  GenerateResult,
   GenerateStartEvent,
   HookContext,
   HookEventMap,
@@ -43,7 +39,14 @@ export type {
   ToolResult,
   UserPromptSubmitEvent,
 } from "@a3s-lab/hooks-core";
-export { DEFAULT_HOOK_PORT, HookError } from "@a3s-lab/hooks-core";
+export { HookError } from "@a3s-lab/hooks-core";
+export type {
+  ExecuteToolResponse,
+  GenerateEventMessage,
+  GenerateProgress,
+  GenerateResult,
+} from "@a3s-lab/hooks-core/wire";
+export { DEFAULT_HOOK_PORT } from "@a3s-lab/hooks-core/wire";
 export type { A3sClientEventName, A3sClientEvents } from "./client-events.js";
 export { HookEvent, HookResponse } from "./hook-values.js";
 export type {
@@ -72,6 +75,6 @@ export { AuditTrail, formatAuditRecord, logAudit } from "@a3s-lab/hooks-core";
 // ── For transports: the client on another platform, or over another transport ──
 
 export type { WebSocketTransportOptions } from "@a3s-lab/hooks-browser";
-export type { Transport, TransportFactory, TransportOptions } from "@a3s-lab/hooks-core";
+export type { Transport, TransportFactory, TransportOptions } from "@a3s-lab/hooks-core/wire";
 export { A3sClientBase } from "./a3s-client.js";
 export type { ClientPlatform } from "./types.js";

@@ -1,10 +1,5 @@
-import {
-  type AuditEvent,
-  createEvent,
-  HookError,
-  type HookEventMessage,
-  type HookResponseMessage,
-} from "@a3s-lab/hooks-core";
+import { type AuditEvent, createEvent, HookError } from "@a3s-lab/hooks-core";
+import type { HookEventMessage, HookResponseMessage } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import { HookRunner, type LocalHook } from "./hook-runner.js";
 import type { RemoteHookContext, RemoteHookHandler } from "./types.js";

@@ -1,12 +1,9 @@
 import {
   type AuditEvent,
   type FailBehavior,
-  fromHookResponse,
   HookError,
-  type HookEventMessage,
   type HookEventName,
   type HookResponse,
-  type HookResponseMessage,
   validateEvent,
 } from "@a3s-lab/hooks-core";
 import {
@@ -15,6 +12,11 @@ import {
   patchPaths,
   sendableAnswer,
 } from "@a3s-lab/hooks-core/internal";
+import {
+  fromHookResponse,
+  type HookEventMessage,
+  type HookResponseMessage,
+} from "@a3s-lab/hooks-core/wire";
 import type { RemoteHookContext, RemoteHookHandler } from "./types.js";
 
 /** One hook this client registered, as it keeps it locally. */

@@ -1,9 +1,5 @@
-import {
-  HookError,
-  type HookEventName,
-  type RegisterHookRequest,
-  type Transport,
-} from "@a3s-lab/hooks-core";
+import { HookError, type HookEventName } from "@a3s-lab/hooks-core";
+import type { RegisterHookRequest, Transport } from "@a3s-lab/hooks-core/wire";
 import type { LocalHook } from "./hook-runner.js";
 
 /** A local hook with what the agent has been told about it. */

@@ -2,7 +2,7 @@ import {
   createWebSocketTransport as createTransport,
   type WebSocketTransportOptions,
 } from "@a3s-lab/hooks-browser";
-import type { Transport } from "@a3s-lab/hooks-core";
+import type { Transport } from "@a3s-lab/hooks-core/wire";
 import { WebSocket } from "ws";
 
 /**

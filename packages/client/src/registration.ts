@@ -1,10 +1,6 @@
 import {
-  type HookConfigMessage,
   HookError,
   type HookEventNameInput,
-  type HookInfoMessage,
-  type HookMatcherMessage,
-  isWireId,
   MAX_DELAY_MS,
   resolveEventName,
   type ToolMatcher,
@@ -15,6 +11,12 @@ import {
   randomId,
   unknownEventMessage,
 } from "@a3s-lab/hooks-core/internal";
+import {
+  type HookConfigMessage,
+  type HookInfoMessage,
+  type HookMatcherMessage,
+  isWireId,
+} from "@a3s-lab/hooks-core/wire";
 import * as z from "zod/mini";
 import type { SyncedHook } from "./hook-sync.js";
 import type {

@@ -9,8 +9,8 @@ import type {
   HookHandlerResult,
   Timers,
   ToolMatcher,
-  TransportFactory,
 } from "@a3s-lab/hooks-core";
+import type { TransportFactory } from "@a3s-lab/hooks-core/wire";
 
 /** What a remote handler gets besides the event. */
 export interface RemoteHookContext extends HookContext {

@@ -5,7 +5,8 @@
  * speaking through the same gRPC transport any SDK user has.
  */
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { HookError, type HookEventMessage, type Transport } from "@a3s-lab/hooks-core";
+import { HookError } from "@a3s-lab/hooks-core";
+import type { HookEventMessage, Transport } from "@a3s-lab/hooks-core/wire";
 import { createGrpcTransport } from "@a3s-lab/hooks-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { bash, Harness, type Host, type TestClient } from "./fixtures/processes.js";

@@ -22,7 +22,7 @@ export const FLOORS = [
   ["merge"],
   ["audit"],
   ["engine", "wire"],
-  ["index.ts", "internal.ts"],
+  ["index.ts", "internal.ts", "wire.ts"],
 ];
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../src");

@@ -1,24 +1,11 @@
 /**
  * @a3s-lab/hooks-core: the platform-free heart of A3S hooks. Runs unchanged in Node and in
- * browsers. Plumbing shared between the A3S packages is in `@a3s-lab/hooks-core/internal`.
+ * browsers. The wire form of hooks.proto, for transports, is in `@a3s-lab/hooks-core/wire`;
+ * plumbing shared between the A3S packages is in `@a3s-lab/hooks-core/internal`.
  */
 
-// ── For hook authors: events, responses, registrations ─────────────────────────
+// ── For hook authors: events ─────────────────────────────────────────────────────────────
 
-export type { HookErrorCode, HookErrorOptions } from "./base/hook-error.js";
-export { HookError } from "./base/hook-error.js";
-export type { Matcher, RegexCompiler, RegexTest, ToolMatcher } from "./engine/matcher.js";
-export type {
-  CanonicalEventName,
-  HookContext,
-  HookEventNameInput,
-  HookHandle,
-  HookHandler,
-  HookHandlerResult,
-  HookOptions,
-  HookRegistration,
-  MultiEventHook,
-} from "./engine/registration.js";
 export type { AnswerField, AnswerFieldInit, AnswerMerge } from "./events/answer-fields.js";
 export { MAX_WATCH_PATH_CHARS, MAX_WATCH_PATHS } from "./events/answer-fields.js";
 export type { ClaudeCodeEventMap } from "./events/claude-code-events.js";
@@ -65,12 +52,14 @@ export type {
 } from "./events/event-spec.js";
 export {
   defineEvent,
-  eventAliases,
   eventSpecs,
   hookEventNames,
   isHookEventName,
   resolveEventName,
 } from "./events/event-spec.js";
+
+// ── For hook authors: responses ──────────────────────────────────────────────────────────
+
 export type { DeferRouting } from "./merge/defer-routing.js";
 export type {
   BlockResponse,
@@ -91,7 +80,6 @@ export {
   continueWith,
   defer,
   deny,
-  hookResponseSchema,
   MAX_DELAY_MS,
   MAX_RESPOND_OUTPUT_CHARS,
   modify,
@@ -101,27 +89,54 @@ export {
   skip,
 } from "./merge/hook-response.js";
 
-// ── For hosts: the engine, the tool flow, the audit stream, limits ─────────────
+// ── For hook authors: registrations, matchers, errors ────────────────────────────────────
+
+export type { HookErrorCode, HookErrorOptions } from "./base/hook-error.js";
+export { HookError } from "./base/hook-error.js";
+export type { Matcher, RegexCompiler, RegexTest, ToolMatcher } from "./engine/matcher.js";
+export type {
+  CanonicalEventName,
+  HookContext,
+  HookEventNameInput,
+  HookHandle,
+  HookHandler,
+  HookHandlerResult,
+  HookOptions,
+  HookRegistration,
+  MultiEventHook,
+} from "./engine/registration.js";
+
+// ── For hosts: the events' parts as zod schemas ──────────────────────────────────────────
+
+export {
+  messageSchema,
+  modelConfigSchema,
+  tokenUsageSchema,
+  toolCallSchema,
+  toolContextSchema,
+  toolResultSchema,
+} from "./events/event-schemas.js";
+
+// ── For hosts: the merged result, other agents' answers read as ours ─────────────────────
 
 export type {
-  ApprovalAuditStep,
-  AuditEvent,
-  AuditEventOf,
-  AuditEventType,
-  AuditLevel,
-  AuditListener,
-  AuditSource,
-} from "./audit/audit.js";
-export { auditLevelOf, auditTypeFilter, onAudit } from "./audit/audit.js";
-export type { AuditConsole, LogAuditOptions } from "./audit/audit-format.js";
-export { formatAuditRecord, logAudit } from "./audit/audit-format.js";
-export type { AuditTrailOptions } from "./audit/audit-trail.js";
-export { AuditTrail } from "./audit/audit-trail.js";
+  FailBehavior,
+  HookOutcome,
+  HookResult,
+  OutcomeStatus,
+  PatchConflict,
+  ToolAnswer,
+  TurnStop,
+} from "./merge/merge.js";
+export type { NormalizeOptions } from "./merge/normalize-output.js";
+export { normalizeHookOutput, safeNormalizeHookOutput } from "./merge/normalize-output.js";
+
+// ── For hosts: the engine, the tool and permission flows, middleware, limits ─────────────
+
 export type { SubscribeOptions, Unsubscribe } from "./base/emitter.js";
 export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./base/json-limits.js";
 export type { Timers } from "./base/timers.js";
 export type { ValidationResult } from "./base/validation.js";
-export type { AuditEvents } from "./engine/audit-stream.js";
 export { runGeneration } from "./engine/generation.js";
 export type {
   FireOptions,
@@ -153,80 +168,21 @@ export type {
 export { PermissionDeniedError, PermissionStep } from "./engine/permission-step.js";
 export type { GuardedToolResult, RunToolOptions } from "./engine/tool-guard.js";
 export { runTool, ToolBlockedError, TurnStoppedError } from "./engine/tool-guard.js";
-export {
-  eventSchemas,
-  hookEventSchema,
-  jsonObjectSchema,
-  messageSchema,
-  modelConfigSchema,
-  tokenUsageSchema,
-  toolCallSchema,
-  toolContextSchema,
-  toolResultSchema,
-} from "./events/event-schemas.js";
-export type {
-  FailBehavior,
-  HookOutcome,
-  HookResult,
-  OutcomeStatus,
-  PatchConflict,
-  ToolAnswer,
-  TurnStop,
-} from "./merge/merge.js";
-export type { NormalizeOptions } from "./merge/normalize-output.js";
-export { normalizeHookOutput, safeNormalizeHookOutput } from "./merge/normalize-output.js";
 
-// ── For transports: the wire form of hooks.proto, and the client's transport seam ──
+// ── For hosts: the audit stream ──────────────────────────────────────────────────────────
 
-export { answersChecked } from "./engine/checked-answers.js";
 export type {
-  CallOptions,
-  HookStream,
-  HookStreamHandlers,
-  Transport,
-  TransportFactory,
-  TransportOptions,
-  UnaryCalls,
-  UnaryMethod,
-} from "./wire/transport.js";
-export type {
-  CancelMessage,
-  CreateSessionRequest,
-  CreateSessionResponse,
-  DestroySessionRequest,
-  DestroySessionResponse,
-  ErrorMessage,
-  ExecuteToolRequest,
-  ExecuteToolResponse,
-  GenerateEventMessage,
-  GenerateProgress,
-  GenerateRequest,
-  GenerateResult,
-  HelloMessage,
-  HookConfigMessage,
-  HookCounters,
-  HookEventMessage,
-  HookInfoMessage,
-  HookMatcherMessage,
-  HookResponseMessage,
-  ListHooksRequest,
-  ListHooksResponse,
-  RegisterHookRequest,
-  RegisterHookResponse,
-  TokenUsageMessage,
-  UnregisterHookRequest,
-  UnregisterHookResponse,
-  WelcomeMessage,
-  WireMessageMap,
-  WireMessageType,
-} from "./wire/wire.js";
-export { DEFAULT_HOOK_PORT, isWireId, PROTOCOL, WIRE_HEADERS, wireSchemas } from "./wire/wire.js";
-export type { WireFrame } from "./wire/wire-frame.js";
-export {
-  MAX_FRAME_CHARS,
-  parseWireFrame,
-  parseWireMessage,
-  WS_CLOSE_CODES,
-} from "./wire/wire-frame.js";
-export type { CheckedAnswer } from "./wire/wire-response.js";
-export { fromHookResponse, readHookResponse, toHookResponse } from "./wire/wire-response.js";
+  ApprovalAuditStep,
+  AuditEvent,
+  AuditEventOf,
+  AuditEventType,
+  AuditLevel,
+  AuditListener,
+  AuditSource,
+} from "./audit/audit.js";
+export { auditLevelOf, auditTypeFilter, onAudit } from "./audit/audit.js";
+export type { AuditConsole, LogAuditOptions } from "./audit/audit-format.js";
+export { formatAuditRecord, logAudit } from "./audit/audit-format.js";
+export type { AuditTrailOptions } from "./audit/audit-trail.js";
+export { AuditTrail } from "./audit/audit-trail.js";
+export type { AuditEvents } from "./engine/audit-stream.js";

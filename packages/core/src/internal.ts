@@ -1,6 +1,7 @@
 /**
  * @a3s-lab/hooks-core/internal: the plumbing the A3S hooks packages share with each other (the
- * emitter, the fold, matcher compilation, validation helpers, templates). Hook authors, hosts
+ * emitter, the fold, matcher compilation, validation helpers, templates, the built-in events'
+ * zod schemas; a user reads an event's schema as `eventSpecs[name].schema`). Hook authors, hosts
  * and transports need none of it, and it may change in any release.
  */
 
@@ -30,10 +31,17 @@ export { normalizeRegistration } from "./engine/registration.js";
 export { stdoutAnswerField } from "./events/answer-fields.js";
 export { CLAUDE_CODE_INPUT_KEY, claudeCodeExtraInput } from "./events/claude-code-input.js";
 export { randomId } from "./events/create-event.js";
-export { isBuiltinEvent, matcherSubject, snakeCase, specOf } from "./events/event-spec.js";
+export { eventSchemas, hookEventSchema, jsonObjectSchema } from "./events/event-schemas.js";
+export {
+  eventAliases,
+  isBuiltinEvent,
+  matcherSubject,
+  snakeCase,
+  specOf,
+} from "./events/event-spec.js";
 export { suggestEvent, unknownEventMessage } from "./events/suggest-event.js";
 export { deferDeadlineMs } from "./merge/defer-routing.js";
-export { checkHookResponse } from "./merge/hook-response.js";
+export { checkHookResponse, hookResponseSchema } from "./merge/hook-response.js";
 export type { MergeOptions, OutcomeInput, OutcomeStatus } from "./merge/merge.js";
 export { emptyResult, mergeOutcomes, ResultFolder } from "./merge/merge.js";
 export {

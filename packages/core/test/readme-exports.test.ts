@@ -6,4 +6,9 @@ describe("the README's reference", () => {
     new URL("../README.md", import.meta.url),
     new URL("../src/index.ts", import.meta.url),
   );
+  itListsTheExports(
+    new URL("../README.md", import.meta.url),
+    new URL("../src/wire.ts", import.meta.url),
+    "#### Exports of `./wire`",
+  );
 });

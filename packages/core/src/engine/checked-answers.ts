@@ -4,7 +4,7 @@ import type { HookHandler } from "./registration.js";
 const checked = new WeakSet<object>();
 
 /**
- * Marks a handler whose answers are already checked {@link HookResponse} values, so the engine
+ * Marks a handler whose answers are already checked `HookResponse` values, so the engine
  * takes them as they are instead of validating each one again. For transports: the hook server
  * validates a remote client's answer once, where it enters the agent's process, and registers
  * its remote hooks with this mark. A handler written by hand should not be marked: an unchecked

@@ -35,7 +35,7 @@ export const WIRE_HEADERS = Object.freeze({
    * every later hook call and HookStream for that id. Only its holder can act for the client id.
    */
   clientSecret: "x-a3s-client-secret",
-  /** Trailing metadata of a failed call: the {@link HookError} code, more precise than the status. */
+  /** Trailing metadata of a failed call: the `HookError` code, more precise than the status. */
   errorCode: "x-a3s-error-code",
 });
 

@@ -1,9 +1,9 @@
+import { HookError } from "@a3s-lab/hooks-core";
 import {
-  HookError,
   parseWireMessage,
   type WireMessageMap,
   type WireMessageType,
-} from "@a3s-lab/hooks-core";
+} from "@a3s-lab/hooks-core/wire";
 import type {
   ServerUnaryCall,
   ServerWritableStream,

@@ -1,4 +1,5 @@
-import { HookError, type HookEventMessage } from "@a3s-lab/hooks-core";
+import { HookError } from "@a3s-lab/hooks-core";
+import type { HookEventMessage } from "@a3s-lab/hooks-core/wire";
 import type { ServerDuplexStream } from "@grpc/grpc-js";
 import { payloadJson } from "../hub/encoded-payload.js";
 import { checkBacklog, type OutboundOptions } from "../hub/outbound-backlog.js";

@@ -1,10 +1,5 @@
-import {
-  HookError,
-  type Timers,
-  WIRE_HEADERS,
-  type WireMessageMap,
-  type WireMessageType,
-} from "@a3s-lab/hooks-core";
+import { HookError, type Timers } from "@a3s-lab/hooks-core";
+import { WIRE_HEADERS, type WireMessageMap, type WireMessageType } from "@a3s-lab/hooks-core/wire";
 import {
   Metadata,
   type ServerDuplexStream,

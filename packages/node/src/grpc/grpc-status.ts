@@ -1,4 +1,5 @@
-import { HookError, type HookErrorCode, WIRE_HEADERS } from "@a3s-lab/hooks-core";
+import { HookError, type HookErrorCode } from "@a3s-lab/hooks-core";
+import { WIRE_HEADERS } from "@a3s-lab/hooks-core/wire";
 import { Metadata, type ServiceError, type StatusObject, status } from "@grpc/grpc-js";
 
 const STATUS_OF: Partial<Record<HookErrorCode, status>> = {

@@ -1,8 +1,9 @@
+import { HookError } from "@a3s-lab/hooks-core";
+import { callAborted as aborted, checkPlaintextHost } from "@a3s-lab/hooks-core/internal";
 import {
   type CallOptions,
   type GenerateEventMessage,
   type GenerateRequest,
-  HookError,
   type HookStream,
   type HookStreamHandlers,
   isWireId,
@@ -12,8 +13,7 @@ import {
   type UnaryMethod,
   WIRE_HEADERS,
   type WireMessageType,
-} from "@a3s-lab/hooks-core";
-import { callAborted as aborted, checkPlaintextHost } from "@a3s-lab/hooks-core/internal";
+} from "@a3s-lab/hooks-core/wire";
 import {
   type ChannelCredentials,
   type ChannelOptions,

@@ -1,10 +1,9 @@
+import { HookError, type ValidationResult } from "@a3s-lab/hooks-core";
 import {
-  HookError,
   parseWireMessage,
-  type ValidationResult,
   type WireMessageMap,
   type WireMessageType,
-} from "@a3s-lab/hooks-core";
+} from "@a3s-lab/hooks-core/wire";
 
 /**
  * Converts between the objects `@grpc/proto-loader` produces (lowerCamelCase, enums as their

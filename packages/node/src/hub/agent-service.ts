@@ -1,3 +1,4 @@
+import { HookError } from "@a3s-lab/hooks-core";
 import {
   type CreateSessionRequest,
   type CreateSessionResponse,
@@ -7,11 +8,10 @@ import {
   type ExecuteToolResponse,
   type GenerateEventMessage,
   type GenerateRequest,
-  HookError,
   parseWireMessage,
   type WireMessageMap,
   type WireMessageType,
-} from "@a3s-lab/hooks-core";
+} from "@a3s-lab/hooks-core/wire";
 
 /** Who is calling, and when to stop: handed to every {@link AgentService} method. */
 export interface AgentCallContext {

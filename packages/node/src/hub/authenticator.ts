@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { HookError, isWireId } from "@a3s-lab/hooks-core";
+import { HookError } from "@a3s-lab/hooks-core";
+import { isWireId } from "@a3s-lab/hooks-core/wire";
 
 /** What a call presents, whatever the transport: the `authorization` value and the client id. */
 export interface Credentials {

@@ -3,8 +3,8 @@ import {
   HookEngine,
   type HookEngineOptions,
   type HookError,
-  type HookEventMessage,
 } from "@a3s-lab/hooks-core";
+import type { HookEventMessage } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it, vi } from "vitest";
 import { ManualTimers } from "../../../../test-support/manual-timers.ts";
 import { HookHub, type HookHubOptions } from "./hook-hub.js";

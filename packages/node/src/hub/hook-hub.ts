@@ -1,20 +1,22 @@
 import { randomBytes } from "node:crypto";
 import {
-  answersChecked,
   type HookEngine,
   HookError,
   type HookEventName,
-  type ListHooksResponse,
-  parseWireMessage,
-  type RegisterHookResponse,
   resolveEventName,
   type SubscribeOptions,
   type Timers,
-  type UnregisterHookResponse,
   type Unsubscribe,
-  type WireMessageType,
 } from "@a3s-lab/hooks-core";
 import { defaultTimers, randomId, unknownEventMessage } from "@a3s-lab/hooks-core/internal";
+import {
+  answersChecked,
+  type ListHooksResponse,
+  parseWireMessage,
+  type RegisterHookResponse,
+  type UnregisterHookResponse,
+  type WireMessageType,
+} from "@a3s-lab/hooks-core/wire";
 import { linearRegex } from "../support/linear-regex.js";
 import { sameSecret } from "./authenticator.js";
 import { HubEmitter, type HubEvent, type HubEventType, type HubListener } from "./hub-events.js";

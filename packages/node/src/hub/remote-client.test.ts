@@ -1,10 +1,6 @@
-import {
-  createEvent,
-  type HookContext,
-  HookError,
-  type HookEventMessage,
-} from "@a3s-lab/hooks-core";
+import { createEvent, type HookContext, HookError } from "@a3s-lab/hooks-core";
 import { defaultTimers } from "@a3s-lab/hooks-core/internal";
+import type { HookEventMessage } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import { RateLimiter } from "./rate-limiter.js";
 import { RemoteClient } from "./remote-client.js";

@@ -4,10 +4,9 @@ import {
   type HookContext,
   HookError,
   type HookEvent,
-  type HookEventMessage,
   type HookResponse,
-  readHookResponse,
 } from "@a3s-lab/hooks-core";
+import { type HookEventMessage, readHookResponse } from "@a3s-lab/hooks-core/wire";
 import { remotePayload } from "../otel/trace-context.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import type { RemoteHook } from "./remote-hook.js";

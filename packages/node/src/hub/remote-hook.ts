@@ -1,13 +1,15 @@
 import {
-  type HookConfigMessage,
   HookError,
   type HookEventName,
   type HookInfo,
-  type HookInfoMessage,
-  type HookMatcherMessage,
-  type RegisterHookRequest,
   type ToolMatcher,
 } from "@a3s-lab/hooks-core";
+import type {
+  HookConfigMessage,
+  HookInfoMessage,
+  HookMatcherMessage,
+  RegisterHookRequest,
+} from "@a3s-lab/hooks-core/wire";
 
 /** One hook a remote client registered, as the hub keeps it. */
 export interface RemoteHook {

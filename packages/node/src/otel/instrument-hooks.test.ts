@@ -1,4 +1,5 @@
-import { block, createEvent, HookEngine, type HookEventMessage } from "@a3s-lab/hooks-core";
+import { block, createEvent, HookEngine } from "@a3s-lab/hooks-core";
+import type { HookEventMessage } from "@a3s-lab/hooks-core/wire";
 import { trace } from "@opentelemetry/api";
 import {
   AggregationTemporality,

@@ -1,13 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import {
-  DEFAULT_HOOK_PORT,
-  type HookEngine,
-  HookError,
-  type Timers,
-  type Unsubscribe,
-} from "@a3s-lab/hooks-core";
+import { type HookEngine, HookError, type Timers, type Unsubscribe } from "@a3s-lab/hooks-core";
 import { defaultTimers, parseOrThrow } from "@a3s-lab/hooks-core/internal";
+import { DEFAULT_HOOK_PORT } from "@a3s-lab/hooks-core/wire";
 import { type ConnectionInjector, Server, ServerCredentials } from "@grpc/grpc-js";
 import * as z from "zod/mini";
 import { grpcAgentService } from "../grpc/grpc-agent-service.js";

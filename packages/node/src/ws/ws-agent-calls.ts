@@ -1,9 +1,5 @@
-import {
-  HookError,
-  type WireFrame,
-  type WireMessageMap,
-  type WireMessageType,
-} from "@a3s-lab/hooks-core";
+import { HookError } from "@a3s-lab/hooks-core";
+import type { WireFrame, WireMessageMap, WireMessageType } from "@a3s-lab/hooks-core/wire";
 import {
   type AgentCallContext,
   type AgentService,

@@ -1,13 +1,11 @@
+import { HookError, type HookErrorCode, type Timers } from "@a3s-lab/hooks-core";
 import {
-  HookError,
-  type HookErrorCode,
   MAX_FRAME_CHARS,
   PROTOCOL,
   parseWireFrame,
-  type Timers,
   type WireFrame,
   WS_CLOSE_CODES,
-} from "@a3s-lab/hooks-core";
+} from "@a3s-lab/hooks-core/wire";
 import type { RawData, WebSocket } from "ws";
 import type { AgentService } from "../hub/agent-service.js";
 import type { Authenticator } from "../hub/authenticator.js";

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { HookError, PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
+import { HookError } from "@a3s-lab/hooks-core";
+import { PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core/wire";
 import { type WebSocket, WebSocketServer } from "ws";
 import { WsConnection, type WsConnectionDeps } from "./ws-connection.js";
 import type { OriginCheck } from "./ws-origin.js";

@@ -1,4 +1,5 @@
-import { HookError, type HookEventMessage, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
+import { HookError } from "@a3s-lab/hooks-core";
+import { type HookEventMessage, WS_CLOSE_CODES } from "@a3s-lab/hooks-core/wire";
 import type { WebSocket } from "ws";
 import { payloadText } from "../hub/encoded-payload.js";
 import { checkBacklog, type OutboundOptions } from "../hub/outbound-backlog.js";

@@ -3,7 +3,7 @@
  * (`^(x+)+y` over forty x's: hours). The hook server runs in its own process, so a stall shows
  * up here as a firing that never answers (the test's timeout), not as a frozen test runner.
  */
-import type { HookStream } from "@a3s-lab/hooks-core";
+import type { HookStream } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import { createGrpcTransport } from "../../src/grpc/grpc-transport.js";
 import { startHookServerProcess } from "./hook-server-child.js";

@@ -5,7 +5,7 @@
  * fires an event that a command hook (a process of its own, pipes and all) must block.
  */
 import { connect, type Socket } from "node:net";
-import type { HookStream } from "@a3s-lab/hooks-core";
+import type { HookStream } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import { createGrpcTransport } from "../../src/grpc/grpc-transport.js";
 import { startHookServerProcess } from "./hook-server-child.js";

@@ -7,7 +7,7 @@
  */
 import { type ClientHttp2Session, connect as connectHttp2, constants } from "node:http2";
 import type { Socket } from "node:net";
-import { PROTOCOL } from "@a3s-lab/hooks-core";
+import { PROTOCOL } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { loadHooksProto } from "../../src/grpc/hooks-proto.js";

@@ -5,7 +5,7 @@
  * measured before and after.
  */
 import { type ClientHttp2Stream, connect as connectHttp2 } from "node:http2";
-import { PROTOCOL } from "@a3s-lab/hooks-core";
+import { PROTOCOL } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { startHookServerProcess } from "./hook-server-child.js";

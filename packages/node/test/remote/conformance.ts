@@ -4,15 +4,13 @@
  * behaviour that differs between the two is a bug in one of them.
  */
 import { networkInterfaces } from "node:os";
-import {
-  createEvent,
-  HookEngine,
-  HookError,
-  type HookEventMessage,
-  type HookStream,
-  type Transport,
-  type TransportOptions,
-} from "@a3s-lab/hooks-core";
+import { createEvent, HookEngine, HookError } from "@a3s-lab/hooks-core";
+import type {
+  HookEventMessage,
+  HookStream,
+  Transport,
+  TransportOptions,
+} from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import type { AgentService } from "../../src/hub/agent-service.js";
 import type { HubEvent } from "../../src/hub/hub-events.js";

@@ -6,7 +6,8 @@
  */
 import { connect as connectHttp2 } from "node:http2";
 import { connect, type Socket } from "node:net";
-import { HookEngine, PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
+import { HookEngine } from "@a3s-lab/hooks-core";
+import { PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createHookServer } from "../../src/server/create-hook-server.js";

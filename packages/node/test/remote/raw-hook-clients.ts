@@ -3,7 +3,7 @@
  * the hook server's tests. Each registers one PreToolUse hook `h` and answers every firing with
  * `answer(eventId, event)`; no SDK checks or bounds anything on the way.
  */
-import { PROTOCOL } from "@a3s-lab/hooks-core";
+import { PROTOCOL } from "@a3s-lab/hooks-core/wire";
 import { type ClientDuplexStream, credentials, Metadata } from "@grpc/grpc-js";
 import { WebSocket } from "ws";
 import { loadHooksProto } from "../../src/grpc/hooks-proto.js";

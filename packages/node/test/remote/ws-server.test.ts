@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
-import { createEvent, HookEngine, HookError, PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core";
+import { createEvent, HookEngine, HookError } from "@a3s-lab/hooks-core";
+import { PROTOCOL, WS_CLOSE_CODES } from "@a3s-lab/hooks-core/wire";
 import { credentials, ServerCredentials } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
