@@ -40,8 +40,8 @@ if (existsSync(junit)) {
 }
 console.log(`\nTest reports read: ${files}`);
 console.log(`Tests: ${passed} passed, ${failed} failed`);
-// Run as the last step of `pnpm test`: the shell running the script's steps started with the
-// command, so its age is the command's whole time (typecheck, build, every test, the bench).
+// Run as the last step of `pnpm test` by scripts/test-command.mjs, which started with the
+// command: its age is the command's whole time (typecheck, build, every test, the bench).
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: run by pnpm, not by turbo; pnpm names the script it runs
 if (process.env.npm_lifecycle_event === "test") {
   const seconds = elapsedSeconds(process.ppid);

@@ -37,7 +37,17 @@ export default defineConfig([
     format: ["esm", "cjs"],
     // Disposable and Symbol.dispose appear in the declarations: a consumer compiling with an
     // older `lib` (es2022) gets TypeScript's own declarations of them from this reference.
-    dts: { banner: '/// <reference lib="esnext.disposable" />' },
+    // The declarations `tsc -b tsconfig.src.json` (the `types` task) emitted, bundled: the
+    // types are computed once, there, and not again here.
+    dts: {
+      entry: Object.fromEntries(
+        ["index", "grpc-client", "otel", "internal", "workspace", "approvals"].map((name) => [
+          name,
+          `.tsbuild/src/${name}.d.ts`,
+        ]),
+      ),
+      banner: '/// <reference lib="esnext.disposable" />',
+    },
     // dist/cli is the other build's.
     clean: ["!cli/**"],
     // import.meta.url in the CJS build too: the hook server finds proto/hooks.proto from it.
