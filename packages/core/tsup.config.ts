@@ -8,7 +8,11 @@ export default defineConfig({
   // The declarations `tsc -b tsconfig.src.json` (the `types` task) emitted, bundled: the types
   // are computed once, there, and not again here.
   dts: {
-    entry: { index: ".tsbuild/src/index.d.ts", internal: ".tsbuild/src/internal.d.ts" },
+    entry: {
+      index: ".tsbuild/src/index.d.ts",
+      internal: ".tsbuild/src/internal.d.ts",
+      wire: ".tsbuild/src/wire.d.ts",
+    },
     banner: '/// <reference lib="esnext.disposable" />',
   },
   tsconfig: "tsconfig.build.json",
