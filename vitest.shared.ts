@@ -72,7 +72,10 @@ export function nodeProject(options: ProjectOptions): TestProjectInlineConfigura
       // machines have two shared cores.
       testTimeout: options.testTimeout ?? 30_000,
       hookTimeout: 30_000,
-      typecheck: { enabled: true, include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"] },
+      // The type tests (`*.test-d.ts`) are compiled by each package's `typecheck` script, which
+      // checks the same files vitest's typecheck would (examples/test/type-tests.test.ts keeps it
+      // so); a second whole-project `tsc` per package here cost 6-10 s of a test run.
+      typecheck: { enabled: false },
       restoreMocks: true,
       unstubEnvs: true,
     },
@@ -144,7 +147,6 @@ export function attackConfig(options: { name: string }): ViteUserConfig {
     test: {
       ...project.test,
       exclude: ["**/node_modules/**"],
-      typecheck: { enabled: false },
       reporters: ["default", ["json", { outputFile: "test-artifacts/vitest-attack.json" }]],
     },
   });
