@@ -59,6 +59,17 @@ interface ProjectOptions {
   testTimeout?: number;
 }
 
+interface SharedModulesOptions extends ProjectOptions {
+  /**
+   * The test files that change what other files would see (a process-wide registry, another
+   * module's state): they run isolated, each importing the package afresh. Every other file
+   * shares one module graph per worker instead, which saves importing the package once per
+   * file (most of such a package's run). Globals stubbed with `vi.stubGlobal` are put back
+   * after each test.
+   */
+  ownModules: string[];
+}
+
 /** A Node project: the package's tests and type tests, against `src/` of every package. */
 export function nodeProject(options: ProjectOptions): TestProjectInlineConfiguration {
   return {
@@ -72,11 +83,40 @@ export function nodeProject(options: ProjectOptions): TestProjectInlineConfigura
       // machines have two shared cores.
       testTimeout: options.testTimeout ?? 30_000,
       hookTimeout: 30_000,
-      typecheck: { enabled: true, include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"] },
+      // The type tests (`*.test-d.ts`) are compiled by each package's `typecheck` script, which
+      // checks the same files vitest's typecheck would (examples/test/type-tests.test.ts keeps it
+      // so); a second whole-project `tsc` per package here cost 6-10 s of a test run.
+      typecheck: { enabled: false },
       restoreMocks: true,
       unstubEnvs: true,
     },
   };
+}
+
+/**
+ * A package's Node tests as two projects: the files that keep to themselves share one module
+ * graph per worker; the files named in `ownModules` run isolated.
+ */
+export function sharedModulesProjects(
+  options: SharedModulesOptions,
+): TestProjectInlineConfiguration[] {
+  const project = nodeProject(options);
+  const test = project.test ?? {};
+  return [
+    {
+      ...project,
+      test: {
+        ...test,
+        isolate: false,
+        unstubGlobals: true,
+        exclude: [...(test.exclude ?? []), ...options.ownModules],
+      },
+    },
+    {
+      ...project,
+      test: { ...test, name: `${options.name} (isolated)`, include: options.ownModules },
+    },
+  ];
 }
 
 /** A package tested in Node only. */
@@ -122,9 +162,14 @@ export function projectsConfig(projects: TestProjectInlineConfiguration[]): Vite
 export function nodeAndBrowserConfig(options: {
   name: string;
   browserInclude?: string[];
+  /** See {@link sharedModulesProjects}; without it, every Node test file runs isolated. */
+  ownModules?: string[];
 }): ViteUserConfig {
+  const { ownModules } = options;
   return projectsConfig([
-    nodeProject({ name: options.name }),
+    ...(ownModules
+      ? sharedModulesProjects({ name: options.name, ownModules })
+      : [nodeProject({ name: options.name })]),
     chromiumProject({
       name: `${options.name} (chromium)`,
       include: options.browserInclude ?? ["src/**/*.test.ts"],
@@ -144,7 +189,6 @@ export function attackConfig(options: { name: string }): ViteUserConfig {
     test: {
       ...project.test,
       exclude: ["**/node_modules/**"],
-      typecheck: { enabled: false },
       reporters: ["default", ["json", { outputFile: "test-artifacts/vitest-attack.json" }]],
     },
   });

@@ -219,7 +219,8 @@ describe("readHookResponse", () => {
       { numRuns: 3000 },
     );
     expect(accepted).toBeGreaterThan(100);
-  });
+    // A hang guard: 3,000 runs take tens of seconds in Chromium on a loaded machine.
+  }, 120_000);
 
   it("reads the common shapes without a copy: a bare continue and a block with a reason", () => {
     expect(readHookResponse({ hookId: "h", eventId: "e" })).toEqual({
