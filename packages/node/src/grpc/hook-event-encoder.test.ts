@@ -1,4 +1,4 @@
-import type { HookEventMessage } from "@a3s-lab/hooks-core";
+import type { HookEventMessage } from "@a3s-lab/hooks-core/wire";
 import { describe, expect, it } from "vitest";
 import { encodeHookEvent, withEncodedHookEvents } from "./hook-event-encoder.js";
 import { loadHooksProto } from "./hooks-proto.js";

@@ -1,4 +1,4 @@
-import type { HookEventMessage } from "@a3s-lab/hooks-core";
+import type { HookEventMessage } from "@a3s-lab/hooks-core/wire";
 import type { ServiceDefinition } from "@grpc/grpc-js";
 
 // hooks.proto's HookEvent, field by field: (number << 3) | wire type (0 varint, 2 length).
