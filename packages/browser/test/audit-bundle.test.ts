@@ -10,7 +10,7 @@ const page = (contents: string) =>
   bundleForBrowser({
     stdin: { contents, resolveDir: fileURLToPath(new URL("..", import.meta.url)), loader: "ts" },
   });
-const isAudit = (input: string) => /(^|\/)src\/audit-(trail|format)\.ts$/.test(input);
+const isAudit = (input: string) => /(^|\/)src\/audit\/audit-(trail|format)\.ts$/.test(input);
 
 describe("the audit helpers in a browser bundle", () => {
   it("are tree-shaken away from a page that only uses the transport", async () => {
