@@ -4,14 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import type { AuditEvent } from "@a3s-lab/hooks-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { APP_DIR, type CliRun, readJsonl, runCli } from "./cli-process.js";
+import { type CliRun, readJsonl, runCli } from "./cli-process.js";
 
 // A deferred call's approval in the agent's audit log (`--audit FILE`), in real processes on the
 // embedded store: `run` parks it with the hook's routing, the real `a3s-hooks approvals` CLI
 // decides, `resume` claims the decision in a new process. Each process opens PGlite (seconds on
 // a loaded machine).
 const SLOW = 300_000;
-const A3S_HOOKS = path.resolve(APP_DIR, "../../packages/node/src/cli/main.ts");
 
 /** Defers anything that pushes, routed to alice or bob, for 30 minutes. */
 const DEFER_PUSH = `input=$(cat); case "$input" in *"git push"*) printf '%s' '${JSON.stringify({
@@ -29,7 +28,7 @@ const root = mkdtempSync(path.join(os.tmpdir(), "demo-approvals-audit-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function a3sHooks(args: readonly string[]): Promise<CliRun> {
-  return runCli(args, { file: A3S_HOOKS });
+  return runCli(args, { program: "a3s-hooks" });
 }
 
 async function journey(name: string) {

@@ -21,7 +21,6 @@ import { APP_DIR, type CliRun, LineWaiter, runCli, startCli } from "./cli-proces
 // on an advisory lock the test owns. Then the store and the side-effect files must show that no
 // approval was lost and no call ran twice, and a later `resume` must say what happened.
 const SLOW = 600_000;
-const A3S_HOOKS = path.resolve(APP_DIR, "../../packages/node/src/cli/main.ts");
 const DEFER_PUSH = `input=$(cat); case "$input" in *"git push"*) printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"pushing needs a person"}}';; esac`;
 /** The advisory lock the PostgreSQL trigger waits on for rows whose input says `hold-me`. */
 const HOLD_KEY = 4242;
@@ -113,7 +112,7 @@ function startResume(j: Journey, sessionId: string, store: string, extra: string
 /** The command with the journey's name after it: the test finds its approval by it. */
 const unique = (j: Journey, command: string) => `${command}; : ${path.basename(j.dir)}`;
 
-const a3sHooks = (args: readonly string[]) => runCli(args, { file: A3S_HOOKS });
+const a3sHooks = (args: readonly string[]) => runCli(args, { program: "a3s-hooks" });
 
 /** SIGKILL a child and wait until it is gone. */
 async function kill9(child: ReturnType<typeof startCli>): Promise<void> {
@@ -303,7 +302,7 @@ describe.each(kinds)("kill -9 during an approval ($name store)", (kind) => {
       const held = await kind.hold();
       const decider = startCli(
         ["approvals", "approve", approval.id, "--by", "mallory", "--store", store],
-        { file: A3S_HOOKS },
+        { program: "a3s-hooks" },
       );
       decider.stdin?.end();
       await held.inside();

@@ -8,14 +8,13 @@ import { launchChromium } from "../../../test-support/chromium.ts";
 import { startPostgres } from "../../../test-support/postgres-server.ts";
 import type { EventLogRecord } from "../src/event-log.js";
 import type { ParkedContext } from "../src/parked-call.js";
-import { APP_DIR, type CliRun, LineWaiter, readJsonl, runCli, startCli } from "./cli-process.js";
+import { type CliRun, LineWaiter, readJsonl, runCli, startCli } from "./cli-process.js";
 
 // The approval journey in real processes: `run` parks the call a real bash hook defers and
 // exits; the real `a3s-hooks approvals` CLI decides; `resume` in a new process finishes the
 // turn. Each process on the embedded store opens PGlite (seconds on a loaded machine), so each
 // journey uses as few processes as it can.
 const SLOW = 300_000;
-const A3S_HOOKS = path.resolve(APP_DIR, "../../packages/node/src/cli/main.ts");
 const INBOX_TOKEN = "demo-inbox-token-0123456789";
 
 /** The PreToolUse hook: a bash command that defers anything that pushes. */
@@ -29,7 +28,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** The real `a3s-hooks` CLI, from source. */
 function a3sHooks(args: readonly string[]): Promise<CliRun> {
-  return runCli(args, { file: A3S_HOOKS });
+  return runCli(args, { program: "a3s-hooks" });
 }
 
 interface Kind {
@@ -445,7 +444,7 @@ describe.each(kinds)("a3s-demo-agent parks deferred calls ($name store)", (kind)
 
       // The real `a3s-hooks approvals serve`, its token from the environment.
       const inbox = startCli(["approvals", "serve", "--store", store], {
-        file: A3S_HOOKS,
+        program: "a3s-hooks",
         env: { A3S_TOKEN: INBOX_TOKEN },
       });
       inbox.stdin?.end();

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventLogRecord } from "../src/event-log.js";
-import { CLI, readJsonl, runCli, tsNodeArgs } from "./cli-process.js";
+import { programArgs, readJsonl, runCli } from "./cli-process.js";
 import { checkEventPoints } from "./event-points.js";
 
 let dir: string;
@@ -144,7 +144,7 @@ const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 describe("a3s-demo-agent chat on a pseudo-terminal", () => {
   it("prompts, asks the person for permission, and runs what they allow", async () => {
     // script(1) gives the CLI a real terminal: stdin and stdout are TTYs, as for a person.
-    const command = [process.execPath, ...tsNodeArgs(CLI, ["chat", "--workdir", workdir])]
+    const command = [process.execPath, ...programArgs("demo", ["chat", "--workdir", workdir])]
       .map(quote)
       .join(" ");
     const child = spawn("script", ["-qfec", command, "/dev/null"], {

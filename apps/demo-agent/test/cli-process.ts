@@ -3,15 +3,30 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { inject } from "vitest";
+import { PROGRAMS, type ProgramName } from "./bundle-programs.js";
 
 /** The app's folder, and its CLI entry. */
 export const APP_DIR = fileURLToPath(new URL("..", import.meta.url));
-export const CLI = path.join(APP_DIR, "src", "cli.ts");
+export const CLI = PROGRAMS.demo;
 const TSX = pathToFileURL(createRequire(path.join(APP_DIR, "package.json")).resolve("tsx")).href;
 
-/** Node arguments that run a TypeScript file of this workspace from source. */
+/**
+ * Node arguments that run a TypeScript file of this workspace from source through tsx: the
+ * path `pnpm start` and the `a3s-demo-agent` bin take. It transpiles the app and every package
+ * on each start (a second or two of CPU), so tests start the bundles instead
+ * (`programArgs`) and keep this for the tests of that path.
+ */
 export function tsNodeArgs(file: string, args: readonly string[] = []): string[] {
   return ["--conditions=@a3s-lab/source", "--import", TSX, file, ...args];
+}
+
+/**
+ * Node arguments that run one of the workspace's programs (`PROGRAMS`): its bundle, built from
+ * source once per test run by the global setup (`bundle-programs.ts`).
+ */
+export function programArgs(program: ProgramName, args: readonly string[] = []): string[] {
+  return ["--conditions=@a3s-lab/source", inject("programs")[program], ...args];
 }
 
 export interface CliRun {
@@ -20,22 +35,22 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Start the demo CLI (or `options.file`, another TypeScript CLI of the workspace) as a real process. */
+/** Start the demo CLI (or `options.program`, another program of the workspace) as a real process. */
 export function startCli(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; file?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; program?: ProgramName } = {},
 ): ChildProcess {
-  return spawn(process.execPath, tsNodeArgs(options.file ?? CLI, args), {
+  return spawn(process.execPath, programArgs(options.program ?? "demo", args), {
     cwd: options.cwd ?? APP_DIR,
     env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
   });
 }
 
-/** Run the demo CLI (or `options.file`) to the end, feeding `input` on stdin. */
+/** Run the demo CLI (or `options.program`) to the end, feeding `input` on stdin. */
 export function runCli(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; file?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; program?: ProgramName } = {},
 ): Promise<CliRun> {
   const child = startCli(args, options);
   let stdout = "";

@@ -1,10 +1,12 @@
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { AuditEvent } from "@a3s-lab/hooks-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventLogRecord } from "../src/event-log.js";
-import { type CliRun, readJsonl, runCli } from "./cli-process.js";
+import { APP_DIR, type CliRun, readJsonl, runCli } from "./cli-process.js";
 import { checkEventPoints, missingEvents } from "./event-points.js";
 
 let dir: string;
@@ -132,8 +134,12 @@ describe("a3s-demo-agent run, on a terminal", () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^error: --workdir: .*busy is not empty/);
     expect(await readFile(path.join(busy, "keep.txt"), "utf8")).toBe("mine");
-    const help = await runCli(["--help"]);
-    expect(help.code).toBe(0);
+    // The `a3s-demo-agent` bin runs the CLI from source through tsx, as `pnpm start` does; the
+    // other tests start its bundle. execFile rejects unless it exits 0.
+    const help = await promisify(execFile)(process.execPath, [
+      path.join(APP_DIR, "bin", "a3s-demo-agent.js"),
+      "--help",
+    ]);
     expect(help.stdout).toContain("Usage: a3s-demo-agent");
-  }, 30_000);
+  }, 60_000);
 });

@@ -6,7 +6,7 @@ import path from "node:path";
 import { A3sClient } from "@a3s-lab/box";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventLogRecord } from "../src/event-log.js";
-import { APP_DIR, readJsonl, startCli, tsNodeArgs } from "./cli-process.js";
+import { APP_DIR, programArgs, readJsonl, startCli } from "./cli-process.js";
 import { checkEventPoints } from "./event-points.js";
 
 let dir: string;
@@ -59,14 +59,10 @@ async function serve(
 function runClient(
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    tsNodeArgs(path.join(APP_DIR, "test", "fixtures", "sdk-client.ts")),
-    {
-      cwd: APP_DIR,
-      env: { ...process.env, ...env },
-    },
-  );
+  const child = spawn(process.execPath, programArgs("sdk-client"), {
+    cwd: APP_DIR,
+    env: { ...process.env, ...env },
+  });
   let out = "";
   let err = "";
   child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
