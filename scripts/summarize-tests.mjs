@@ -2,7 +2,6 @@
 // Sums every package's vitest JSON report (and the Python SDK's pytest JUnit report) into one
 // closing line, "N passed, N failed", so the whole suite reports one count. Fails when no test
 // ran at all.
-import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -40,26 +39,4 @@ if (existsSync(junit)) {
 }
 console.log(`\nTest reports read: ${files}`);
 console.log(`Tests: ${passed} passed, ${failed} failed`);
-// Run as the last step of `pnpm test` by scripts/test-command.mjs, which started with the
-// command: its age is the command's whole time (typecheck, build, every test, the bench).
-// biome-ignore lint/suspicious/noUndeclaredEnvVars: run by pnpm, not by turbo; pnpm names the script it runs
-if (process.env.npm_lifecycle_event === "test") {
-  const seconds = elapsedSeconds(process.ppid);
-  if (seconds !== undefined) {
-    console.log(`Test command took ${Math.floor(seconds / 60)} min ${seconds % 60} s`);
-  }
-}
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
-
-/** How long the process has been running, in whole seconds (`ps`'s [[dd-]hh:]mm:ss). */
-function elapsedSeconds(pid) {
-  try {
-    const text = execFileSync("ps", ["-o", "etime=", "-p", String(pid)], { encoding: "utf8" });
-    const match = text.trim().match(/^(?:(?:(\d+)-)?(\d+):)?(\d+):(\d+)$/);
-    if (!match) return undefined;
-    const [, days = "0", hours = "0", minutes, secs] = match;
-    return ((Number(days) * 24 + Number(hours)) * 60 + Number(minutes)) * 60 + Number(secs);
-  } catch {
-    return undefined;
-  }
-}

@@ -72,3 +72,6 @@ console.log("\nPhases:");
 for (const [name, ms] of times) console.log(`  ${name.padEnd(40)} ${seconds(ms)}`);
 if (status !== 0) process.exit(status);
 process.exitCode = await run("node scripts/summarize-tests.mjs", true);
+// From this process's start, which is the command's (pnpm starts it first): typecheck, build,
+// every test, the checks and the bench.
+console.log(`Test command took ${seconds(performance.now())}`);
