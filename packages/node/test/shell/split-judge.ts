@@ -47,24 +47,29 @@ export function splitLab(): SplitLab {
     );
     chmodSync(join(bin, program), 0o755);
   }
-  const env = { PATH: [bin, "/usr/bin", "/bin"].join(delimiter), HOME: dir, A3S_JUDGE_LOG: log };
-  const clear = () => {
-    for (const f of readdirSync(log)) rmSync(join(log, f), { force: true });
-  };
+  const env = { PATH: [bin, "/usr/bin", "/bin"].join(delimiter), HOME: dir };
+  let runs = 0;
   return {
     ran(command, shell) {
-      clear();
+      // Each run records into a folder of its own, so a stand-in still running from an earlier
+      // command cannot be counted as this one's.
+      const records = join(log, String(runs++));
+      mkdirSync(records);
+      // Every process the command starts inherits the pipes on fds 1 to 3, and spawnSync returns
+      // only once all of them are closed: a stand-in the shell did not wait for (a process
+      // substitution whose output goes to /dev/null, a background job) is still waited for, and
+      // has written its record before the folder is read.
       spawnSync(shell, ["-c", command], {
         cwd: work,
-        env,
+        env: { ...env, A3S_JUDGE_LOG: records },
         input: "",
-        stdio: ["pipe", "ignore", "ignore"],
+        stdio: ["pipe", "pipe", "pipe", "pipe"],
         timeout: 10_000,
       });
-      const argvs = readdirSync(log).map((f) =>
-        readFileSync(join(log, f), "utf8").split("\0").slice(0, -1),
+      const argvs = readdirSync(records).map((f) =>
+        readFileSync(join(records, f), "utf8").split("\0").slice(0, -1),
       );
-      clear();
+      rmSync(records, { recursive: true, force: true });
       return argvs;
     },
     parses(command, shell) {
