@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { TestProject } from "vitest/node";
-import { bundleNodePrograms } from "../../../test-support/node-bundle.ts";
+import { bundledPrograms } from "../../../test-support/program-bundles.ts";
 
 const APP_DIR = fileURLToPath(new URL("..", import.meta.url));
 
@@ -18,20 +16,5 @@ export const PROGRAMS = {
 
 export type ProgramName = keyof typeof PROGRAMS;
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** Each program's bundle, by name. */
-    programs: Record<ProgramName, string>;
-  }
-}
-
-/**
- * Vitest global setup: bundle the programs from source once, into the app's `node_modules`
- * (so what they import at run time resolves as the app's own imports do), and remove them at
- * the end of the run.
- */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const outdir = await mkdtemp(path.join(APP_DIR, "node_modules", ".a3s-test-programs-"));
-  project.provide("programs", await bundleNodePrograms(PROGRAMS, outdir, { inline: ["zod"] }));
-  return () => rm(outdir, { recursive: true, force: true });
-}
+/** Vitest global setup: the programs, bundled from source once per run. */
+export default bundledPrograms(APP_DIR, PROGRAMS, { inline: ["zod"] });

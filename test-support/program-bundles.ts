@@ -1,0 +1,46 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import { inject } from "vitest";
+import type { TestProject } from "vitest/node";
+import { bundleNodePrograms } from "./node-bundle.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Each program's bundle (see {@link bundledPrograms}), by name. */
+    programs: Record<string, string>;
+  }
+}
+
+/**
+ * A vitest global setup that bundles a package's test programs (TypeScript entry files: a CLI,
+ * a fixture process) once per run, into the package's `node_modules` (so what they import at run
+ * time resolves as the package's own imports do), and removes them at the end of the run. A
+ * test then starts `node <programFile(name)>`: plain node, without tsx transpiling the program
+ * and every package it imports on each start (a second or two of CPU per process).
+ *
+ * In a package's `test/programs.ts`, `export default bundledPrograms(import.meta.dirname, {…})`,
+ * named in its vitest config's `globalSetup`.
+ */
+export function bundledPrograms(
+  packageDir: string,
+  programs: Record<string, string>,
+  options: { inline?: readonly string[] } = {},
+): (project: TestProject) => Promise<() => Promise<void>> {
+  return async (project) => {
+    await mkdir(path.join(packageDir, "node_modules"), { recursive: true });
+    const outdir = await mkdtemp(path.join(packageDir, "node_modules", ".a3s-test-programs-"));
+    project.provide("programs", await bundleNodePrograms(programs, outdir, options));
+    return () => rm(outdir, { recursive: true, force: true });
+  };
+}
+
+/** The bundle of one program of the running package's {@link bundledPrograms} setup. */
+export function programFile(name: string): string {
+  const file = inject("programs")?.[name];
+  if (file === undefined) {
+    throw new Error(
+      `no bundled program "${name}": is it in the package's bundledPrograms global setup?`,
+    );
+  }
+  return file;
+}
