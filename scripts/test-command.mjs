@@ -8,10 +8,18 @@
 // exit code, after the other commands of that phase have ended, so their output is not cut.
 // Side by side, the first command's output streams as it comes; the others' is printed when they
 // end, each in one piece.
+//
+// A command marked `nice` runs at low priority: it takes only the CPU the phase's first command
+// leaves idle. The unit tests wait on the processes, servers and browsers they start for much of
+// their time; the package, API-docs and bench checks fill those gaps instead of a phase of their
+// own, and the tests' own timing is barely touched.
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
+
+/** Below every test process (niceness 0), so the checks only take what the tests leave. */
+const nice = (command) => `nice -n 15 ${command}`;
 
 /** [name, commands]: commands of one phase run side by side; phases run one after another. */
 const phases = [
@@ -21,13 +29,18 @@ const phases = [
     "typecheck, build, lint, install check",
     ["turbo run typecheck build", "biome check .", "node scripts/check-install.mjs"],
   ],
-  ["unit tests", ["turbo run test --concurrency=1"]],
-  ["attack tests", ["turbo run test:attack --concurrency=1"]],
-  // The smoke run of the bench judges no timing, so sharing the cores does not matter to it.
+  // The checks need the build and nothing the tests change. The smoke run of the bench judges no
+  // timing, so sharing the cores does not matter to it.
   [
-    "packages, API docs, bench smoke",
-    ["node scripts/check-packages.mjs", "node scripts/docs-api.mjs --check", "pnpm bench --smoke"],
+    "unit tests; packages, API docs, bench smoke",
+    [
+      "turbo run test --concurrency=1",
+      nice("node scripts/check-packages.mjs"),
+      nice("node scripts/docs-api.mjs --check"),
+      nice("pnpm bench --smoke"),
+    ],
   ],
+  ["attack tests", ["turbo run test:attack --concurrency=1"]],
 ];
 
 /** Runs a shell command from the repository root; resolves to its exit code. */
