@@ -12,6 +12,7 @@ import {
   openApprovalStore,
 } from "@a3s-lab/hooks-node/approvals";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { preparedEmbeddedStore } from "../../../test-support/embedded-store.ts";
 import { startPostgres } from "../../../test-support/postgres-server.ts";
 import { APP_DIR, type CliRun, LineWaiter, runCli, startCli } from "./cli-process.js";
 
@@ -146,9 +147,9 @@ const kinds: Kind[] = [
   {
     name: "embedded",
     setup: async () => {
-      // Created before the kills, so a kill lands in a write, not in creating the database.
-      await (await openApprovalStore(embeddedStore)).close();
-      return embeddedStore;
+      // Created before the kills, so a kill lands in a write, not in creating the database (a
+      // prepared empty store: the first open of a new folder is approvals.e2e.test.ts's).
+      return preparedEmbeddedStore(embeddedStore);
     },
     teardown: async () => {},
     hold: async () => ({
