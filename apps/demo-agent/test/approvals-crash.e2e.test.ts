@@ -202,10 +202,12 @@ const kinds: Kind[] = [
             }),
           done: async () => {
             await c.query("SELECT pg_advisory_unlock($1)", [HOLD_KEY]);
-            // The held statement goes on (its client is gone) and ends.
+            // The held statement goes on (its client is gone) and ends. Its transaction holds the
+            // trigger's lock, once granted, until it commits: no advisory lock left, granted or
+            // not, means it has (a lock granted but not yet let go of is a write not yet seen).
             await until("the held statement to end", async () => {
               const rows = await c.query(
-                "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+                "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'",
               );
               return rows.rows[0]?.n === 0;
             });
