@@ -4,12 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import type { AuditEvent } from "@a3s-lab/hooks-core";
 import { afterAll, describe, expect, it } from "vitest";
+import { preparedEmbeddedStore } from "../../../test-support/embedded-store.ts";
 import { type CliRun, readJsonl, runCli } from "./cli-process.js";
 
 // A deferred call's approval in the agent's audit log (`--audit FILE`), in real processes on the
 // embedded store: `run` parks it with the hook's routing, the real `a3s-hooks approvals` CLI
 // decides, `resume` claims the decision in a new process. Each process opens PGlite (seconds on
-// a loaded machine).
+// a loaded machine). Each journey's store starts as a prepared empty one: what a first open of a
+// new folder does is approvals.e2e.test.ts's to show, not the audit's.
 const SLOW = 300_000;
 
 /** Defers anything that pushes, routed to alice or bob, for 30 minutes. */
@@ -48,7 +50,7 @@ async function journey(name: string) {
     home,
     settings,
     workdir: path.join(dir, "work"),
-    store: path.join(dir, "store"),
+    store: await preparedEmbeddedStore(path.join(dir, "store")),
     parkAudit: path.join(dir, "park-audit.jsonl"),
     resumeAudit: path.join(dir, "resume-audit.jsonl"),
   };

@@ -12,6 +12,7 @@ import {
   openApprovalStore,
 } from "@a3s-lab/hooks-node/approvals";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { preparedEmbeddedStore } from "../../../test-support/embedded-store.ts";
 import { startPostgres } from "../../../test-support/postgres-server.ts";
 import { APP_DIR, type CliRun, LineWaiter, runCli, startCli } from "./cli-process.js";
 
@@ -146,9 +147,9 @@ const kinds: Kind[] = [
   {
     name: "embedded",
     setup: async () => {
-      // Created before the kills, so a kill lands in a write, not in creating the database.
-      await (await openApprovalStore(embeddedStore)).close();
-      return embeddedStore;
+      // Created before the kills, so a kill lands in a write, not in creating the database (a
+      // prepared empty store: the first open of a new folder is approvals.e2e.test.ts's).
+      return preparedEmbeddedStore(embeddedStore);
     },
     teardown: async () => {},
     hold: async () => ({
@@ -201,10 +202,12 @@ const kinds: Kind[] = [
             }),
           done: async () => {
             await c.query("SELECT pg_advisory_unlock($1)", [HOLD_KEY]);
-            // The held statement goes on (its client is gone) and ends.
+            // The held statement goes on (its client is gone) and ends. Its transaction holds the
+            // trigger's lock, once granted, until it commits: no advisory lock left, granted or
+            // not, means it has (a lock granted but not yet let go of is a write not yet seen).
             await until("the held statement to end", async () => {
               const rows = await c.query(
-                "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+                "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'",
               );
               return rows.rows[0]?.n === 0;
             });

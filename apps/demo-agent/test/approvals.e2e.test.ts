@@ -26,6 +26,14 @@ const PUSH_PROMPT = "bash: echo pushed >> pushed.txt; : git push origin main";
 const root = mkdtempSync(path.join(os.tmpdir(), "demo-approvals-e2e-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/** One Chromium for the file's inbox tests (each opens a page of its own), started on first use. */
+let chromium: ReturnType<typeof launchChromium> | undefined;
+const browser = () => {
+  chromium ??= launchChromium();
+  return chromium;
+};
+afterAll(async () => (await chromium)?.close());
+
 /** The real `a3s-hooks` CLI, from source. */
 function a3sHooks(args: readonly string[]): Promise<CliRun> {
   return runCli(args, { program: "a3s-hooks" });
@@ -459,9 +467,8 @@ describe.each(kinds)("a3s-demo-agent parks deferred calls ($name store)", (kind)
         inbox.on("close", (code) => fail(new Error(`inbox exited ${code}: ${inboxErr}`)));
       });
 
-      const browser = await launchChromium();
+      const page = await (await browser()).context.newPage();
       try {
-        const page = await browser.context.newPage();
         await page.setViewportSize({ width: 375, height: 740 });
         await page.goto(`${url}#token=${INBOX_TOKEN}`);
         const card = page.locator(`#pending article[data-id="${approvalId}"]`);
@@ -472,7 +479,7 @@ describe.each(kinds)("a3s-demo-agent parks deferred calls ($name store)", (kind)
         await card.getByRole("button", { name: "Approve" }).click();
         await page.locator(`#decided article[data-id="${approvalId}"]`).waitFor();
       } finally {
-        await browser.close();
+        await page.close();
       }
 
       let resumed: { code: number | null; stdout: string };

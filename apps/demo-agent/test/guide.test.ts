@@ -26,7 +26,9 @@ import {
   docSteps,
   firstUnmatched,
 } from "../../../test-support/doc-commands.ts";
+import { programFile } from "../../../test-support/program-bundles.ts";
 import { describeReadmeExamples } from "../../../test-support/readme-examples.ts";
+import { PROGRAMS } from "./bundle-programs.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const GUIDE = path.join(ROOT, "docs", "guide");
@@ -181,7 +183,20 @@ describe("how a guide's commands are read", () => {
   });
 });
 
+/**
+ * The root `serve` script: tsx on the demo's CLI, from source. The guides' `pnpm serve` runs
+ * below as that CLI's bundle (this test run's build of the same source), which the first test
+ * pins to the script; `pnpm demo` stays the script itself, through pnpm and tsx.
+ */
+const SERVE_SCRIPT = `tsx --conditions=@a3s-lab/source ${path.relative(ROOT, PROGRAMS.demo)} serve`;
+
 describe("the guides' shell commands", () => {
+  it("`pnpm serve` is the demo CLI's serve, whose bundle runs it below", () => {
+    const { scripts } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    expect(scripts.serve).toBe(SERVE_SCRIPT);
+  });
   // `pnpm a3s-hooks` runs the CLI from source through tsx; once it is built (as `pnpm test`
   // builds it first) the same commands run the installed CLI, without pnpm's and tsx's start-up.
   const cli = path.join(ROOT, "packages", "node", "bin", "a3s-hooks.cjs");
@@ -190,11 +205,14 @@ describe("the guides' shell commands", () => {
     ["node", "dist", "cli", "a3s-hooks.js"],
     ["mcp", "dist", "index.js"],
   ].every((file) => existsSync(path.join(ROOT, "packages", ...file)));
+  // `pnpm serve` (twice in the guides, each a server the test stops) as the bundled demo CLI:
+  // the same program without pnpm's start-up and tsx transpiling the demo and every package.
+  const serve = [process.execPath, "--conditions=@a3s-lab/source", programFile("demo"), "serve"];
   describeDocCommands({
     documents: guides,
     root: ROOT,
     minCommands: 8,
-    ...(built ? { scripts: { "a3s-hooks": [process.execPath, cli] } } : {}),
+    scripts: { serve, ...(built ? { "a3s-hooks": [process.execPath, cli] } : {}) },
   });
 });
 
