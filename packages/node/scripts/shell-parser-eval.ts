@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     ...new Set([...FIXED_CORPUS, ...fc.sample(hostileCommand, { numRuns: generated, seed: 25 })]),
   ];
   const lab = splitLab();
-  const judged = judgeCorpus(lab, commands);
+  const judged = await judgeCorpus(lab, commands);
   const parsesIn = new Map(
     SHELLS.map((s) => [s, new Set(commands.filter((c) => lab.parses(c, s)))]),
   );

@@ -1,40 +1,23 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres } from "../../../../test-support/postgres-server.ts";
+import { programFile } from "../../../../test-support/program-bundles.ts";
 import type { ApprovalStore } from "./approval-store.js";
 import { openApprovalStore } from "./open-approval-store.js";
 
 // Agents in processes of their own against one PostgreSQL server: the decision reaches each by
 // NOTIFY (their poll interval is an hour), and the resume is claimed once among them all.
-const packageDir = resolve(import.meta.dirname, "../..");
-const bundleDir = mkdtempSync(join(packageDir, "node_modules", ".a3s-approvals-agent-"));
-const agent = join(bundleDir, "agent.mjs");
 const SLOW = 240_000;
 
 let server: Awaited<ReturnType<typeof startPostgres>>;
 let inbox: ApprovalStore;
 beforeAll(async () => {
-  await build({
-    entryPoints: [resolve(packageDir, "test/fixtures/approvals/agent.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["@a3s-lab/source"],
-    external: ["@electric-sql/pglite", "pg"],
-    outfile: agent,
-    logLevel: "error",
-  });
   server = await startPostgres();
   inbox = await openApprovalStore(server.url);
 }, SLOW);
 afterAll(async () => {
   await inbox?.close();
   await server?.stop();
-  rmSync(bundleDir, { recursive: true, force: true });
 }, SLOW);
 
 interface Agent {
@@ -46,9 +29,14 @@ interface Agent {
 }
 
 function startAgent(id: string): Agent {
-  const child = spawn(process.execPath, [agent, server.url, id], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    // The agent, bundled once per run (test/programs.ts).
+    ["--conditions=@a3s-lab/source", programFile("approvals-agent"), server.url, id],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const lines: string[] = [];
   let onLine: (() => void) | undefined;
   let buffer = "";

@@ -2,46 +2,31 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { preparedEmbeddedStore } from "../../../../test-support/embedded-store.ts";
 import { startPostgres } from "../../../../test-support/postgres-server.ts";
+import { programFile } from "../../../../test-support/program-bundles.ts";
 import type { Approval } from "../approvals/approval.js";
 import { openApprovalStore } from "../approvals/open-approval-store.js";
 
-// The real CLI from source, bundled once, in real processes. The databases stay outside the
-// bundle (PGlite loads its WebAssembly beside its module), so the bundle sits in this package,
-// where they resolve.
+// The real CLI from source, bundled once per run (test/programs.ts), in real processes. The
+// databases stay outside the bundle (PGlite loads its WebAssembly beside its module); the bundle
+// sits in this package, where they resolve.
 const packageDir = resolve(import.meta.dirname, "../..");
-const bundleDir = mkdtempSync(join(packageDir, "node_modules", ".a3s-approvals-cli-"));
-const bin = join(bundleDir, "a3s-hooks.mjs");
 // Each run of the embedded store opens PGlite (seconds on a loaded machine).
 const SLOW = 300_000;
 
-beforeAll(async () => {
-  await build({
-    entryPoints: [resolve(import.meta.dirname, "main.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["@a3s-lab/source"],
-    external: ["@electric-sql/pglite", "pg"],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    outfile: bin,
-    logLevel: "error",
-  });
-}, SLOW);
-afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
-
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: packageDir,
-      env: { ...process.env, USER: "tester" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=@a3s-lab/source", programFile("a3s-hooks"), ...args],
+      {
+        cwd: packageDir,
+        env: { ...process.env, USER: "tester" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
@@ -62,7 +47,9 @@ const kinds: Kind[] = [
     const dir = mkdtempSync(join(tmpdir(), "a3s-approvals-cli-"));
     return {
       name: "embedded",
-      setup: async () => join(dir, "store"),
+      // The store's first open (initdb, migrations) is approval-store.test.ts's: here the
+      // agent's store is a copy of one opened once.
+      setup: () => preparedEmbeddedStore(join(dir, "store")),
       teardown: async () => rmSync(dir, { recursive: true, force: true }),
     };
   })(),

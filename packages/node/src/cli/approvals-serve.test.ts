@@ -2,36 +2,19 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
+import { preparedEmbeddedStore } from "../../../../test-support/embedded-store.ts";
+import { programFile } from "../../../../test-support/program-bundles.ts";
 
-// The real CLI from source, bundled once, in a real process, as approvals-command.test.ts does.
+// The real CLI from source, bundled once per run (test/programs.ts), in a real process, as
+// approvals-command.test.ts does. A store it serves starts as a copy of one opened once: the
+// store's first open (initdb, migrations) is approval-store.test.ts's.
 const packageDir = resolve(import.meta.dirname, "../..");
-const bundleDir = mkdtempSync(join(packageDir, "node_modules", ".a3s-approvals-serve-"));
-const bin = join(bundleDir, "a3s-hooks.mjs");
 const storeDir = mkdtempSync(join(tmpdir(), "a3s-approvals-serve-"));
 const SLOW = 300_000;
+const bin = () => ["--conditions=@a3s-lab/source", programFile("a3s-hooks")];
 
-beforeAll(async () => {
-  await build({
-    entryPoints: [resolve(import.meta.dirname, "main.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["@a3s-lab/source"],
-    external: ["@electric-sql/pglite", "pg"],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    outfile: bin,
-    logLevel: "error",
-  });
-}, SLOW);
-afterAll(() => {
-  rmSync(bundleDir, { recursive: true, force: true });
-  rmSync(storeDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(storeDir, { recursive: true, force: true }));
 
 it(
   "serves the inbox until SIGTERM: prints the URL with the token in its fragment, answers the list, exits 0",
@@ -40,7 +23,13 @@ it(
     delete env.A3S_TOKEN;
     const child = spawn(
       process.execPath,
-      [bin, "approvals", "serve", "--store", join(storeDir, "store")],
+      [
+        ...bin(),
+        "approvals",
+        "serve",
+        "--store",
+        await preparedEmbeddedStore(join(storeDir, "store")),
+      ],
       { cwd: packageDir, env, stdio: ["ignore", "pipe", "pipe"] },
     );
     const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
@@ -83,7 +72,15 @@ it(
     chmodSync(file, 0o644);
     const child = spawn(
       process.execPath,
-      [bin, "approvals", "serve", "--store", join(storeDir, "store2"), "--deciders", file],
+      [
+        ...bin(),
+        "approvals",
+        "serve",
+        "--store",
+        await preparedEmbeddedStore(join(storeDir, "store2")),
+        "--deciders",
+        file,
+      ],
       { cwd: packageDir, env, stdio: ["ignore", "pipe", "pipe"] },
     );
     const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
@@ -120,7 +117,7 @@ it(
     writeFileSync(file, JSON.stringify([{ name: "bob", token: "short" }]), { mode: 0o600 });
     const child = spawn(
       process.execPath,
-      [bin, "approvals", "serve", "--store", join(storeDir, "store3"), "--deciders", file],
+      [...bin(), "approvals", "serve", "--store", join(storeDir, "store3"), "--deciders", file],
       { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] },
     );
     let stderr = "";

@@ -2,30 +2,15 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { build } from "esbuild";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../../../test-support/process-alive.ts";
+import { programFile } from "../../../../test-support/program-bundles.ts";
 
 /**
- * The real bin, from source: bundled once (tsx would cost most of a second per start), then
- * run in real processes, each with its own HOME.
+ * The real bin, from source: bundled once per run (test/programs.ts; tsx would cost most of a
+ * second per start), then run in real processes, each with its own HOME.
  */
-const main = resolve(import.meta.dirname, "main.ts");
-const bundleDir = mkdtempSync(join(tmpdir(), "a3s-cli-bin-"));
-const bin = join(bundleDir, "a3s-hooks.cjs");
-beforeAll(async () => {
-  await build({
-    entryPoints: [main],
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    conditions: ["@a3s-lab/source"],
-    outfile: bin,
-    logLevel: "error",
-  });
-});
-afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+const bin = () => ["--conditions=@a3s-lab/source", programFile("a3s-hooks")];
 
 const fixtures = resolve(import.meta.dirname, "../../test/fixtures/hooks");
 const fixture = (name: string) => join(fixtures, name);
@@ -50,7 +35,7 @@ interface Run {
 
 function cli(args: string[], input?: string): Promise<Run> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, [...bin(), ...args], {
       cwd,
       env: { ...process.env, HOME: home },
       stdio: "pipe",
@@ -416,7 +401,7 @@ describe("a3s-hooks on a terminal", () => {
   /** The bin under a real pseudo-terminal (util-linux `script`), as a user's shell runs it. */
   function onTerminal(args: string[], env: Record<string, string> = {}): Promise<Run> {
     const { NO_COLOR: _, FORCE_COLOR: __, ...base } = process.env;
-    const command = [process.execPath, bin, ...args].map((a) => `'${a}'`).join(" ");
+    const command = [process.execPath, ...bin(), ...args].map((a) => `'${a}'`).join(" ");
     return new Promise((done, fail) => {
       const child = spawn("script", ["-qec", command, "/dev/null"], {
         cwd,

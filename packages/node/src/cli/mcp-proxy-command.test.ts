@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { programFile } from "../../../../test-support/program-bundles.ts";
 import type { CliIo } from "./cli-context.js";
 import { loadMcpPackage, mcpProxyCommand } from "./mcp-proxy-command.js";
 import { runCli } from "./run-cli.js";
@@ -35,12 +36,23 @@ const notFound = async (specifier: string) => {
 
 const repo = resolve(import.meta.dirname, "../../../..");
 
-/** `pnpm a3s-hooks …` as a real process: the CLI from source, run by tsx in `cwd`. */
+/**
+ * `pnpm a3s-hooks …` as a real process: the CLI from source, bundled once per run
+ * (test/programs.ts), in `cwd`. The bundle keeps each source file's `import.meta.url`, so the
+ * CLI finds the sibling package's source as it does when tsx runs `main.ts`; tsx's loader (by
+ * its absolute path, so nothing resolves from `cwd`) then imports that TypeScript.
+ */
 function fromSource(args: string[], cwd: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
     const child = spawn(
-      join(repo, "node_modules/.bin/tsx"),
-      ["--conditions=@a3s-lab/source", join(repo, "packages/node/src/cli/main.ts"), ...args],
+      process.execPath,
+      [
+        "--conditions=@a3s-lab/source",
+        "--import",
+        import.meta.resolve("tsx"),
+        programFile("a3s-hooks"),
+        ...args,
+      ],
       { cwd, stdio: ["ignore", "pipe", "pipe"] },
     );
     let stdout = "";

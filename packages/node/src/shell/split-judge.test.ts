@@ -23,15 +23,15 @@ describe("splitBashCommand judged by what dash and bash run", () => {
   };
   afterAll(() => lab?.dispose());
 
-  it("lists every program that ran, or is unsure, on the fixed adversarial corpus", () => {
-    const judged = judgeCorpus(theLab(), FIXED_CORPUS);
+  it("lists every program that ran, or is unsure, on the fixed adversarial corpus", async () => {
+    const judged = await judgeCorpus(theLab(), FIXED_CORPUS);
     const missed = [...judged]
       .filter(([command, ran]) => verdict(splitBashCommand(command), ran) === "missed")
       .map(([command]) => command);
     expect(missed).toEqual([]);
   }, 300_000);
 
-  it("reads in full what it can, word for word", () => {
+  it("reads in full what it can, word for word", async () => {
     const readInFull = [
       "rm x",
       "\\rm x",
@@ -53,7 +53,7 @@ describe("splitBashCommand judged by what dash and bash run", () => {
       'git "pu\\sh"',
       'rm "x\\\\" "y\\\ny"',
     ];
-    const judged = judgeCorpus(theLab(), readInFull);
+    const judged = await judgeCorpus(theLab(), readInFull);
     for (const [command, ran] of judged) {
       expect(ran.length, `${command} ran a stand-in`).toBeGreaterThan(0);
       expect({ command, verdict: verdict(splitBashCommand(command), ran) }).toEqual({
@@ -63,9 +63,9 @@ describe("splitBashCommand judged by what dash and bash run", () => {
     }
   }, 300_000);
 
-  it("does not read quoted or escaped text as a command", () => {
+  it("does not read quoted or escaped text as a command", async () => {
     for (const command of ["echo 'x; rm y'", "echo x\\; rm y", 'echo "\\$(rm y)"']) {
-      expect(theLab().ran(command, "bash"), command).toEqual([]);
+      expect(await theLab().ran(command, "bash"), command).toEqual([]);
       const split = splitBashCommand(command);
       const texts = [...(split?.texts ?? []), ...(split?.open ?? [])];
       expect(texts.length, command).toBeGreaterThan(0);
@@ -76,16 +76,16 @@ describe("splitBashCommand judged by what dash and bash run", () => {
     }
   });
 
-  it("is unsure where a line continuation joins a program's name (tree-sitter-bash splits it)", () => {
+  it("is unsure where a line continuation joins a program's name (tree-sitter-bash splits it)", async () => {
     const command = "r\\\nm x";
-    expect(theLab().ran(command, "bash")).toEqual([["rm", "x"]]);
+    expect(await theLab().ran(command, "bash")).toEqual([["rm", "x"]]);
     expect(splitBashCommand(command)).toBeUndefined();
   });
 
-  it("never leaves out a program that ran, on generated hostile commands", () => {
-    fc.assert(
-      fc.property(hostileCommand, (command) => {
-        const ran = judgeCorpus(theLab(), [command]).get(command)!;
+  it("never leaves out a program that ran, on generated hostile commands", async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileCommand, async (command) => {
+        const ran = (await judgeCorpus(theLab(), [command])).get(command)!;
         expect({ command, verdict: verdict(splitBashCommand(command), ran) }).not.toEqual({
           command,
           verdict: "missed",

@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
+import { programFile } from "../../../../test-support/program-bundles.ts";
 import type { HookServerOptions } from "../../src/server/create-hook-server.js";
-
-const SCRIPT = fileURLToPath(new URL("./hook-server-process.ts", import.meta.url));
 
 export interface ChildOptions {
   server: Partial<Omit<HookServerOptions, "engine" | "timers" | "credentials" | "agent">>;
@@ -49,13 +48,12 @@ afterEach(async () => {
  * after the test. Memory figures are the server's alone, not the attacking test's.
  */
 export async function startHookServerProcess(options: ChildOptions): Promise<HookServerChild> {
+  // hook-server-process.ts, bundled once per run (test/programs.ts).
   const node = [
     process.execPath,
     "--expose-gc",
     "--conditions=@a3s-lab/source",
-    "--import",
-    "tsx",
-    SCRIPT,
+    programFile("hook-server-process"),
   ];
   const quoted = [...node, JSON.stringify(options)].map((a) => `'${a.replace(/'/g, "'\\''")}'`);
   const ulimit = options.fdLimit === undefined ? "" : `ulimit -n ${options.fdLimit} && `;

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell source, not JS templates.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
   mkdirSync,
@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import type { Readable } from "node:stream";
 import fc from "fast-check";
 import type { SplitCommand } from "../../src/shell/bash-subcommands.js";
 
@@ -26,8 +27,11 @@ export const PROGRAMS = ["rm", "git", "touch", "chmod"] as const;
 export const SHELLS = ["dash", "bash"] as const;
 
 export interface SplitLab {
-  /** The argument vectors of the stand-ins `shell -c command` started, in no particular order. */
-  ran(command: string, shell: string): string[][];
+  /**
+   * The argument vectors of the stand-ins `shell -c command` started, in no particular order.
+   * Runs may overlap: each records into a folder of its own.
+   */
+  ran(command: string, shell: string): Promise<string[][]>;
   /** Whether `shell -n` accepts the command (it parses without running it). */
   parses(command: string, shell: string): boolean;
   dispose(): void;
@@ -50,21 +54,29 @@ export function splitLab(): SplitLab {
   const env = { PATH: [bin, "/usr/bin", "/bin"].join(delimiter), HOME: dir };
   let runs = 0;
   return {
-    ran(command, shell) {
-      // Each run records into a folder of its own, so a stand-in still running from an earlier
-      // command cannot be counted as this one's.
+    async ran(command, shell) {
+      // Each run records into a folder of its own, so a stand-in still running from another
+      // command (an earlier one, or one running at the same time) cannot be counted as this one's.
       const records = join(log, String(runs++));
       mkdirSync(records);
-      // Every process the command starts inherits the pipes on fds 1 to 3, and spawnSync returns
-      // only once all of them are closed: a stand-in the shell did not wait for (a process
-      // substitution whose output goes to /dev/null, a background job) is still waited for, and
-      // has written its record before the folder is read.
-      spawnSync(shell, ["-c", command], {
-        cwd: work,
-        env: { ...env, A3S_JUDGE_LOG: records },
-        input: "",
-        stdio: ["pipe", "pipe", "pipe", "pipe"],
-        timeout: 10_000,
+      // Every process the command starts inherits the pipes on fds 1 to 3, and 'close' comes only
+      // once all of them are closed and the shell has exited: a stand-in the shell did not wait
+      // for (a process substitution whose output goes to /dev/null, a background job) is still
+      // waited for, and has written its record before the folder is read.
+      await new Promise<void>((done, fail) => {
+        const child = spawn(shell, ["-c", command], {
+          cwd: work,
+          env: { ...env, A3S_JUDGE_LOG: records },
+          stdio: ["pipe", "pipe", "pipe", "pipe"],
+          timeout: 10_000,
+        });
+        // Read to the end, or a pipe never closes (and a writer could block on a full one).
+        // (fd 3 is a socket, both ends readable.)
+        for (const stream of [child.stdout, child.stderr, child.stdio[3] as Readable])
+          stream.resume();
+        child.stdin.end();
+        child.on("error", fail);
+        child.on("close", () => done());
       });
       const argvs = readdirSync(records).map((f) =>
         readFileSync(join(records, f), "utf8").split("\0").slice(0, -1),
@@ -296,16 +308,30 @@ export interface Tally {
   readonly wrong: { command: string; verdict: Verdict }[];
 }
 
-/** What ran for each command, under each shell (union). */
-export function judgeCorpus(lab: SplitLab, commands: readonly string[]): Map<string, string[][]> {
-  const out = new Map<string, string[][]>();
-  for (const command of commands) {
-    const seen = new Map<string, string[]>();
-    for (const shell of SHELLS) {
-      for (const argv of lab.ran(command, shell)) seen.set(argv.join("\0"), argv);
+/** Shell runs at once in {@link judgeCorpus}: most of a run is waiting on process starts. */
+const RUNS_AT_ONCE = 4;
+
+/** What ran for each command, under each shell (union), in the corpus's order. */
+export async function judgeCorpus(
+  lab: SplitLab,
+  commands: readonly string[],
+): Promise<Map<string, string[][]>> {
+  const runs = commands.flatMap((command) => SHELLS.map((shell) => ({ command, shell })));
+  const results: string[][][] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let at = next++; at < runs.length; at = next++) {
+      const { command, shell } = runs[at]!;
+      results[at] = await lab.ran(command, shell);
     }
+  };
+  await Promise.all(Array.from({ length: RUNS_AT_ONCE }, worker));
+  const out = new Map<string, string[][]>();
+  runs.forEach(({ command }, at) => {
+    const seen = new Map((out.get(command) ?? []).map((argv) => [argv.join("\0"), argv]));
+    for (const argv of results[at]!) seen.set(argv.join("\0"), argv);
     out.set(command, [...seen.values()]);
-  }
+  });
   return out;
 }
 
