@@ -9,12 +9,16 @@ const [shared, isolated] = sharedModulesProjects({
 });
 
 // The programs the suites start in processes of their own are bundled from source once per run
-// (test-programs.ts) and found through A3S_BENCH_DIST (test-setup.ts), as a benchmark run finds
+// (src/test-programs.ts) and found through A3S_BENCH_DIST (src/test-setup.ts), as a benchmark run finds
 // run.mjs's bundles.
 export default projectsConfig([
   {
     ...shared!,
-    test: { ...shared!.test, globalSetup: ["test-programs.ts"], setupFiles: ["test-setup.ts"] },
+    test: {
+      ...shared!.test,
+      globalSetup: ["src/test-programs.ts"],
+      setupFiles: ["src/test-setup.ts"],
+    },
   },
   isolated!,
 ]);

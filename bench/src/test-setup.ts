@@ -1,5 +1,5 @@
 import path from "node:path";
-import { programFile } from "../test-support/program-bundles.ts";
+import { programFile } from "../../test-support/program-bundles.ts";
 
 // The suites start their child processes and the MCP proxy from A3S_BENCH_DIST when it is set,
 // as in `pnpm bench`: here, the bundles test-programs.ts made for this run, so no process start

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundledPrograms } from "../test-support/program-bundles.ts";
+import { bundledPrograms } from "../../test-support/program-bundles.ts";
 
-const BENCH_DIR = fileURLToPath(new URL(".", import.meta.url));
+const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
 const child = (name: string) => path.join(BENCH_DIR, "src", "children", `${name}.ts`);
 
 /**
