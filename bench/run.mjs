@@ -48,6 +48,8 @@ await build({
     "grpc-echo-client": "src/children/grpc-echo-client.ts",
     "ws-echo-client": "src/children/ws-echo-client.ts",
     "hook-client": "src/children/hook-client.ts",
+    // The MCP proxy's bin, which the mcp-proxy suite starts as an MCP client would.
+    "a3s-hooks-mcp": "../packages/mcp/src/bin.ts",
   },
   outdir: dist,
   outExtension: { ".js": ".mjs" },

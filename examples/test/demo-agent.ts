@@ -3,13 +3,11 @@ import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { A3sClient } from "@a3s-lab/box";
 import type { HookEvent, HookEventMap, HookEventName } from "@a3s-lab/hooks-core";
+import { programFile } from "../../test-support/program-bundles.ts";
 
-/** The demo agent's command, run by path as a user runs `a3s-demo-agent`. */
-const BIN = fileURLToPath(new URL("../../apps/demo-agent/bin/a3s-demo-agent.js", import.meta.url));
-/** Start-up compiles the agent's TypeScript with tsx: seconds, more on a busy machine. */
+/** A hang guard for start-up: a second or so, more on a busy machine. */
 const START_TIMEOUT_MS = 25_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -79,10 +77,14 @@ export class DemoAgent {
     await mkdir(path.join(root, "home"), { recursive: true });
     await mkdir(workdir);
     const token = randomBytes(18).toString("base64url");
+    // The demo's CLI, what `a3s-demo-agent` runs, bundled from source once per run
+    // (test/programs.ts): the bin would transpile it with tsx at every start. The README's
+    // commands (root-readme.test.ts) still go through the bin, as a user's do.
     const child = spawn(
       process.execPath,
       [
-        BIN,
+        "--conditions=@a3s-lab/source",
+        programFile("a3s-demo-agent"),
         "serve",
         "--workdir",
         workdir,
@@ -105,7 +107,7 @@ export class DemoAgent {
           NO_COLOR: "1",
         },
         stdio: ["ignore", "pipe", "pipe"],
-        // Its own process group: stop() can end the CLI and the agent it starts together.
+        // Its own process group: stop() can end it and anything it started together.
         detached: true,
       },
     );
@@ -179,8 +181,8 @@ function listening(child: ChildProcess, stderr: () => string): Promise<string> {
 }
 
 /**
- * SIGTERM the CLI (it hands the signal to the agent, which ends its sessions and exits), and
- * SIGKILL the whole process group if it has not exited in time. Resolves once it has.
+ * SIGTERM the agent (it ends its sessions and exits), and SIGKILL its whole process group if it
+ * has not exited in time. Resolves once it has.
  */
 async function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -199,7 +201,7 @@ async function kill(child: ChildProcess): Promise<void> {
 
 function signal(child: ChildProcess, name: NodeJS.Signals): void {
   try {
-    // The minus: the group, so the agent the CLI started goes too.
+    // The minus: the group, so whatever the agent started goes too.
     process.kill(-child.pid!, name);
   } catch {
     // The group is already gone.

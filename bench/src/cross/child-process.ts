@@ -10,8 +10,9 @@ const benchRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
  * How to start a child script. A benchmark run (`run.mjs`) bundles the children next to the
- * main script and says where in `A3S_BENCH_DIST`; tests run the TypeScript source through tsx.
- * Under `pnpm bench --cpu-prof` every child writes a CPU profile too (`A3S_BENCH_CPU_PROF`).
+ * main script and says where in `A3S_BENCH_DIST`, as the tests do with bundles of their own
+ * (src/test-programs.ts); without it, the TypeScript source runs through tsx. Under
+ * `pnpm bench --cpu-prof` every child writes a CPU profile too (`A3S_BENCH_CPU_PROF`).
  */
 export function childCommand(name: ChildName, extraFlags: readonly string[] = []): string[] {
   const dist = process.env.A3S_BENCH_DIST;

@@ -14,6 +14,22 @@ import type { Suite } from "../suite.js";
 const benchRoot = process.env.A3S_BENCH_ROOT ?? fileURLToPath(new URL("../../", import.meta.url));
 const packagesDir = join(benchRoot, "..", "packages");
 
+/**
+ * The `a3s-hooks-mcp` bin's node arguments: its bundle, which a benchmark run (run.mjs) makes
+ * beside the main script and names in `A3S_BENCH_DIST`; without it, its source through tsx
+ * (whose keepNames makes our side a little slower than the built package, never faster).
+ */
+function proxyBin(): string[] {
+  const dist = process.env.A3S_BENCH_DIST;
+  if (dist) return [join(dist, "a3s-hooks-mcp.mjs")];
+  return [
+    "--conditions=@a3s-lab/source",
+    "--import",
+    "tsx",
+    join(packagesDir, "mcp", "src", "bin.ts"),
+  ];
+}
+
 /** A tool call through the MCP hook proxy (a process between client and server) against a direct one. */
 export const mcpProxySuite: Suite = {
   id: "mcp-proxy",
@@ -36,13 +52,9 @@ export const mcpProxySuite: Suite = {
       log("mcp-proxy: starting the filesystem server, directly and behind the proxy");
       const direct = await connect(process.execPath, [server, dir]);
       clients.push(direct);
-      // The proxy from source through tsx (no settings files, so no hook runs): tsx's keepNames
-      // makes our side a little slower than the built package, never faster.
+      // The proxy bundled from source as the benchmark is (no settings files, so no hook runs).
       const proxied = await connect(process.execPath, [
-        "--conditions=@a3s-lab/source",
-        "--import",
-        "tsx",
-        join(packagesDir, "mcp", "src", "bin.ts"),
+        ...proxyBin(),
         "--no-defaults",
         "--name",
         "fs",
@@ -78,7 +90,7 @@ export const mcpProxySuite: Suite = {
             baseline: side("client → server, over stdio", summarize(samples.direct!)),
             goal: goals.overheadBelow(1_000_000, "< 1 ms overhead"),
             smoke: profile.smoke,
-            note: "The SDK's Client, one call at a time, alternating, against @modelcontextprotocol/server-filesystem's list_allowed_directories. Ours adds a process and a stdio hop, PreToolUse and PostToolUse firings (no hook matches) and the SDK's parsing on both of the proxy's sides; the proxy runs from source through tsx.",
+            note: "The SDK's Client, one call at a time, alternating, against @modelcontextprotocol/server-filesystem's list_allowed_directories. Ours adds a process and a stdio hop, PreToolUse and PostToolUse firings (no hook matches) and the SDK's parsing on both of the proxy's sides; the proxy is bundled from source, as the benchmark is.",
           }),
         ],
         pending: [],

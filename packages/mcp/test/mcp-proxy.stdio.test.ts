@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { A3sClient } from "@a3s-lab/box";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   FILESYSTEM_SERVER,
   type ProxyProcess,
+  proxyCommand,
   scratch,
   startProxy,
   TINY_SERVER,
@@ -170,7 +171,7 @@ describe("the proxy in front of a server that misbehaves", () => {
   });
 
   describe("one proxy, shared by the calls that leave the server running", () => {
-    // Starting the proxy (tsx compiling the bin) is most of each test's time.
+    // Starting the proxy is most of each test's time.
     let proxy: ProxyProcess;
     beforeAll(async () => {
       proxy = await startProxy(["--name", "tiny"], TINY_SERVER, box.dir);
@@ -219,18 +220,14 @@ describe("the proxy in front of a server that misbehaves", () => {
   });
 
   it("exits 1 with the server's stderr when the server never starts", async () => {
-    const bin = resolve(import.meta.dirname, "../src/bin.ts");
+    const [command, ...bin] = proxyCommand();
     const child = spawn(
-      resolve(import.meta.dirname, "../../../node_modules/.bin/tsx"),
-      [
-        "--conditions=@a3s-lab/source",
-        bin,
-        "--no-defaults",
-        "--",
-        ...TINY_SERVER,
-        "--fail-to-start",
-      ],
-      { cwd: box.dir, env: { PATH: process.env.PATH ?? "", HOME: box.dir } },
+      command,
+      [...bin, "--no-defaults", "--", ...TINY_SERVER, "--fail-to-start"],
+      {
+        cwd: box.dir,
+        env: { PATH: process.env.PATH ?? "", HOME: box.dir },
+      },
     );
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => {

@@ -4,11 +4,15 @@ import { join, resolve } from "node:path";
 import type { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { programFile } from "../../../test-support/program-bundles.ts";
 
-const root = resolve(import.meta.dirname, "../../..");
-/** tsx runs the bin from source; the source condition resolves the workspace's packages. */
-const TSX = join(root, "node_modules/.bin/tsx");
-const BIN = resolve(import.meta.dirname, "../src/bin.ts");
+/**
+ * `node` running the `a3s-hooks-mcp` bin, bundled from source once per run (test/programs.ts):
+ * each proxy start no longer pays for tsx transpiling the bin and the packages it imports.
+ */
+export function proxyCommand(): [string, ...string[]] {
+  return [process.execPath, "--conditions=@a3s-lab/source", programFile("a3s-hooks-mcp")];
+}
 export const FILESYSTEM_SERVER = resolve(
   import.meta.dirname,
   "../node_modules/.bin/mcp-server-filesystem",
@@ -32,9 +36,10 @@ export function spawnProxy(
   home: string,
   env: Record<string, string> = {},
 ) {
+  const [command, ...bin] = proxyCommand();
   const transport = new StdioClientTransport({
-    command: TSX,
-    args: ["--conditions=@a3s-lab/source", BIN, "--no-defaults", ...proxyArgs, "--", ...server],
+    command,
+    args: [...bin, "--no-defaults", ...proxyArgs, "--", ...server],
     env: { PATH: process.env.PATH ?? "", HOME: home, ...env },
     cwd: home,
     stderr: "pipe",
