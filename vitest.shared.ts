@@ -120,9 +120,18 @@ export function sharedModulesProjects(
 }
 
 /** A package tested in Node only. */
-export function packageConfig(options: ProjectOptions): ViteUserConfig {
-  const project = nodeProject(options);
-  return defineConfig({ ...project, test: { ...project.test, reporters, maxWorkers } });
+export function packageConfig(
+  options: ProjectOptions & {
+    /** Vitest global setups, such as another package's program bundles its tests start. */
+    globalSetup?: string[];
+  },
+): ViteUserConfig {
+  const { globalSetup, ...rest } = options;
+  const project = nodeProject(rest);
+  return defineConfig({
+    ...project,
+    test: { ...project.test, reporters, maxWorkers, ...(globalSetup ? { globalSetup } : {}) },
+  });
 }
 
 /** A vitest project that runs the given tests in headless Debian Chromium. */
