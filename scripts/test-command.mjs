@@ -34,9 +34,7 @@ const phases = [
   [
     "unit tests; packages, API docs, bench smoke",
     [
-      // Two packages at a time: a package's last files, its start and its global setup leave a
-      // core idle, which the next package's tests take.
-      "turbo run test --concurrency=2",
+      "turbo run test --concurrency=1",
       nice("node scripts/check-packages.mjs"),
       nice("node scripts/docs-api.mjs --check"),
       nice("pnpm bench --smoke"),
