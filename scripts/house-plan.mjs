@@ -61,8 +61,8 @@ export function checkHouse({ src, floors, enteredByIndex = [], knownCycles = [] 
       if (enteredByIndex.includes(to.room) && target !== `${to.room}/index.ts`)
         problems.push(`${file} imports ${target}: enter ${to.room} through its index.ts`);
       if (to.floor < from.floor) continue;
-      const how = to.floor === from.floor ? "beside it" : "upstairs";
-      problems.push(`${file} imports ${target}: ${to.room} is ${how} of ${from.room}`);
+      const where = to.floor === from.floor ? "on the same floor as" : "upstairs of";
+      problems.push(`${file} imports ${target}: ${to.room} is ${where} ${from.room}`);
     }
   }
   // Cycles: Tarjan's strongly connected components; any with two files or more is a cycle.

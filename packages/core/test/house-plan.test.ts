@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeFileTree } from "../../../test-support/file-tree.ts";
 // @ts-expect-error: a plain ES module script, run by node as well; no declarations.
 import { checkRooms } from "../scripts/check-rooms.mjs";
 
@@ -14,14 +15,7 @@ describe("hooks-core's house plan", () => {
 
   const dir = mkdtempSync(join(tmpdir(), "core-house-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const house = (files: Record<string, string>) => {
-    const src = mkdtempSync(join(dir, "src-"));
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(join(src, name, ".."), { recursive: true });
-      writeFileSync(join(src, name), text);
-    }
-    return src;
-  };
+  const house = (files: Record<string, string>) => writeFileTree(dir, files);
 
   it("names the merge reaching up into the engine, the engine beside the wire, and a cycle", () => {
     const problems = check(
@@ -37,7 +31,7 @@ describe("hooks-core's house plan", () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         "merge/merge.ts imports engine/hook-engine.ts: engine is upstairs of merge",
-        "engine/hook-engine.ts imports wire/wire.ts: wire is beside it of engine",
+        "engine/hook-engine.ts imports wire/wire.ts: wire is on the same floor as engine",
         "import cycle: events/a.ts ↔ events/b.ts",
       ]),
     );

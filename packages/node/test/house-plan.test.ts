@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeFileTree } from "../../../test-support/file-tree.ts";
 // @ts-expect-error: a plain ES module script, run by node as well; no declarations.
 import { checkRooms } from "../scripts/check-rooms.mjs";
 
@@ -14,14 +15,7 @@ describe("hooks-node's house plan", () => {
 
   const dir = mkdtempSync(join(tmpdir(), "house-plan-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const house = (files: Record<string, string>) => {
-    const src = mkdtempSync(join(dir, "src-"));
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(join(src, name, ".."), { recursive: true });
-      writeFileSync(join(src, name), text);
-    }
-    return src;
-  };
+  const house = (files: Record<string, string>) => writeFileTree(dir, files);
 
   it("names an import from a lower room to a higher one, and one between rooms of a floor", () => {
     const problems = check(
@@ -35,7 +29,7 @@ describe("hooks-node's house plan", () => {
     );
     expect(problems).toContain("hub/hook-hub.ts imports ws/ws-endpoint.ts: ws is upstairs of hub");
     expect(problems).toContain(
-      "ws/ws-endpoint.ts imports grpc/grpc-event-sink.ts: grpc is beside it of ws",
+      "ws/ws-endpoint.ts imports grpc/grpc-event-sink.ts: grpc is on the same floor as ws",
     );
   });
 
