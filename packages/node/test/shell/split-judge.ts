@@ -326,13 +326,12 @@ export async function judgeCorpus(
     }
   };
   await Promise.all(Array.from({ length: RUNS_AT_ONCE }, worker));
-  const out = new Map<string, string[][]>();
+  // Per command, each argument vector once, whichever shell ran it.
+  const seen = new Map(commands.map((command) => [command, new Map<string, string[]>()]));
   runs.forEach(({ command }, at) => {
-    const seen = new Map((out.get(command) ?? []).map((argv) => [argv.join("\0"), argv]));
-    for (const argv of results[at]!) seen.set(argv.join("\0"), argv);
-    out.set(command, [...seen.values()]);
+    for (const argv of results[at]!) seen.get(command)!.set(argv.join("\0"), argv);
   });
-  return out;
+  return new Map([...seen].map(([command, argvs]) => [command, [...argvs.values()]]));
 }
 
 /** Scores `read` over judged commands. */
