@@ -34,6 +34,15 @@ export function bundledPrograms(
   };
 }
 
+/**
+ * The node arguments that run one program of the running package's {@link bundledPrograms}
+ * setup: `spawn(process.execPath, programArgs(name, args))`. The source condition is for what
+ * the program imports at run time from the workspace (a sibling package it loads on demand).
+ */
+export function programArgs(name: string, args: readonly string[] = []): string[] {
+  return ["--conditions=@a3s-lab/source", programFile(name), ...args];
+}
+
 /** The bundle of one program of the running package's {@link bundledPrograms} setup. */
 export function programFile(name: string): string {
   const file = inject("programs")?.[name];

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { A3sClient } from "@a3s-lab/box";
 import type { HookEvent, HookEventMap, HookEventName } from "@a3s-lab/hooks-core";
-import { programFile } from "../../test-support/program-bundles.ts";
+import { programArgs } from "../../test-support/program-bundles.ts";
 
 /** A hang guard for start-up: a second or so, more on a busy machine. */
 const START_TIMEOUT_MS = 25_000;
@@ -82,9 +82,7 @@ export class DemoAgent {
     // commands (root-readme.test.ts) still go through the bin, as a user's do.
     const child = spawn(
       process.execPath,
-      [
-        "--conditions=@a3s-lab/source",
-        programFile("a3s-demo-agent"),
+      programArgs("a3s-demo-agent", [
         "serve",
         "--workdir",
         workdir,
@@ -92,7 +90,7 @@ export class DemoAgent {
         path.join(root, "events.jsonl"),
         "--permission",
         options.permission ?? "deny",
-      ],
+      ]),
       {
         cwd: workdir,
         // The token travels in the environment, not on a command line others can read. HOME is

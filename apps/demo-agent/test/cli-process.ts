@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { programFile } from "../../../test-support/program-bundles.ts";
+import { programArgs as sharedProgramArgs } from "../../../test-support/program-bundles.ts";
 import { PROGRAMS, type ProgramName } from "./bundle-programs.js";
 
 /** The app's folder, and its CLI entry. */
@@ -26,7 +26,7 @@ export function tsNodeArgs(file: string, args: readonly string[] = []): string[]
  * source once per test run by the global setup (`bundle-programs.ts`).
  */
 export function programArgs(program: ProgramName, args: readonly string[] = []): string[] {
-  return ["--conditions=@a3s-lab/source", programFile(program), ...args];
+  return sharedProgramArgs(program, args);
 }
 
 export interface CliRun {

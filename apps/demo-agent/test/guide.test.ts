@@ -26,7 +26,7 @@ import {
   docSteps,
   firstUnmatched,
 } from "../../../test-support/doc-commands.ts";
-import { programFile } from "../../../test-support/program-bundles.ts";
+import { programArgs } from "../../../test-support/program-bundles.ts";
 import { describeReadmeExamples } from "../../../test-support/readme-examples.ts";
 import { PROGRAMS } from "./bundle-programs.js";
 
@@ -207,7 +207,7 @@ describe("the guides' shell commands", () => {
   ].every((file) => existsSync(path.join(ROOT, "packages", ...file)));
   // `pnpm serve` (twice in the guides, each a server the test stops) as the bundled demo CLI:
   // the same program without pnpm's start-up and tsx transpiling the demo and every package.
-  const serve = [process.execPath, "--conditions=@a3s-lab/source", programFile("demo"), "serve"];
+  const serve = [process.execPath, ...programArgs("demo", ["serve"])];
   describeDocCommands({
     documents: guides,
     root: ROOT,

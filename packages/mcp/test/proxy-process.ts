@@ -4,14 +4,14 @@ import { join, resolve } from "node:path";
 import type { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { programFile } from "../../../test-support/program-bundles.ts";
+import { programArgs } from "../../../test-support/program-bundles.ts";
 
 /**
  * `node` running the `a3s-hooks-mcp` bin, bundled from source once per run (test/programs.ts):
  * each proxy start no longer pays for tsx transpiling the bin and the packages it imports.
  */
 export function proxyCommand(): [string, ...string[]] {
-  return [process.execPath, "--conditions=@a3s-lab/source", programFile("a3s-hooks-mcp")];
+  return [process.execPath, ...programArgs("a3s-hooks-mcp")];
 }
 export const FILESYSTEM_SERVER = resolve(
   import.meta.dirname,

@@ -6,7 +6,7 @@ const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 
 /**
  * The programs hooks-node's tests start as processes of their own, bundled once per run (run
- * each with `node --conditions=@a3s-lab/source programFile(name)`), instead of once per test
+ * each with `node ...programArgs(name)`), instead of once per test
  * file or transpiled by tsx on every start.
  */
 export const PROGRAMS = {

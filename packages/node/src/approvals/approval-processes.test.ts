@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres } from "../../../../test-support/postgres-server.ts";
-import { programFile } from "../../../../test-support/program-bundles.ts";
+import { programArgs } from "../../../../test-support/program-bundles.ts";
 import type { ApprovalStore } from "./approval-store.js";
 import { openApprovalStore } from "./open-approval-store.js";
 
@@ -32,7 +32,7 @@ function startAgent(id: string): Agent {
   const child = spawn(
     process.execPath,
     // The agent, bundled once per run (test/programs.ts).
-    ["--conditions=@a3s-lab/source", programFile("approvals-agent"), server.url, id],
+    programArgs("approvals-agent", [server.url, id]),
     {
       stdio: ["ignore", "pipe", "inherit"],
     },

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { preparedEmbeddedStore } from "../../../../test-support/embedded-store.ts";
 import { startPostgres } from "../../../../test-support/postgres-server.ts";
-import { programFile } from "../../../../test-support/program-bundles.ts";
+import { programArgs } from "../../../../test-support/program-bundles.ts";
 import type { Approval } from "../approvals/approval.js";
 import { openApprovalStore } from "../approvals/open-approval-store.js";
 
@@ -18,15 +18,11 @@ const SLOW = 300_000;
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=@a3s-lab/source", programFile("a3s-hooks"), ...args],
-      {
-        cwd: packageDir,
-        env: { ...process.env, USER: "tester" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, programArgs("a3s-hooks", args), {
+      cwd: packageDir,
+      env: { ...process.env, USER: "tester" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { preparedEmbeddedStore } from "../../../../test-support/embedded-store.ts";
-import { programFile } from "../../../../test-support/program-bundles.ts";
+import { programArgs } from "../../../../test-support/program-bundles.ts";
 
 // The real CLI from source, bundled once per run (test/programs.ts), in a real process, as
 // approvals-command.test.ts does. A store it serves starts as a copy of one opened once: the
@@ -12,7 +12,7 @@ import { programFile } from "../../../../test-support/program-bundles.ts";
 const packageDir = resolve(import.meta.dirname, "../..");
 const storeDir = mkdtempSync(join(tmpdir(), "a3s-approvals-serve-"));
 const SLOW = 300_000;
-const bin = () => ["--conditions=@a3s-lab/source", programFile("a3s-hooks")];
+const bin = () => programArgs("a3s-hooks");
 
 afterAll(() => rmSync(storeDir, { recursive: true, force: true }));
 

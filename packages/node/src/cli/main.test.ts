@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../../../test-support/process-alive.ts";
-import { programFile } from "../../../../test-support/program-bundles.ts";
+import { programArgs } from "../../../../test-support/program-bundles.ts";
 
 /**
  * The real bin, from source: bundled once per run (test/programs.ts; tsx would cost most of a
  * second per start), then run in real processes, each with its own HOME.
  */
-const bin = () => ["--conditions=@a3s-lab/source", programFile("a3s-hooks")];
+const bin = () => programArgs("a3s-hooks");
 
 const fixtures = resolve(import.meta.dirname, "../../test/fixtures/hooks");
 const fixture = (name: string) => join(fixtures, name);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { programFile } from "../../../../test-support/program-bundles.ts";
+import { programArgs } from "../../../../test-support/program-bundles.ts";
 import type { CliIo } from "./cli-context.js";
 import { loadMcpPackage, mcpProxyCommand } from "./mcp-proxy-command.js";
 import { runCli } from "./run-cli.js";
@@ -46,13 +46,7 @@ function fromSource(args: string[], cwd: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
     const child = spawn(
       process.execPath,
-      [
-        "--conditions=@a3s-lab/source",
-        "--import",
-        import.meta.resolve("tsx"),
-        programFile("a3s-hooks"),
-        ...args,
-      ],
+      ["--import", import.meta.resolve("tsx"), ...programArgs("a3s-hooks", args)],
       { cwd, stdio: ["ignore", "pipe", "pipe"] },
     );
     let stdout = "";

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
-import { programFile } from "../../../../test-support/program-bundles.ts";
+import { programArgs } from "../../../../test-support/program-bundles.ts";
 import type { HookServerOptions } from "../../src/server/create-hook-server.js";
 
 export interface ChildOptions {
@@ -49,12 +49,7 @@ afterEach(async () => {
  */
 export async function startHookServerProcess(options: ChildOptions): Promise<HookServerChild> {
   // hook-server-process.ts, bundled once per run (test/programs.ts).
-  const node = [
-    process.execPath,
-    "--expose-gc",
-    "--conditions=@a3s-lab/source",
-    programFile("hook-server-process"),
-  ];
+  const node = [process.execPath, "--expose-gc", ...programArgs("hook-server-process")];
   const quoted = [...node, JSON.stringify(options)].map((a) => `'${a.replace(/'/g, "'\\''")}'`);
   const ulimit = options.fdLimit === undefined ? "" : `ulimit -n ${options.fdLimit} && `;
   const child = spawn("sh", ["-c", `${ulimit}exec ${quoted.join(" ")}`], {

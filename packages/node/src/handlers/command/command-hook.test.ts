@@ -20,7 +20,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { expectCachedFetch } from "../../../../../test-support/cached-fetch.ts";
 import { isAlive } from "../../../../../test-support/process-alive.ts";
-import { programFile } from "../../../../../test-support/program-bundles.ts";
+import { programArgs } from "../../../../../test-support/program-bundles.ts";
 import type { CommandRunReport } from "./command-hook.js";
 import {
   commandHookRegistration,
@@ -437,8 +437,7 @@ describe("a hook that cannot be started", () => {
     "follows failBehavior %s when the process is out of file descriptors, and says why",
     async (failBehavior, action) => {
       // The program, bundled once per run (test/programs.ts).
-      const script = programFile("fire-without-descriptors");
-      const node = [process.execPath, "--conditions=@a3s-lab/source", script];
+      const node = [process.execPath, ...programArgs("fire-without-descriptors")];
       const stdout = await new Promise<string>((resolveRun, reject) =>
         execFile(
           "sh",
