@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -82,7 +82,12 @@ export function describeReadmeExamples(options: {
         ...examples.filter((e) => e.code.includes("declare module")).map((e) => [e]),
       ].filter((program) => program.length > 0);
       it("typecheck", { timeout: 120_000 * programs.length }, () => {
-        const tsc = createRequire(tsconfig).resolve("typescript/bin/tsc");
+        // The native compiler (TypeScript 7), which the packages' own typecheck uses; its
+        // exports do not name the launcher, so it is found beside the package's manifest.
+        const tsc = join(
+          dirname(createRequire(tsconfig).resolve("@typescript/native/package.json")),
+          "bin/tsc",
+        );
         const projects = programs.map((program, i) => {
           const project = `${dir}tsconfig-${i}.json`;
           writeFileSync(
