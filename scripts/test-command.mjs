@@ -34,7 +34,7 @@ const phases = [
   [
     "unit tests; packages, API docs, bench smoke",
     [
-      "turbo run test --concurrency=1",
+      "turbo run test --concurrency=2",
       nice("node scripts/check-packages.mjs"),
       nice("node scripts/docs-api.mjs --check"),
       nice("pnpm bench --smoke"),
