@@ -13,13 +13,21 @@ import { type SkillHookInstaller, SkillManager } from "./skill-manager.js";
 import { builtinTools } from "./tools/builtin-tools.js";
 import { toolSchemasOf } from "./tools/tool.js";
 
+/**
+ * One line of news from the settings watcher. `decided` is true when a change of the files was
+ * taken in or refused, false for news about the watching itself (paused by a storm of file
+ * events, or failing): a step that edits a settings file waits for a decided line.
+ */
+export type SettingsWatchListener = (line: string, decided: boolean) => void;
+
 /** Where hooks other than in-process ones come from (settings files, skill frontmatter). */
 export interface HookSources {
   /**
    * Register the hooks of the settings files (working directory, home, explicit files).
    * `model` is the agent's, for `prompt` and `agent` hooks. Returns the way to remove them and
    * lines worth showing the user (problems, untrusted hooks). With `watch`, keeps them current
-   * as the files change, calling `watch` with one line per reload (or refused reload).
+   * as the files change, calling `watch` with one line per reload, refused reload, or notice
+   * about the watching itself.
    */
   applySettings?(
     engine: HookEngine,
@@ -28,7 +36,7 @@ export interface HookSources {
       home?: string | undefined;
       files: readonly string[];
       model: Model;
-      watch?: ((line: string) => void) | undefined;
+      watch?: SettingsWatchListener | undefined;
       /** The session a settings change concerns (its ConfigChange carries the id). */
       sessionId?: (() => string) | undefined;
     },
@@ -58,9 +66,10 @@ export interface DemoAgentOptions {
   home?: string | undefined;
   /**
    * Keep the settings files' hooks current while the agent runs (`serve`, `chat`): each reload,
-   * or each edit refused because it broke a file, is reported as one line here.
+   * each edit refused because it broke a file, and each notice about the watching itself is
+   * reported as one line here.
    */
-  watchSettings?: ((line: string) => void) | undefined;
+  watchSettings?: SettingsWatchListener | undefined;
   hookSources?: HookSources | undefined;
   /** Register the demo's in-process hooks. Default true. */
   demoHooks?: boolean;

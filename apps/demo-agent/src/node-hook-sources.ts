@@ -92,11 +92,16 @@ export function nodeHookSources(options: NodeHookSourcesOptions = {}): HookSourc
         const notes = report(settings, handle);
         watch(
           `settings reloaded (${which}): ${handle.applied.length} hook(s) run${notes.length > 0 ? `; ${notes.join("; ")}` : ""}`,
+          true,
         );
       });
-      watcher.on("problem", ({ message, problems }) => {
+      watcher.on("problem", ({ reason, message, problems }) => {
         const details = problems.map((p) => formatProblem(p, shown));
-        watch(details.length > 0 ? `${message}: ${details.join("; ")}` : message);
+        // "watch": about the watching (paused, failed), not a decision on a change.
+        watch(
+          details.length > 0 ? `${message}: ${details.join("; ")}` : message,
+          reason !== "watch",
+        );
       });
       return {
         unregister: () => void watcher.close(),

@@ -2,7 +2,12 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { AgentError } from "./agent-error.js";
-import { type DemoAgent, type HookSources, setupDemoAgent } from "./demo-agent-setup.js";
+import {
+  type DemoAgent,
+  type HookSources,
+  type SettingsWatchListener,
+  setupDemoAgent,
+} from "./demo-agent-setup.js";
 import { registerCheckBeforeStop } from "./demo-hooks.js";
 import { DEMO_SCENARIO, type ScenarioStep } from "./demo-scenario.js";
 import { prepareDemoWorkspace } from "./demo-workspace.js";
@@ -48,7 +53,7 @@ export type ScenarioSetupOptions = Pick<
   "auditFile" | "eventsFile" | "settingsFiles" | "home" | "hookSources" | "maxTokens"
 > & {
   park?: ParkCall | undefined;
-  watchSettings?: ((line: string) => void) | undefined;
+  watchSettings?: SettingsWatchListener | undefined;
 };
 
 /**
@@ -90,18 +95,23 @@ export async function setupScenarioAgent(
 /** How long a step that changes a settings file waits for the agent to take the change in. */
 const SETTINGS_WAIT_MS = 10_000;
 
-/** The lines the settings watcher reports, and a way to wait for the next one. */
+/**
+ * The lines the settings watcher reports, and a way to wait for the next decision on a change
+ * (taken in or refused). A notice about the watching itself (paused by a storm of file events on
+ * a busy machine) is shown but decides nothing: the change is still to come, from a re-check.
+ */
 class SettingsNews {
-  readonly #lines: string[] = [];
+  #decided = 0;
   #listener: ((line: string) => void) | undefined;
   #wake: (() => void) | undefined;
 
+  /** How many decisions so far. */
   get count(): number {
-    return this.#lines.length;
+    return this.#decided;
   }
 
-  add(line: string): void {
-    this.#lines.push(line);
+  add(line: string, decided: boolean): void {
+    if (decided) this.#decided++;
     this.#listener?.(line);
     this.#wake?.();
   }
@@ -113,9 +123,9 @@ class SettingsNews {
     };
   }
 
-  /** Resolves once there are more than `seen` lines, or after `ms` (the change went unseen). */
+  /** Resolves once there are more than `seen` decisions, or after `ms` (the change went unseen). */
   after(seen: number, ms: number): Promise<void> {
-    if (this.#lines.length > seen) return Promise.resolve();
+    if (this.#decided > seen) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
@@ -123,7 +133,7 @@ class SettingsNews {
         resolve();
       }
       this.#wake = () => {
-        if (this.#lines.length > seen) {
+        if (this.#decided > seen) {
           this.#wake = undefined;
           done();
         }
@@ -162,7 +172,7 @@ export async function runScenario(options: RunScenarioOptions): Promise<Scenario
   const { demo, close } = await setupScenarioAgent(dir, {
     ...options,
     park: options.approvals?.park,
-    watchSettings: (line) => settingsNews.add(line),
+    watchSettings: (line, decided) => settingsNews.add(line, decided),
   });
   const tally = new EventTally();
   const transcript = new Transcript(style, options.write);

@@ -16,7 +16,10 @@ let audit: AuditEvent[];
 
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(path.join(os.tmpdir(), "demo-run-e2e-")));
-  // An empty home: the user's own hooks must not change what the scenario shows.
+  // An empty home: the user's own hooks must not change what the scenario shows. It exists, as
+  // a user's does: for a missing one, the settings watcher watches its parent, where the event
+  // logs below are written (hundreds of file events a second, which pause the watching).
+  await mkdir(path.join(dir, "home"));
   run = await runCli(
     ["run", "--events", path.join(dir, "events.jsonl"), "--audit", path.join(dir, "audit.jsonl")],
     {
