@@ -11,8 +11,9 @@
 //
 // A command marked `nice` runs at low priority: it takes only the CPU the phase's first command
 // leaves idle. The unit tests wait on the processes, servers and browsers they start for much of
-// their time; the package, API-docs and bench checks fill those gaps instead of a phase of their
-// own, and the tests' own timing is barely touched.
+// their time; the package and API-docs checks fill those gaps instead of a phase of their own,
+// and the tests' own timing is barely touched. (Every benchmark suite runs in the bench
+// package's tests, on a tiny profile; `pnpm bench --smoke` would run them all again.)
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 
@@ -29,15 +30,13 @@ const phases = [
     "typecheck, build, lint, install check",
     ["turbo run typecheck build", "biome check .", "node scripts/check-install.mjs"],
   ],
-  // The checks need the build and nothing the tests change. The smoke run of the bench judges no
-  // timing, so sharing the cores does not matter to it.
+  // The checks need the build and nothing the tests change.
   [
-    "unit tests; packages, API docs, bench smoke",
+    "unit tests; packages, API docs",
     [
       "turbo run test --concurrency=2",
       nice("node scripts/check-packages.mjs"),
       nice("node scripts/docs-api.mjs --check"),
-      nice("pnpm bench --smoke"),
     ],
   ],
   // Two packages' attack suites side by side: each runs its files one at a time (they load real

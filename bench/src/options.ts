@@ -14,7 +14,7 @@ export interface BenchOptions {
 
 export const USAGE = `Usage: pnpm bench [--smoke] [--only <suite,...>] [--out <dir>] [--strict] [--cpu-prof]
 
-  --smoke          a few iterations of every row, no verdicts, well under a minute (CI)
+  --smoke          a few iterations of every row, no verdicts, under a minute
   --only <ids>     run these suites only (comma-separated): %SUITES%
   --out <dir>      write results.md, .json and .svg here (default bench/, or bench/.tmp/ with --smoke)
   --strict         exit with status 1 when a goal is missed

@@ -5,6 +5,7 @@ import { fireHooksSuite } from "./fire-hooks.js";
 import { fireNoMatchSuite } from "./fire-no-match.js";
 import { matchersSuite } from "./matchers.js";
 import { memorySuite } from "./memory.js";
+import { otelSuite } from "./otel.js";
 import { tinyProfile } from "./tiny-profile.js";
 
 const ctx: SuiteContext = { profile: tinyProfile, log: () => undefined };
@@ -66,5 +67,13 @@ describe("in-process suites (tiny runs: the rows exist and hold numbers)", () =>
     expectSound(rows);
     expect(rows[0]!.what).toContain("2,000 `fire()`");
     expect(rows[0]!.ours.unit).toBe("B");
+  });
+
+  it("OpenTelemetry off: an instrumented engine with no SDK, and one uninstrumented, against a plain one", async () => {
+    const { rows, pending } = await otelSuite.run(ctx);
+    expectSound(rows);
+    expect(pending).toEqual([]);
+    expect(rows.map((r) => r.id)).toEqual(["otel.off.no-sdk", "otel.off.removed"]);
+    for (const row of rows) expect(row.baseline?.n, row.id).toBeGreaterThan(0);
   });
 });
