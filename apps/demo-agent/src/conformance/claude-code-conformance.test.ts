@@ -50,19 +50,33 @@ async function runHost(host: HostName): Promise<{ lines: string[]; failed: strin
   const runs = cases
     .filter((k) => k.hosts.includes(host) && (only === undefined || k.id.includes(only)))
     .flatMap((c, i) => variantsOf(i).map((variant) => ({ c, variant })));
+  // Every script is written before any hook starts. A script written while another run's hook
+  // was being spawned could be exec'd while that child, between its fork and its exec, still
+  // held the script's write descriptor: "Text file busy", a failed hook, now and then on a
+  // loaded machine. A user's hook scripts are not written by the host as it runs them.
+  const commands = await Promise.all(
+    runs.map(async ({ c, variant }, i) => {
+      const dir = path.join(root, `${host === "demo agent" ? "demo" : "cli"}-${i}`);
+      await mkdir(dir, { recursive: true });
+      return { dir, command: await hookCommand(c.answer, variant, dir, "hook") };
+    }),
+  );
   const lines: string[] = new Array(runs.length);
   const failed: string[] = [];
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < runs.length; i = next++) {
       const { c, variant } = runs[i]!;
-      const dir = path.join(root, `${host === "demo agent" ? "demo" : "cli"}-${i}`);
-      await mkdir(dir, { recursive: true });
-      const command = await hookCommand(c.answer, variant, dir, "hook");
+      const { dir, command } = commands[i]!;
       const label = `${c.id} [${host}, ${variant.language} ${variant.mode}]`;
       let problems: string[];
       try {
-        problems = divergences(c.expect, await HOSTS[host](c, command, dir));
+        const observed = await HOSTS[host](c, command, dir);
+        problems = divergences(c.expect, observed);
+        // Why a hook failed, when it did: a divergence is easier to read with it.
+        if (problems.length > 0 && observed.hookErrors?.length) {
+          problems.push(`hook failed: ${observed.hookErrors.join("; ")}`);
+        }
       } catch (error) {
         problems = [`the run failed: ${(error as Error).message}`];
       }

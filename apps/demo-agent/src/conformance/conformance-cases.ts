@@ -47,6 +47,8 @@ export interface Observed {
   permission?: string | undefined;
   toolInput?: Record<string, unknown> | undefined;
   toolOutput?: string | undefined;
+  /** How each hook that failed failed, when the host says: shown with a divergence, not judged. */
+  hookErrors?: string[] | undefined;
 }
 
 /** Read the suite's cases. */

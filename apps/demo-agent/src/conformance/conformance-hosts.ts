@@ -74,6 +74,7 @@ export async function throughCli(
     systemMessages: string[];
     stopTurn: { reason?: string } | null;
     event: { args?: Record<string, unknown>; result?: { output?: string } };
+    hooks?: { status?: string; error?: { message?: string } | null; stderr?: string }[];
   };
   const outcome = r.stopTurn ? "stop" : r.action === "block" ? "block" : "continue";
   const toModel = [
@@ -94,6 +95,9 @@ export async function throughCli(
     permission: r.permission ?? undefined,
     toolInput: r.event.args,
     toolOutput: r.event.result?.output,
+    hookErrors: (r.hooks ?? [])
+      .filter((h) => h.status === "failed" && h.error)
+      .map((h) => `${h.error?.message}${h.stderr ? ` (stderr: ${h.stderr.trim()})` : ""}`),
   };
 }
 
