@@ -4,7 +4,7 @@
 // run pytest against real demo agents, with a JUnit report that scripts/summarize-tests.mjs
 // counts. Debian's interpreter: a pyenv or venv python3 on PATH cannot see Debian's modules.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const pkg = resolve(import.meta.dirname, "..");
@@ -31,13 +31,29 @@ const build = join(pkg, "build");
 mkdirSync(build, { recursive: true });
 rmSync(join(pkg, "test-artifacts"), { recursive: true, force: true });
 step(python, [join(pkg, "build_stubs.py")], { cwd: pkg });
+// The TypeScript programs the tests start, bundled once (scripts/bundle-programs.ts); the tests
+// find them through A3S_PY_PROGRAMS, and run them with tsx when it is not set (pytest by hand).
+const programsFile = join(build, "programs.json");
 step(
   "node",
   [
     "--conditions=@a3s-lab/source",
     "--import",
     "tsx",
-    join(pkg, "scripts", "export-catalogue.ts"),
+    join(pkg, "scripts", "bundle-programs.ts"),
+    programsFile,
+  ],
+  { cwd: repo },
+);
+const { outdir, programs } = JSON.parse(readFileSync(programsFile, "utf8"));
+// Also when a step fails: step() ends the process.
+process.on("exit", () => rmSync(outdir, { recursive: true, force: true }));
+env.A3S_PY_PROGRAMS = programsFile;
+step(
+  "node",
+  [
+    "--conditions=@a3s-lab/source",
+    programs[join(pkg, "scripts", "export-catalogue.ts")],
     join(build, "catalogue.json"),
   ],
   { cwd: repo },

@@ -40,8 +40,24 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     return True
 
 
+def _bundles() -> dict[str, str]:
+    """The programs the test command bundled (scripts/bundle-programs.ts), by source file."""
+    listing = os.environ.get("A3S_PY_PROGRAMS")
+    if not listing:
+        return {}
+    programs: dict[str, str] = json.loads(Path(listing).read_text())["programs"]
+    return programs
+
+
+BUNDLES = _bundles()
+
+
 def node_command(script: Path, *args: str) -> list[str]:
-    """Node running a TypeScript file from source, as the demo agent's own bin does."""
+    """Node running a TypeScript program of the repository: its bundle from the test command,
+    or the source file through tsx (as the demo agent's own bin does) when pytest runs alone."""
+    bundle = BUNDLES.get(str(script))
+    if bundle is not None:
+        return ["node", "--conditions=@a3s-lab/source", bundle, *args]
     return ["node", "--conditions=@a3s-lab/source", "--import", "tsx", str(script), *args]
 
 
