@@ -43,7 +43,7 @@ const reporters: Reporters = ["default", ["json", { outputFile: "test-artifacts/
  * Test files at once in a package's unit run: one per core. Vitest's own default in a run is
  * one fewer than the cores, which on two cores is one file at a time, though most files spend
  * their time waiting on the processes and servers they start. The attack suites keep the
- * default: their files load real servers on purpose.
+ * default unless they say otherwise: their files load real servers on purpose.
  */
 const maxWorkers = availableParallelism();
 
@@ -186,8 +186,11 @@ export function nodeAndBrowserConfig(options: {
   ]);
 }
 
-/** A package's attack suite (`vitest.attack.config.ts`), reported beside its unit tests. */
-export function attackConfig(options: { name: string }): ViteUserConfig {
+/**
+ * A package's attack suite (`vitest.attack.config.ts`), reported beside its unit tests. Its files
+ * run one at a time (vitest's default on two cores) unless `maxWorkers` says more.
+ */
+export function attackConfig(options: { name: string; maxWorkers?: number }): ViteUserConfig {
   const project = nodeProject({
     name: `${options.name} (attack)`,
     include: [ATTACK_TESTS],
@@ -199,6 +202,7 @@ export function attackConfig(options: { name: string }): ViteUserConfig {
       ...project.test,
       exclude: ["**/node_modules/**"],
       reporters: ["default", ["json", { outputFile: "test-artifacts/vitest-attack.json" }]],
+      ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
     },
   });
 }
