@@ -25,10 +25,13 @@ let marker: string;
 beforeAll(async () => {
   dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "a3s-demo-order-")));
   marker = path.join(dir, "config-change-fired");
-  // Waits for the ConfigChange hook's marker however long a loaded machine takes to fire it (a
-  // 5 s bound was not enough beside the approval stores' tests); the bound is only a hang guard
-  // under the hook's own 60 s timeout, and the test fails if the marker never comes.
-  const waitForMarker = `for i in $(seq 2500); do [ -f '${marker}' ] && exit 0; sleep 0.02; done; exit 0`;
+  const events = path.join(dir, "events.jsonl");
+  // Waits until the ConfigChange firing is over and in the event log, however long a loaded
+  // machine takes (a 5 s bound was not enough beside the approval stores' tests). Not for the
+  // ConfigChange hook's marker: that is there as the hook runs, and the firing ends after it,
+  // which on a loaded machine came after the turn's Stop now and then. The bound is only a hang
+  // guard under the hook's own 60 s timeout; the test fails if the firing never comes.
+  const waitForMarker = `for i in $(seq 2500); do grep -q '"eventType":"ConfigChange"' '${events}' 2>/dev/null && exit 0; sleep 0.02; done; exit 0`;
   const settings = path.join(dir, "order-settings.json");
   writeFileSync(
     settings,
@@ -39,7 +42,6 @@ beforeAll(async () => {
       },
     }),
   );
-  const events = path.join(dir, "events.jsonl");
   lines = [];
   await runScenario({
     write: (line) => lines.push(line),
