@@ -1,5 +1,5 @@
 import type { Message, ModelConfig, ToolCall } from "@a3s-lab/hooks-core";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
@@ -58,20 +58,16 @@ function toWire(m: Message): ChatCompletionMessageParam {
  */
 export class OpenAiModel implements Model {
   readonly config: ModelConfig;
-  readonly #client: OpenAI;
+  readonly #options: OpenAiModelOptions;
+  /** The SDK and its client, loaded at the first request (see {@link OpenAiModel.generate}). */
+  #sdk: Promise<{ Sdk: typeof OpenAI; client: OpenAI }> | undefined;
   readonly #temperature: number | undefined;
 
   constructor(options: OpenAiModelOptions) {
     if (typeof options.model !== "string" || options.model.trim() === "") {
       throw new AgentError("INVALID_INPUT", "model: expected a model name", { path: ["model"] });
     }
-    this.#client = new OpenAI({
-      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      // The client refuses to start without a key; local servers usually ignore it.
-      apiKey: options.apiKey ?? process.env.OPENAI_API_KEY ?? "not-needed",
-      timeout: options.timeout ?? 120_000,
-      maxRetries: options.maxRetries ?? 2,
-    });
+    this.#options = options;
     this.#temperature = options.temperature;
     this.config = {
       name: options.model,
@@ -89,9 +85,22 @@ export class OpenAiModel implements Model {
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
 
+    // The SDK is loaded at the first request, not with the module: the CLI's commands that run
+    // the scripted model (most of them) would otherwise each load it as they start.
+    this.#sdk ??= import("openai").then(({ default: Sdk }) => ({
+      Sdk,
+      client: new Sdk({
+        ...(this.#options.baseURL !== undefined ? { baseURL: this.#options.baseURL } : {}),
+        // The client refuses to start without a key; local servers usually ignore it.
+        apiKey: this.#options.apiKey ?? process.env.OPENAI_API_KEY ?? "not-needed",
+        timeout: this.#options.timeout ?? 120_000,
+        maxRetries: this.#options.maxRetries ?? 2,
+      }),
+    }));
+    const { Sdk, client } = await this.#sdk;
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      completion = await this.#client.chat.completions.create(
+      completion = await client.chat.completions.create(
         {
           model: this.config.name,
           messages,
@@ -101,11 +110,11 @@ export class OpenAiModel implements Model {
         request.signal ? { signal: request.signal } : undefined,
       );
     } catch (error) {
-      if (error instanceof OpenAI.APIUserAbortError) {
+      if (error instanceof Sdk.APIUserAbortError) {
         throw new AgentError("ABORTED", "generation cancelled", { cause: error });
       }
       const status =
-        error instanceof OpenAI.APIError && error.status ? ` (HTTP ${error.status})` : "";
+        error instanceof Sdk.APIError && error.status ? ` (HTTP ${error.status})` : "";
       throw new AgentError(
         "MODEL_ERROR",
         `${this.config.name}: request failed${status}: ${(error as Error).message}`,

@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { HttpHandler } from "@a3s-lab/hooks-node";
-import { build } from "esbuild";
 
 const UI_DIR = fileURLToPath(new URL("./ui/", import.meta.url));
 
@@ -19,6 +18,9 @@ export interface UiAssets {
  * `browser` export condition, no Node module in sight.
  */
 export async function buildUi(): Promise<UiAssets> {
+  // Loaded here, not with the module: only `serve --ui` bundles a page, and every command of
+  // the CLI would otherwise load esbuild as it starts.
+  const { build } = await import("esbuild");
   const [html, css, bundled] = await Promise.all([
     readFile(`${UI_DIR}index.html`, "utf8"),
     readFile(`${UI_DIR}app.css`, "utf8"),
