@@ -30,7 +30,8 @@ const phases = [
     "typecheck, build, lint, install check",
     ["turbo run typecheck build", "biome check .", "node scripts/check-install.mjs"],
   ],
-  // The checks need the build and nothing the tests change.
+  // The checks need the build and nothing the tests change. Two packages' unit tests at a time:
+  // a package's last, longest files leave a core idle that the next package fills.
   [
     "unit tests; packages, API docs",
     [
