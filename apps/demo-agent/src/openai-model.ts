@@ -113,8 +113,7 @@ export class OpenAiModel implements Model {
       if (error instanceof Sdk.APIUserAbortError) {
         throw new AgentError("ABORTED", "generation cancelled", { cause: error });
       }
-      const status =
-        error instanceof Sdk.APIError && error.status ? ` (HTTP ${error.status})` : "";
+      const status = error instanceof Sdk.APIError && error.status ? ` (HTTP ${error.status})` : "";
       throw new AgentError(
         "MODEL_ERROR",
         `${this.config.name}: request failed${status}: ${(error as Error).message}`,
