@@ -477,6 +477,12 @@ function generateAnswer(layer: Layer, value: unknown): GenerateOutput {
 /** One kind of wrapped call: what the chain of its slot checks and does on failure. */
 interface Slot<T, R> {
   readonly key: "wrapFire" | "wrapToolCall" | "wrapGenerate";
+  /**
+   * What `next` resolves to is a valid answer as it is (a firing's merged result, which the
+   * engine or an inner layer made and checked): a layer that hands it back unchanged needs no
+   * check. Not so for a tool's or a model's own output, which each layer's answer check sees.
+   */
+  readonly nextIsAnswer: boolean;
   applies(layer: Layer, value: T): boolean;
   /** What `next(changed)` was given, checked; throws a HookError naming what is wrong. */
   checkNext(layer: Layer, before: T, after: unknown): T;
@@ -506,7 +512,7 @@ function through<T, R>(
   return inner(value);
 }
 
-async function wrap<T, R>(
+function wrap<T, R>(
   slot: Slot<T, R>,
   layers: readonly Layer[],
   at: number,
@@ -531,22 +537,41 @@ async function wrap<T, R>(
     });
     return pending;
   };
-  try {
-    const fn = layer.middleware[slot.key] as (v: T, c: MiddlewareCall, n: typeof next) => unknown;
-    const answer = await fn.call(layer.middleware, value, ctx, next);
-    return slot.answer(layer, value, answer, pending !== undefined, host);
-  } catch (error) {
+  const failed = (error: unknown): Promise<R> | R => {
     if (innerError !== NONE && error === innerError) throw error;
     const failure = failureOf(layer, slot.key, error);
     const closed = slot.failClosed(layer, value, failure, host);
     if (closed !== undefined) return closed;
     // Fail open: as if the middleware were not there; what it started runs once, not twice.
     return pending ?? through(slot, layers, at + 1, value, ctx, inner, host);
+  };
+  let answer: unknown;
+  try {
+    const fn = layer.middleware[slot.key] as (v: T, c: MiddlewareCall, n: typeof next) => unknown;
+    answer = fn.call(layer.middleware, value, ctx, next);
+  } catch (error) {
+    return settle(() => failed(error));
+  }
+  // The layer handed back what `next` returned (an observer, a guard that let the firing
+  // through): that promise is the answer, with no wait of its own.
+  if (slot.nextIsAnswer && answer !== undefined && answer === pending) return pending;
+  return Promise.resolve(answer)
+    .then((settled) => slot.answer(layer, value, settled, pending !== undefined, host))
+    .catch(failed);
+}
+
+/** `fn`'s value as a promise: a rejected one when it throws. */
+function settle<R>(fn: () => Promise<R> | R): Promise<R> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
 const FIRE: Slot<HookEvent, HookResult> = {
   key: "wrapFire",
+  nextIsAnswer: true,
   applies: (layer, event) =>
     layer.middleware.wrapFire !== undefined &&
     (layer.events === undefined || layer.events.has(event.eventType)),
@@ -562,6 +587,7 @@ const FIRE: Slot<HookEvent, HookResult> = {
 
 const TOOL: Slot<ToolInvocation, ToolOutput> = {
   key: "wrapToolCall",
+  nextIsAnswer: false,
   applies: (layer) => layer.middleware.wrapToolCall !== undefined,
   checkNext: checkCall,
   answer: (layer, _call, value) => toolAnswer(layer, value),
@@ -577,6 +603,7 @@ const TOOL: Slot<ToolInvocation, ToolOutput> = {
 
 const GENERATE: Slot<GenerateCall, GenerateOutput> = {
   key: "wrapGenerate",
+  nextIsAnswer: false,
   applies: (layer) => layer.middleware.wrapGenerate !== undefined,
   checkNext: checkGenerateCall,
   answer: (layer, _call, value) => generateAnswer(layer, value),
