@@ -389,23 +389,40 @@ function blockedBy<E extends HookEvent>(layer: Layer, event: E, error: HookError
   return result;
 }
 
-/** What `next(call)` was given, checked: the same tool, arguments an object. */
-function checkCall(layer: Layer, before: ToolInvocation, after: unknown): ToolInvocation {
-  if (after === before) return before;
-  const field = `middleware ${layer.name}: next(call)`;
-  if (!isObject(after)) throw new HookError("INVALID_MODIFICATION", `${field}: expected an object`);
-  if (after.tool !== before.tool) {
-    throw new HookError("INVALID_MODIFICATION", `${field}.tool: must stay ${before.tool}`, {
-      path: ["tool"],
-    });
-  }
-  if (!isObject(after.args)) {
-    throw new HookError("INVALID_MODIFICATION", `${field}.args: expected an object`, {
-      path: ["args"],
-    });
-  }
-  return after as unknown as ToolInvocation;
+/**
+ * A check of what a layer gave `next(call)`: the fields in `kept` unchanged, and `object` still
+ * an object. Throws a HookError naming the field.
+ */
+function nextCallCheck<T extends object>(
+  kept: readonly (keyof T & string)[],
+  object: keyof T & string,
+): (layer: Layer, before: T, after: unknown) => T {
+  return (layer, before, after) => {
+    if (after === before) return before;
+    const field = `middleware ${layer.name}: next(call)`;
+    if (!isObject(after)) {
+      throw new HookError("INVALID_MODIFICATION", `${field}: expected an object`);
+    }
+    for (const key of kept) {
+      if (after[key] !== before[key]) {
+        throw new HookError(
+          "INVALID_MODIFICATION",
+          `${field}.${key}: must stay ${String(before[key])}`,
+          { path: [key] },
+        );
+      }
+    }
+    if (!isObject(after[object])) {
+      throw new HookError("INVALID_MODIFICATION", `${field}.${object}: expected an object`, {
+        path: [object],
+      });
+    }
+    return after as T;
+  };
 }
+
+/** What `next(call)` was given, checked: the same tool, with arguments. */
+const checkCall = nextCallCheck<ToolInvocation>(["tool"], "args");
 
 /** What a `wrapToolCall` returned, checked: a tool output. */
 function toolAnswer(layer: Layer, value: unknown): ToolOutput {
@@ -426,24 +443,7 @@ function toolAnswer(layer: Layer, value: unknown): ToolOutput {
 }
 
 /** What `next(call)` was given, checked: the same session and kind of call. */
-function checkGenerateCall(layer: Layer, before: GenerateCall, after: unknown): GenerateCall {
-  if (after === before) return before;
-  const field = `middleware ${layer.name}: next(call)`;
-  if (!isObject(after)) throw new HookError("INVALID_MODIFICATION", `${field}: expected an object`);
-  for (const key of ["sessionId", "stream"] as const) {
-    if (after[key] !== before[key]) {
-      throw new HookError("INVALID_MODIFICATION", `${field}.${key}: must stay ${before[key]}`, {
-        path: [key],
-      });
-    }
-  }
-  if (!isObject(after.params)) {
-    throw new HookError("INVALID_MODIFICATION", `${field}.params: expected an object`, {
-      path: ["params"],
-    });
-  }
-  return after as unknown as GenerateCall;
-}
+const checkGenerateCall = nextCallCheck<GenerateCall>(["sessionId", "stream"], "params");
 
 /** What a `wrapGenerate` returned, checked: a generation output. */
 function generateAnswer(layer: Layer, value: unknown): GenerateOutput {
