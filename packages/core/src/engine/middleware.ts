@@ -537,36 +537,26 @@ function wrap<T, R>(
     });
     return pending;
   };
-  const failed = (error: unknown): Promise<R> | R => {
-    if (innerError !== NONE && error === innerError) throw error;
-    const failure = failureOf(layer, slot.key, error);
-    const closed = slot.failClosed(layer, value, failure, host);
-    if (closed !== undefined) return closed;
-    // Fail open: as if the middleware were not there; what it started runs once, not twice.
-    return pending ?? through(slot, layers, at + 1, value, ctx, inner, host);
-  };
   let answer: unknown;
   try {
     const fn = layer.middleware[slot.key] as (v: T, c: MiddlewareCall, n: typeof next) => unknown;
     answer = fn.call(layer.middleware, value, ctx, next);
   } catch (error) {
-    return settle(() => failed(error));
+    answer = Promise.reject(error);
   }
   // The layer handed back what `next` returned (an observer, a guard that let the firing
   // through): that promise is the answer, with no wait of its own.
-  if (slot.nextIsAnswer && answer !== undefined && answer === pending) return pending;
+  if (slot.nextIsAnswer && pending !== undefined && answer === pending) return pending;
   return Promise.resolve(answer)
     .then((settled) => slot.answer(layer, value, settled, pending !== undefined, host))
-    .catch(failed);
-}
-
-/** `fn`'s value as a promise: a rejected one when it throws. */
-function settle<R>(fn: () => Promise<R> | R): Promise<R> {
-  try {
-    return Promise.resolve(fn());
-  } catch (error) {
-    return Promise.reject(error);
-  }
+    .catch((error: unknown) => {
+      if (innerError !== NONE && error === innerError) throw error;
+      const failure = failureOf(layer, slot.key, error);
+      const closed = slot.failClosed(layer, value, failure, host);
+      if (closed !== undefined) return closed;
+      // Fail open: as if the middleware were not there; what it started runs once, not twice.
+      return pending ?? through(slot, layers, at + 1, value, ctx, inner, host);
+    });
 }
 
 const FIRE: Slot<HookEvent, HookResult> = {
