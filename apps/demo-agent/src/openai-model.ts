@@ -61,14 +61,12 @@ export class OpenAiModel implements Model {
   readonly #options: OpenAiModelOptions;
   /** The SDK and its client, loaded at the first request (see {@link OpenAiModel.generate}). */
   #sdk: Promise<{ Sdk: typeof OpenAI; client: OpenAI }> | undefined;
-  readonly #temperature: number | undefined;
 
   constructor(options: OpenAiModelOptions) {
     if (typeof options.model !== "string" || options.model.trim() === "") {
       throw new AgentError("INVALID_INPUT", "model: expected a model name", { path: ["model"] });
     }
     this.#options = options;
-    this.#temperature = options.temperature;
     this.config = {
       name: options.model,
       provider: "openai-compatible",
@@ -87,16 +85,24 @@ export class OpenAiModel implements Model {
 
     // The SDK is loaded at the first request, not with the module: the CLI's commands that run
     // the scripted model (most of them) would otherwise each load it as they start.
-    this.#sdk ??= import("openai").then(({ default: Sdk }) => ({
-      Sdk,
-      client: new Sdk({
-        ...(this.#options.baseURL !== undefined ? { baseURL: this.#options.baseURL } : {}),
-        // The client refuses to start without a key; local servers usually ignore it.
-        apiKey: this.#options.apiKey ?? process.env.OPENAI_API_KEY ?? "not-needed",
-        timeout: this.#options.timeout ?? 120_000,
-        maxRetries: this.#options.maxRetries ?? 2,
-      }),
-    }));
+    this.#sdk ??= import("openai")
+      .then(({ default: Sdk }) => ({
+        Sdk,
+        client: new Sdk({
+          ...(this.#options.baseURL !== undefined ? { baseURL: this.#options.baseURL } : {}),
+          // The client refuses to start without a key; local servers usually ignore it.
+          apiKey: this.#options.apiKey ?? process.env.OPENAI_API_KEY ?? "not-needed",
+          timeout: this.#options.timeout ?? 120_000,
+          maxRetries: this.#options.maxRetries ?? 2,
+        }),
+      }))
+      .catch((error: unknown) => {
+        throw new AgentError(
+          "MODEL_ERROR",
+          `${this.config.name}: the OpenAI client did not start: ${(error as Error).message}`,
+          { cause: error },
+        );
+      });
     const { Sdk, client } = await this.#sdk;
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
@@ -105,7 +111,9 @@ export class OpenAiModel implements Model {
           model: this.config.name,
           messages,
           ...(tools.length > 0 ? { tools } : {}),
-          ...(this.#temperature !== undefined ? { temperature: this.#temperature } : {}),
+          ...(this.#options.temperature !== undefined
+            ? { temperature: this.#options.temperature }
+            : {}),
         },
         request.signal ? { signal: request.signal } : undefined,
       );
